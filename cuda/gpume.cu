@@ -1,0 +1,489 @@
+/*
+ * gpume: CUDA kernels. They reproduce the CPU reference (docs/ALGORITHMS.md)
+ * bit for bit: integer arithmetic only, and every arg-min is a minimum of
+ * (cost, index) keys, so thread order never matters.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "gpume_cuda.h"
+
+/* FFmpeg's clang CUDA shim has no __shared__ */
+#ifdef __NVCC__
+#define GPUME_SHARED __shared__
+#else
+#define GPUME_SHARED __attribute__((shared))
+#endif
+
+#define NT GPUME_CUDA_THREADS
+
+/* Candidates per batch of the PU-table search: batch * (units + 1)^2 words of shared memory. */
+#define PU_BATCH_WORDS 9216
+
+__device__ static inline int pu_batch(int ctu)
+{
+    return ctu == 16 ? 256 : ctu == 32 ? 112 : 28;
+}
+
+/** Block-wide minimum of one key per thread; all threads get the result. */
+__device__ static uint64_t block_min_key(uint64_t key, uint64_t *red, int tid, int nt)
+{
+    red[tid] = key;
+    __syncthreads();
+    for (int s = nt / 2; s > 0; s >>= 1) {
+        if (tid < s && red[tid + s] < red[tid])
+            red[tid] = red[tid + s];
+        __syncthreads();
+    }
+    key = red[0];
+    __syncthreads();
+    return key;
+}
+
+__device__ static uint32_t plane_sad(const GpumeCudaPlane *cur, const GpumeCudaPlane *ref,
+                                     int x, int y, int w, int h, int dx, int dy)
+{
+    const uint8_t *c = cur->data + y * cur->pitch + x;
+    const uint8_t *r = ref->data + (y + dy) * ref->pitch + x + dx;
+    uint32_t sad = 0;
+    for (int j = 0; j < h; j++, c += cur->pitch, r += ref->pitch)
+        for (int i = 0; i < w; i++)
+            sad += gpume_iabs(c[i] - r[i]);
+    return sad;
+}
+
+/** Replicate the edges of a padded plane into its border of a.pad samples. */
+extern "C" __global__ void gpume_pad(GpumeCudaPlaneArgs a)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x - a.pad;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y - a.pad;
+    const GpumeCudaPlane d = a.dst;
+
+    if (x >= d.w + a.pad || y >= d.h + a.pad || (x >= 0 && x < d.w && y >= 0 && y < d.h))
+        return;
+    d.data[y * d.pitch + x] = d.data[gpume_clip(y, 0, d.h - 1) * d.pitch + gpume_clip(x, 0, d.w - 1)];
+}
+
+/** One pyramid level from the one above it (interior only; gpume_pad follows). */
+extern "C" __global__ void gpume_downscale(GpumeCudaPlaneArgs a)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= a.dst.w || y >= a.dst.h)
+        return;
+    a.dst.data[y * a.dst.pitch + x] = gpume_downscale_px(a.src.data, a.src.pitch,
+                                                         a.src.w, a.src.h, x, y);
+}
+
+/** Full search of the CTU's block at one coarse level; returns the winning vector. */
+__device__ static void coarse_search(const GpumeCudaArgs *a, int level, int ctu_idx,
+                                     int cxv, int cyv, int r, int *vx, int *vy, uint64_t *red)
+{
+    const int tid = threadIdx.x;
+    const int cx = ctu_idx % a->p.ctu_cols, cy = ctu_idx / a->p.ctu_cols;
+    const int bs = a->p.ctu >> level;
+    const int x0 = (cx * a->p.ctu) >> level, y0 = (cy * a->p.ctu) >> level;
+    const int vw = min(bs, a->cur[level].w - x0), vh = min(bs, a->cur[level].h - y0);
+    const int n = 2 * r + 1;
+    uint64_t best = GPUME_INVALID_KEY;
+
+    for (int c = tid; c < n * n; c += NT) {
+        const int dx = cxv + c % n - r, dy = cyv + c / n - r;
+        const uint32_t sad = plane_sad(&a->cur[level], &a->ref[level], x0, y0, vw, vh, dx, dy);
+        const uint64_t key = gpume_key(sad + a->p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+        if (key < best)
+            best = key;
+    }
+    best = block_min_key(best, red, tid, NT);
+    *vx = cxv + (int)((uint32_t)best % n) - r;
+    *vy = cyv + (int)((uint32_t)best / n) - r;
+}
+
+/** hme levels 2 and 1: the two level-0 window origins of every CTU. */
+extern "C" __global__ void gpume_hme_coarse(GpumeCudaArgs a)
+{
+    GPUME_SHARED uint64_t red[NT];
+    const int ctu_idx = blockIdx.x;
+    const int R = a.p.range, r0 = GPUME_HME_L0_RANGE;
+    int v2x, v2y, v1x, v1y;
+
+    coarse_search(&a, 2, ctu_idx, 0, 0, (R + 3) >> 2, &v2x, &v2y, red);
+    coarse_search(&a, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y, red);
+    if (threadIdx.x == 0) {
+        GpumeCudaWindows w;
+        w.x0[0] = gpume_clip(2 * v1x, -R, R) - r0;
+        w.y0[0] = gpume_clip(2 * v1y, -R, R) - r0;
+        w.x0[1] = gpume_clip((a.pred[2 * ctu_idx]     + 2) >> 2, -R, R) - r0;
+        w.y0[1] = gpume_clip((a.pred[2 * ctu_idx + 1] + 2) >> 2, -R, R) - r0;
+        a.windows[ctu_idx] = w;
+    }
+}
+
+/** Candidate windows of a CTU's PU-table search (see ALGORITHMS.md §5). */
+__device__ static int pu_windows(const GpumeCudaArgs *a, int ctu_idx, int *x0, int *y0, int *n)
+{
+    if (a->p.algo == GPUME_ALGO_FULL) {
+        x0[0] = y0[0] = -a->p.range;
+        *n = 2 * a->p.range + 1;
+        return 1;
+    }
+    {
+        const GpumeCudaWindows w = a->windows[ctu_idx];
+        x0[0] = w.x0[0]; y0[0] = w.y0[0];
+        x0[1] = w.x0[1]; y0[1] = w.y0[1];
+        *n = 2 * GPUME_HME_L0_RANGE + 1;
+        return 2;
+    }
+}
+
+#define MAX_PUS_PER_THREAD ((GPUME_MAX_PUS + NT - 1) / NT)
+
+/**
+ * PU-table search (full, hme level 0), one block per CTU. Per batch of
+ * candidates: unit SADs with running row sums, column sums into the 2-D
+ * prefix table, then each thread updates the best keys of its PUs.
+ */
+extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
+{
+    GPUME_SHARED uint32_t S[PU_BATCH_WORDS];
+    GPUME_SHARED uint8_t cur_s[GPUME_MAX_CTU * GPUME_MAX_CTU];
+    GPUME_SHARED int cand_dx[256], cand_dy[256];
+    GPUME_SHARED uint32_t cand_idx[256], cand_mvc[256];
+
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int ctu = a.p.ctu, u = a.p.units, u1 = u + 1, tw = u1 * u1;
+    const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
+    const int X = cx * ctu, Y = cy * ctu;
+    const int vw = min(ctu, a.p.width - X), vh = min(ctu, a.p.height - Y);
+    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
+    const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
+    const int B = pu_batch(ctu);
+    int wx0[2], wy0[2], n;
+    const int nwin = pu_windows(&a, ctu_idx, wx0, wy0, &n);
+    const int total = nwin * n * n;
+    GpumePU my_pu[MAX_PUS_PER_THREAD];
+    uint64_t best[MAX_PUS_PER_THREAD];
+
+#pragma unroll
+    for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+        const int k = tid + i * NT;
+        best[i] = GPUME_INVALID_KEY;
+        if (k < nb)
+            my_pu[i] = a.pu[a.p.block ? a.fixed_pus[k] : k];
+    }
+    for (int i = tid; i < ctu * ctu; i += NT) {
+        const int x = i % ctu, y = i / ctu;
+        cur_s[i] = x < vw && y < vh ? a.cur[0].data[(Y + y) * a.cur[0].pitch + X + x] : 0;
+    }
+
+    for (int base = 0; base < total; base += B) {
+        if (tid < B) {
+            const int c = base + tid;
+            uint32_t idx = 0xffffffffu;
+            int dx = 0, dy = 0;
+            if (c < total) {
+                const int w = c / (n * n), r = c % (n * n);
+                dx = wx0[w] + r % n;
+                dy = wy0[w] + r / n;
+                if (gpume_iabs(dx) <= a.p.range && gpume_iabs(dy) <= a.p.range)
+                    idx = c;
+            }
+            cand_dx[tid]  = dx;
+            cand_dy[tid]  = dy;
+            cand_idx[tid] = idx;
+            cand_mvc[tid] = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+        }
+        __syncthreads();
+
+        /* unit SADs of row uy of candidate c, as running sums along the row */
+        for (int it = tid; it < B * u; it += NT) {
+            const int c = it % B, uy = it / B;
+            uint32_t *row = S + c * tw + (uy + 1) * u1;
+            const int rows = min(4, vh - 4 * uy);
+            uint32_t acc = 0;
+            if (uy == 0)
+                for (int x = 0; x < u1; x++)
+                    S[c * tw + x] = 0;
+            row[0] = 0;
+            if (cand_idx[c] != 0xffffffffu && rows > 0) {
+                const uint8_t *r = a.ref[0].data + (Y + 4 * uy + cand_dy[c]) * a.ref[0].pitch +
+                                   X + cand_dx[c];
+                const uint8_t *cs = cur_s + 4 * uy * ctu;
+                for (int ux = 0; ux < u; ux++) {
+                    const int cols = min(4, vw - 4 * ux);
+                    for (int y = 0; y < rows; y++)
+                        for (int x = 0; x < cols; x++)
+                            acc += gpume_iabs(cs[y * ctu + 4 * ux + x] -
+                                              r[y * a.ref[0].pitch + 4 * ux + x]);
+                    row[ux + 1] = acc;
+                }
+            } else {
+                for (int ux = 0; ux < u; ux++)
+                    row[ux + 1] = 0;
+            }
+        }
+        __syncthreads();
+        /* column sums turn row sums into the 2-D prefix table */
+        for (int it = tid; it < B * u; it += NT) {
+            const int c = it % B, ux = it / B + 1;
+            uint32_t *col = S + c * tw + ux;
+            for (int y = 2; y <= u; y++)
+                col[y * u1] += col[(y - 1) * u1];
+        }
+        __syncthreads();
+
+#pragma unroll
+        for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+            if (tid + i * NT < nb) {
+                const GpumePU pu = my_pu[i];
+                const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
+                const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
+                uint64_t b = best[i];
+                for (int c = 0; c < B; c++) {
+                    const uint32_t *t = S + c * tw;
+                    const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
+                                                   cand_idx[c]);
+                    if (cand_idx[c] != 0xffffffffu && key < b)
+                        b = key;
+                }
+                best[i] = b;
+            }
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+        const int k = tid + i * NT;
+        if (k < nb)
+            a.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? a.fixed_pus[k] : k)] = best[i];
+    }
+}
+
+/** Block-wide sums of nv values per thread (nv <= 9); results in red[v * NT]. */
+__device__ static void block_sums(uint32_t *vals, int nv, uint32_t *red, int tid)
+{
+    for (int v = 0; v < nv; v++)
+        red[v * NT + tid] = vals[v];
+    __syncthreads();
+    for (int s = NT / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            for (int v = 0; v < nv; v++)
+                red[v * NT + tid] += red[v * NT + tid + s];
+        __syncthreads();
+    }
+}
+
+/** SADs of the 9 sub-pel points around (qx, qy) at distance step, summed by the whole block. */
+__device__ static void subpel_sads(const GpumeCudaArgs *a, int x, int y, int w, int h,
+                                   int qx, int qy, int step, uint32_t *red, int tid)
+{
+    uint32_t acc[9];
+    for (int i = 0; i < 9; i++)
+        acc[i] = 0;
+    for (int p = tid; p < w * h; p += NT) {
+        const int px = x + p % w, py = y + p / w;
+        const int c = a->cur[0].data[py * a->cur[0].pitch + px];
+        for (int i = 0; i < 9; i++) {
+            int ox, oy;
+            gpume_subpel_offset(i, step, &ox, &oy);
+            acc[i] += gpume_iabs(c - gpume_sample_qpel(a->ref[0].data, a->ref[0].pitch,
+                                                       a->ref[0].w, a->ref[0].h,
+                                                       4 * px + qx + ox, 4 * py + qy + oy));
+        }
+    }
+    block_sums(acc, 9, red, tid);
+}
+
+/**
+ * Partition choice (or the fixed blocks), then sub-pel refinement of every
+ * exported PU; writes the CTU's blocks and count. One block per CTU.
+ */
+extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
+{
+    GPUME_SHARED uint32_t cost[GPUME_MAX_PUS];
+    GPUME_SHARED uint32_t tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+    GPUME_SHARED uint8_t tmp_mode[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+    GPUME_SHARED uint16_t chosen[GPUME_MAX_OUT_PER_CTU];
+    GPUME_SHARED uint32_t red[9 * NT];
+    GPUME_SHARED int nb_chosen;
+
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
+    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
+    const uint64_t *keys = a.pu_keys + (uint64_t)ctu_idx * a.p.nb_pus;
+    GpumeBlock *out = a.blocks + (uint64_t)ctu_idx * a.p.max_out;
+    int wx0[2], wy0[2], n, nout = 0;
+
+    pu_windows(&a, ctu_idx, wx0, wy0, &n);
+    if (a.p.block) {
+        for (int i = tid; i < a.nb_fixed_pus; i += NT)
+            chosen[i] = a.fixed_pus[i];
+        if (tid == 0)
+            nb_chosen = a.nb_fixed_pus;
+    } else {
+        for (int i = tid; i < a.p.nb_pus; i += NT)
+            cost[i] = keys[i] >> 32;
+        __syncthreads();
+        if (tid == 0)
+            nb_chosen = gpume_choose_partition(cost, a.p.ctu, a.p.pu_penalty,
+                                               tmp_cost, tmp_mode, chosen);
+    }
+    __syncthreads();
+
+    for (int k = 0; k < nb_chosen; k++) {
+        const GpumePU pu = a.pu[chosen[k]];
+        const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
+        const int w = min(4 * (pu.r - pu.l), a.p.width - x);
+        const int h = min(4 * (pu.b - pu.t), a.p.height - y);
+        const uint32_t idx = (uint32_t)keys[chosen[k]];
+        const int win = idx / (n * n), r = idx % (n * n);
+        int qx = 4 * (wx0[win] + r % n), qy = 4 * (wy0[win] + r / n);
+        uint32_t sad = 0;
+
+        if (w <= 0 || h <= 0)
+            continue;
+        if (a.p.subpel == 0) {
+            uint32_t acc = 0;
+            for (int p = tid; p < w * h; p += NT) {
+                const int xx = x + p % w, yy = y + p / w;
+                acc += gpume_iabs(a.cur[0].data[yy * a.cur[0].pitch + xx] -
+                                  a.ref[0].data[(yy + qy / 4) * a.ref[0].pitch + xx + qx / 4]);
+            }
+            block_sums(&acc, 1, red, tid);
+            sad = red[0];
+        }
+        for (int step = 2; step >= 1; step--) {
+            uint64_t best = GPUME_INVALID_KEY;
+            int bx = qx, by = qy;
+            if (step == 2 ? a.p.subpel < 1 : a.p.subpel < 2)
+                continue;
+            subpel_sads(&a, x, y, w, h, qx, qy, step, red, tid);
+            for (int i = 0; i < 9; i++) {
+                int ox, oy;
+                uint64_t key;
+                gpume_subpel_offset(i, step, &ox, &oy);
+                key = gpume_key(red[i * NT] + gpume_mv_cost(a.p.lambda, qx + ox, qy + oy, px, py), i);
+                if (key < best) {
+                    best = key;
+                    bx   = qx + ox;
+                    by   = qy + oy;
+                    sad  = red[i * NT];
+                }
+            }
+            qx = bx;
+            qy = by;
+            __syncthreads();
+        }
+        if (tid == 0) {
+            GpumeBlock b;
+            b.x = x; b.y = y; b.w = w; b.h = h;
+            b.mvx = qx; b.mvy = qy; b.sad = sad;
+            out[nout] = b;
+        }
+        nout++;
+        __syncthreads();
+    }
+    if (tid == 0)
+        a.counts[ctu_idx] = nout;
+}
+
+/**
+ * One LFS template step around (cxv, cyv): one thread per template point,
+ * integer (qpel = 0) or quarter-pel (qpel = 1) positions.
+ */
+__device__ static uint64_t lfs_step(const GpumeCudaArgs *a, int x, int y, int w, int h,
+                                    int cxv, int cyv, int stride, int qpel, int px, int py,
+                                    uint64_t *red, uint32_t *sad_of, int *bx, int *by)
+{
+    const int tid = threadIdx.x;
+    const int i = tid % GPUME_LFS_N, j = tid / GPUME_LFS_N;
+    const int dx = cxv + (GPUME_LFS_LO + i) * stride, dy = cyv + (GPUME_LFS_LO + j) * stride;
+    uint64_t key = GPUME_INVALID_KEY;
+    uint32_t sad = 0;
+
+    if (qpel) {
+        for (int yy = 0; yy < h; yy++)
+            for (int xx = 0; xx < w; xx++)
+                sad += gpume_iabs(a->cur[0].data[(y + yy) * a->cur[0].pitch + x + xx] -
+                                  gpume_sample_qpel(a->ref[0].data, a->ref[0].pitch,
+                                                    a->ref[0].w, a->ref[0].h,
+                                                    4 * (x + xx) + dx, 4 * (y + yy) + dy));
+        key = gpume_key(sad + gpume_mv_cost(a->p.lambda, dx, dy, px, py), tid);
+    } else if (gpume_iabs(dx) <= a->p.range && gpume_iabs(dy) <= a->p.range) {
+        sad = plane_sad(&a->cur[0], &a->ref[0], x, y, w, h, dx, dy);
+        key = gpume_key(sad + gpume_mv_cost(a->p.lambda, 4 * dx, 4 * dy, px, py), tid);
+    }
+    sad_of[tid] = sad;
+    key = block_min_key(key, red, tid, GPUME_CUDA_LFS_THREADS);
+    {
+        const int w_idx = (uint32_t)key;
+        *bx = cxv + (GPUME_LFS_LO + w_idx % GPUME_LFS_N) * stride;
+        *by = cyv + (GPUME_LFS_LO + w_idx / GPUME_LFS_N) * stride;
+        sad = sad_of[w_idx];
+    }
+    __syncthreads(); /* sad_of is rewritten by the next step */
+    return sad;
+}
+
+/** LFS over the fixed blocks of one CTU; one thread per template point. */
+extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
+{
+    GPUME_SHARED uint64_t red[GPUME_CUDA_LFS_THREADS];
+    GPUME_SHARED uint32_t sad_of[GPUME_CUDA_LFS_THREADS];
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
+    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
+    GpumeBlock *out = a.blocks + (uint64_t)ctu_idx * a.p.max_out;
+    int nout = 0;
+
+    for (int k = 0; k < a.nb_fixed_pus; k++) {
+        const GpumePU pu = a.pu[a.fixed_pus[k]];
+        const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
+        const int w = min(a.p.block, a.p.width - x), h = min(a.p.block, a.p.height - y);
+        const uint32_t thr = (uint32_t)a.p.lfs_threshold * w * h / 64;
+        int bx, by, b2x, b2y;
+        uint32_t sad;
+
+        if (w <= 0 || h <= 0)
+            continue;
+        sad = lfs_step(&a, x, y, w, h, 0, 0, 1, 0, px, py, red, sad_of, &bx, &by);
+        if (!(gpume_iabs(bx) <= 1 && gpume_iabs(by) <= 1) && sad > thr) {
+            sad = lfs_step(&a, x, y, w, h, bx, by, 2, 0, px, py, red, sad_of, &b2x, &b2y);
+            if (sad > thr && (b2x != bx || b2y != by))
+                sad = lfs_step(&a, x, y, w, h, b2x, b2y, 1, 0, px, py, red, sad_of, &b2x, &b2y);
+            bx = b2x;
+            by = b2y;
+        }
+        bx *= 4;
+        by *= 4;
+        if (a.p.subpel)
+            sad = lfs_step(&a, x, y, w, h, bx, by, a.p.subpel == 2 ? 1 : 2, 1, px, py,
+                           red, sad_of, &bx, &by);
+        if (tid == 0) {
+            GpumeBlock b;
+            b.x = x; b.y = y; b.w = w; b.h = h;
+            b.mvx = bx; b.mvy = by; b.sad = sad;
+            out[nout] = b;
+        }
+        nout++;
+        __syncthreads();
+    }
+    if (tid == 0)
+        a.counts[ctu_idx] = nout;
+}

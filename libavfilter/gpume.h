@@ -1,0 +1,372 @@
+/*
+ * gpume: definitions shared by the filter, the CPU reference backend and the
+ * CUDA kernels. docs/ALGORITHMS.md is the prose form of what is coded here;
+ * every backend calls these functions so that all give the same vectors.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_H
+#define AVFILTER_GPUME_H
+
+#if defined(__CUDACC__) || defined(__CUDA__)
+typedef unsigned char      uint8_t;
+typedef short              int16_t;
+typedef unsigned short     uint16_t;
+typedef int                int32_t;
+typedef unsigned int       uint32_t;
+typedef unsigned long long uint64_t;
+#define GPUME_FN __device__ static inline
+#else
+#include <stdint.h>
+#define GPUME_FN static inline
+#endif
+
+enum GpumeAlgo {
+    GPUME_ALGO_FULL,    ///< exhaustive search, PU-level SAD integral table
+    GPUME_ALGO_HME,     ///< pyramid, coarse full search, PU-table refinement
+    GPUME_ALGO_LFS,     ///< local full search with early termination
+    GPUME_ALGO_VME,     ///< Intel device-side VME (OpenCL only)
+    GPUME_ALGO_NB,
+};
+
+enum GpumePred {
+    GPUME_PRED_ZERO,     ///< MV cost measured from (0,0)
+    GPUME_PRED_TEMPORAL, ///< from the co-located CTU's vector of the previous estimate
+    GPUME_PRED_NB,
+};
+
+enum GpumeDir {
+    GPUME_DIR_FWD = 1,  ///< vectors into the previous frame (source = -1)
+    GPUME_DIR_BWD = 2,  ///< vectors into the next frame (source = +1)
+    GPUME_DIR_BI  = 3,
+};
+
+/* PU partition modes of one CU, in the order ties are broken. */
+enum GpumePartMode {
+    GPUME_PART_2Nx2N,
+    GPUME_PART_2NxN,
+    GPUME_PART_Nx2N,
+    GPUME_PART_2NxnU,   ///< CU >= 16; for 8x8 CUs this slot is NxN (4x4 PUs)
+    GPUME_PART_2NxnD,
+    GPUME_PART_nLx2N,
+    GPUME_PART_nRx2N,
+    GPUME_PART_NB,
+};
+#define GPUME_PART_NxN GPUME_PART_2NxnU
+
+#define GPUME_MIN_CU          8
+#define GPUME_MAX_CTU        64
+#define GPUME_MAX_UNITS      (GPUME_MAX_CTU / 4)          ///< 4x4 units per CTU side
+#define GPUME_MAX_RANGE      64
+#define GPUME_PUS_PER_CU     13                           ///< CU >= 16: 1 + 2 + 2 + 4 * 2
+#define GPUME_PUS_PER_CU8    9                            ///< CU == 8: 1 + 2 + 2 + 4
+#define GPUME_MAX_PUS        849                          ///< CTU 64: 64*9 + 16*13 + 4*13 + 13
+#define GPUME_MAX_OUT_PER_CTU (GPUME_MAX_UNITS * GPUME_MAX_UNITS)
+#define GPUME_HME_LEVELS     2                            ///< coarse levels: 1/2 and 1/4
+#define GPUME_HME_L1_RANGE   2                            ///< refinement radius at level 1
+#define GPUME_HME_L0_RANGE   4                            ///< PU-table window radius at level 0
+#define GPUME_LFS_N          8                            ///< template is N x N points
+#define GPUME_LFS_LO         (-GPUME_LFS_N / 2)           ///< template offsets LO .. LO + N - 1
+#define GPUME_SCENE_BAD_SAD  20                           ///< mean |error| per pixel of a badly predicted block
+#define GPUME_INVALID_KEY    0xffffffffffffffffULL
+
+/** One prediction unit of a CTU, in 4x4 units: [l, r) x [t, b). */
+typedef struct GpumePU {
+    uint8_t l, t, r, b;
+} GpumePU;
+
+/** One exported block. Vectors are in quarter pel, src = dst + mv / 4. */
+typedef struct GpumeBlock {
+    int16_t  x, y;      ///< top-left, luma pixels
+    int16_t  w, h;      ///< size, clipped to the frame
+    int16_t  mvx, mvy;  ///< quarter-pel vector into the reference
+    uint32_t sad;       ///< SAD of the exported vector over the block's pixels
+} GpumeBlock;
+
+/** Everything a kernel needs to know about the search; identical on all backends. */
+typedef struct GpumeParams {
+    int width, height;  ///< luma size of level 0
+    int algo;           ///< enum GpumeAlgo
+    int range;          ///< integer search range, |mvx|, |mvy| <= range pixels
+    int ctu;            ///< CTU size: 16, 32 or 64
+    int block;          ///< exported block size (8..ctu), or 0 for the cost-optimal partition
+    int subpel;         ///< 0 integer, 1 half, 2 quarter pel
+    int lambda;         ///< cost per quarter pel of |mv - pred| (L1)
+    int pu_penalty;     ///< cost of each PU beyond the first in a CTU partition
+    int pred;           ///< enum GpumePred
+    int lfs_threshold;  ///< LFS early-termination SAD per 64 pixels
+    /* derived by ff_gpume_params_derive() */
+    int units;          ///< ctu / 4
+    int ctu_cols, ctu_rows, nb_ctus;
+    int nb_pus;         ///< PUs of one CTU in the PU table
+    int max_out;        ///< exported blocks per CTU at most
+    int lw[GPUME_HME_LEVELS + 1], lh[GPUME_HME_LEVELS + 1]; ///< pyramid sizes
+} GpumeParams;
+
+/**
+ * Search-order key: lower cost wins, then lower candidate index.
+ * cost < 2^32 and index < 2^32 always (costs are bounded in ALGORITHMS.md).
+ */
+GPUME_FN uint64_t gpume_key(uint32_t cost, uint32_t idx)
+{
+    return (uint64_t)cost << 32 | idx;
+}
+
+GPUME_FN int gpume_iabs(int v)
+{
+    return v < 0 ? -v : v;
+}
+
+GPUME_FN int gpume_clip(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/** MV cost of quarter-pel vector (qx, qy) against predictor (px, py). */
+GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
+{
+    return (uint32_t)lambda * (uint32_t)(gpume_iabs(qx - px) + gpume_iabs(qy - py));
+}
+
+/**
+ * Reference sample at quarter-pel position (qx, qy): bilinear between the
+ * four nearest integer samples, each clamped into the frame.
+ * Result in [0, 255]; equals the integer sample when qx, qy are multiples of 4.
+ */
+GPUME_FN int gpume_sample_qpel(const uint8_t *ref, int stride, int w, int h,
+                               int qx, int qy)
+{
+    const int fx = qx & 3, fy = qy & 3;
+    const int x0 = gpume_clip(qx >> 2, 0, w - 1), x1 = gpume_clip((qx >> 2) + 1, 0, w - 1);
+    const int y0 = gpume_clip(qy >> 2, 0, h - 1), y1 = gpume_clip((qy >> 2) + 1, 0, h - 1);
+    const int a = ref[y0 * stride + x0], b = ref[y0 * stride + x1];
+    const int c = ref[y1 * stride + x0], d = ref[y1 * stride + x1];
+    return ((4 - fx) * (4 - fy) * a + fx * (4 - fy) * b +
+            (4 - fx) * fy * c + fx * fy * d + 8) >> 4;
+}
+
+/**
+ * Sub-pel refinement pattern: point 0 is the centre, points 1..8 its
+ * neighbours in raster order, at distance step quarter pels.
+ */
+GPUME_FN void gpume_subpel_offset(int i, int step, int *dx, int *dy)
+{
+    const int p = i == 0 ? 4 : i <= 4 ? i - 1 : i;
+    *dx = (p % 3 - 1) * step;
+    *dy = (p / 3 - 1) * step;
+}
+
+/** PUs of one CU of size cu_size (pixels) in the PU table. */
+GPUME_FN int gpume_pus_per_cu(int cu_size)
+{
+    return cu_size == GPUME_MIN_CU ? GPUME_PUS_PER_CU8 : GPUME_PUS_PER_CU;
+}
+
+/** Number of parts of a partition mode for a CU of size cu_size. */
+GPUME_FN int gpume_mode_parts(int mode, int cu_size)
+{
+    return mode == GPUME_PART_2Nx2N ? 1 :
+           mode == GPUME_PART_NxN && cu_size == GPUME_MIN_CU ? 4 : 2;
+}
+
+/** Number of partition modes a CU of size cu_size may use. */
+GPUME_FN int gpume_nb_modes(int cu_size)
+{
+    return cu_size == GPUME_MIN_CU ? GPUME_PART_NxN + 1 : GPUME_PART_NB;
+}
+
+/** Index of the first PU of mode within its CU's run of PUs. */
+GPUME_FN int gpume_mode_first_pu(int mode)
+{
+    return mode == GPUME_PART_2Nx2N ? 0 : 1 + 2 * (mode - 1);
+}
+
+/**
+ * Level index of CU size s in a CTU: level 0 holds 8x8 CUs, level k holds
+ * (8 << k)-sized ones. The PU table lists level 0 first (small PUs first),
+ * the CUs of a level in Z order, each CU's PUs in mode order.
+ */
+GPUME_FN int gpume_level_base(int ctu, int level)
+{
+    int base = 0;
+    for (int l = 0; l < level; l++) {
+        const int s = GPUME_MIN_CU << l;
+        base += (ctu / s) * (ctu / s) * gpume_pus_per_cu(s);
+    }
+    return base;
+}
+
+/** Z-order (Morton) index of CU (cx, cy), in CU units. */
+GPUME_FN int gpume_zorder(int cx, int cy)
+{
+    int z = 0;
+    for (int b = 0; b < 4; b++)
+        z |= ((cx >> b) & 1) << (2 * b) | ((cy >> b) & 1) << (2 * b + 1);
+    return z;
+}
+
+/**
+ * Cost-optimal partition of one CTU from its per-PU costs.
+ * cost of a partition = sum of its PU costs + pu_penalty * (PUs - 1);
+ * a CU keeps the cheapest mode (ties: lower mode); it splits into four only
+ * when that is strictly cheaper. Writes the chosen PU indices in Z order
+ * and returns their number. tmp must hold ctu*ctu/64 entries per level
+ * (best cost) for all levels: 2 * (ctu/8)^2 entries suffice.
+ */
+GPUME_FN int gpume_choose_partition(const uint32_t *pu_cost, int ctu, int pu_penalty,
+                                    uint32_t *tmp_cost, uint8_t *tmp_mode,
+                                    uint16_t *out)
+{
+    int levels = 0, off = 0, n = 0;
+    int level_off[4];
+    /* bottom-up: best cost of every CU, modes 0..NB-1 or NB for split */
+    for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1, levels++) {
+        const int cus = (ctu / s) * (ctu / s);
+        const int base = gpume_level_base(ctu, levels);
+        const int npu = gpume_pus_per_cu(s);
+        level_off[levels] = off;
+        for (int z = 0; z < cus; z++) {
+            uint32_t best = 0xffffffffu;
+            int best_mode = 0;
+            for (int m = 0; m < gpume_nb_modes(s); m++) {
+                const int parts = gpume_mode_parts(m, s);
+                const int first = base + z * npu + gpume_mode_first_pu(m);
+                uint32_t c = (uint32_t)pu_penalty * (parts - 1);
+                for (int p = 0; p < parts; p++)
+                    c += pu_cost[first + p];
+                if (c < best) {
+                    best = c;
+                    best_mode = m;
+                }
+            }
+            if (s > GPUME_MIN_CU) {
+                const int child = level_off[levels - 1] + 4 * z;
+                const uint32_t c = tmp_cost[child] + tmp_cost[child + 1] +
+                                   tmp_cost[child + 2] + tmp_cost[child + 3] +
+                                   3 * (uint32_t)pu_penalty;
+                if (c < best) {
+                    best = c;
+                    best_mode = GPUME_PART_NB;
+                }
+            }
+            tmp_cost[off + z] = best;
+            tmp_mode[off + z] = best_mode;
+        }
+        off += cus;
+    }
+    /* top-down: emit the PUs of the chosen partition in Z order, with an
+     * explicit stack of (level, z) so the code also runs on GPUs */
+    {
+        int stack_level[4 * 4], stack_z[4 * 4], sp = 0;
+        stack_level[sp] = levels - 1;
+        stack_z[sp++] = 0;
+        while (sp > 0) {
+            const int l = stack_level[--sp], z = stack_z[sp];
+            const int s = GPUME_MIN_CU << l;
+            const int m = tmp_mode[level_off[l] + z];
+            if (m == GPUME_PART_NB) {
+                for (int c = 3; c >= 0; c--) {
+                    stack_level[sp] = l - 1;
+                    stack_z[sp++] = 4 * z + c;
+                }
+            } else {
+                const int first = gpume_level_base(ctu, l) + z * gpume_pus_per_cu(s) +
+                                  gpume_mode_first_pu(m);
+                for (int p = 0; p < gpume_mode_parts(m, s); p++)
+                    out[n++] = first + p;
+            }
+        }
+    }
+    return n;
+}
+
+/** Geometry of PU idx of a CTU of size ctu (see gpume_level_base for the order). */
+GPUME_FN GpumePU gpume_pu_rect(int ctu, int idx)
+{
+    GpumePU pu = { 0, 0, 0, 0 };
+    int level = 0, base = 0;
+    for (;;) {
+        const int s = GPUME_MIN_CU << level;
+        const int n = (ctu / s) * (ctu / s) * gpume_pus_per_cu(s);
+        if (idx < base + n || s >= ctu)
+            break;
+        base += n;
+        level++;
+    }
+    {
+        const int s = GPUME_MIN_CU << level, us = s / 4, q = us / 4, h = us / 2;
+        const int npu = gpume_pus_per_cu(s);
+        const int z = (idx - base) / npu, k = (idx - base) % npu;
+        int cx = 0, cy = 0, l, t, r, b;
+        for (int bit = 0; bit < 4; bit++) {
+            cx |= ((z >> (2 * bit)) & 1) << bit;
+            cy |= ((z >> (2 * bit + 1)) & 1) << bit;
+        }
+        l = cx * us; t = cy * us; r = l + us; b = t + us;
+        if (k == 1 || k == 2) {                 /* 2NxN */
+            if (k == 1) b = t + h; else t += h;
+        } else if (k == 3 || k == 4) {          /* Nx2N */
+            if (k == 3) r = l + h; else l += h;
+        } else if (k >= 5 && s == GPUME_MIN_CU) { /* NxN, Z order */
+            const int p = k - 5;
+            l += (p & 1) * h; t += (p >> 1) * h; r = l + h; b = t + h;
+        } else if (k == 5 || k == 6) {          /* 2NxnU */
+            if (k == 5) b = t + q; else t += q;
+        } else if (k == 7 || k == 8) {          /* 2NxnD */
+            if (k == 7) b = t + 3 * q; else t += 3 * q;
+        } else if (k == 9 || k == 10) {         /* nLx2N */
+            if (k == 9) r = l + q; else l += q;
+        } else if (k == 11 || k == 12) {        /* nRx2N */
+            if (k == 11) r = l + 3 * q; else l += 3 * q;
+        }
+        pu.l = l; pu.t = t; pu.r = r; pu.b = b;
+    }
+    return pu;
+}
+
+/** Number of PUs in the PU table of a CTU of size ctu. */
+GPUME_FN int gpume_nb_pus(int ctu)
+{
+    int levels = 0;
+    for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1)
+        levels++;
+    return gpume_level_base(ctu, levels);
+}
+
+/** Index of the 2Nx2N PU of the z-th CU of size s. */
+GPUME_FN int gpume_square_pu(int ctu, int s, int z)
+{
+    int level = 0;
+    while ((GPUME_MIN_CU << level) < s)
+        level++;
+    return gpume_level_base(ctu, level) + z * gpume_pus_per_cu(s);
+}
+
+/**
+ * One pixel of pyramid level k+1 from level k (size w x h): the rounded mean
+ * of the 2x2 samples at (2x, 2y), with coordinates clamped into level k.
+ */
+GPUME_FN int gpume_downscale_px(const uint8_t *src, int stride, int w, int h, int x, int y)
+{
+    const int x0 = gpume_clip(2 * x, 0, w - 1), x1 = gpume_clip(2 * x + 1, 0, w - 1);
+    const int y0 = gpume_clip(2 * y, 0, h - 1), y1 = gpume_clip(2 * y + 1, 0, h - 1);
+    return (src[y0 * stride + x0] + src[y0 * stride + x1] +
+            src[y1 * stride + x0] + src[y1 * stride + x1] + 2) >> 2;
+}
+
+#endif /* AVFILTER_GPUME_H */

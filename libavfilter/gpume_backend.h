@@ -1,0 +1,74 @@
+/*
+ * gpume: the operations every backend provides; the filter calls these only.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_BACKEND_H
+#define AVFILTER_GPUME_BACKEND_H
+
+#include "libavutil/buffer.h"
+#include "libavutil/frame.h"
+#include "gpume.h"
+
+/** Number of picture slots a backend keeps: previous, current, next. */
+#define GPUME_NB_SLOTS 3
+
+/** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
+typedef int (GpumeExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                             void *arg, int nb_jobs);
+
+/** What the host gives a backend at init. */
+typedef struct GpumeHost {
+    void            *log_ctx;
+    GpumeExecuteFn  *execute;     ///< CPU parallelism (slice threads)
+    void            *exec_opaque;
+    int              nb_threads;
+    AVBufferRef     *hw_device;   ///< device of the backend's type, or NULL to create one
+    int              gpu_index;   ///< used when the backend creates its own device
+} GpumeHost;
+
+/** The result of one estimate: blocks grouped by CTU in raster order. */
+typedef struct GpumeResult {
+    GpumeBlock *blocks;   ///< nb_ctus * max_out entries; CTU c owns [c * max_out, ...)
+    uint16_t   *counts;   ///< blocks exported by each CTU (Z order within it)
+} GpumeResult;
+
+typedef struct GpumeBackend {
+    const char *name;
+    size_t      priv_size;
+    /** Prepare for frames of p->width x p->height; may be called again on a size change after uninit. */
+    int  (*init)(void *priv, const GpumeHost *host, const GpumeParams *p);
+    /** Make frame the picture of slot (its luma plane; software or this backend's hardware frame). */
+    int  (*load)(void *priv, int slot, const AVFrame *frame);
+    /**
+     * Estimate vectors of slot cur into slot ref. pred holds one quarter-pel
+     * predictor (x, y) per CTU. Results are valid after sync().
+     */
+    int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res);
+    /** Wait until every estimate() issued so far has written its result. */
+    int  (*sync)(void *priv);
+    void (*uninit)(void *priv);
+} GpumeBackend;
+
+extern const GpumeBackend ff_gpume_backend_cpu;
+extern const GpumeBackend ff_gpume_backend_cuda;
+
+/** Fill the derived fields of p; returns AVERROR(EINVAL) for inconsistent values. */
+int ff_gpume_params_derive(GpumeParams *p);
+
+#endif /* AVFILTER_GPUME_BACKEND_H */

@@ -1,0 +1,550 @@
+/*
+ * gpume: CPU reference backend (full, hme, lfs; sub-pel; partitions).
+ * Other backends must reproduce its vectors bit for bit.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <string.h>
+
+#include "libavutil/error.h"
+#include "libavutil/log.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem.h"
+#include "gpume_backend.h"
+
+/**
+ * A pyramid level with a replicated border of at least pad samples on
+ * every side, so that reads within the border equal clamped reads.
+ */
+typedef struct CPUPlane {
+    uint8_t *buf;
+    uint8_t *data;      ///< sample (0, 0)
+    int stride, w, h;
+} CPUPlane;
+
+typedef struct GpumeCPUContext {
+    const GpumeHost *host;
+    GpumeParams p;
+    int pad;
+    GpumePU pu[GPUME_MAX_PUS];
+    uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
+    int nb_fixed_pus;
+    CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
+} GpumeCPUContext;
+
+typedef struct EstimateJob {
+    GpumeCPUContext *s;
+    const CPUPlane *cur, *ref;  ///< GPUME_HME_LEVELS + 1 levels each
+    const int16_t *pred;
+    GpumeResult *res;
+} EstimateJob;
+
+static void cpu_uninit(void *priv)
+{
+    GpumeCPUContext *s = priv;
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+            av_freep(&s->pic[i][k].buf);
+}
+
+static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+{
+    GpumeCPUContext *s = priv;
+
+    s->host = host;
+    s->p    = *p;
+    /* vectors reach range pixels, bilinear taps one more, sub-pel one more */
+    s->pad  = p->range + 4;
+    for (int i = 0; i < p->nb_pus; i++)
+        s->pu[i] = gpume_pu_rect(p->ctu, i);
+    s->nb_fixed_pus = 0;
+    if (p->block) {
+        const int n = (p->ctu / p->block) * (p->ctu / p->block);
+        for (int z = 0; z < n; z++)
+            s->fixed_pus[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
+    }
+
+    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
+            CPUPlane *pl = &s->pic[i][k];
+            pl->w      = p->lw[k];
+            pl->h      = p->lh[k];
+            pl->stride = FFALIGN(pl->w + 2 * s->pad, 64);
+            pl->buf    = av_malloc((size_t)pl->stride * (pl->h + 2 * s->pad));
+            if (!pl->buf) {
+                cpu_uninit(s);
+                return AVERROR(ENOMEM);
+            }
+            pl->data = pl->buf + s->pad * pl->stride + s->pad;
+        }
+    }
+    return 0;
+}
+
+/** Replicate the edge samples of pl into its border. */
+static void pad_plane(CPUPlane *pl, int pad)
+{
+    for (int y = 0; y < pl->h; y++) {
+        uint8_t *row = pl->data + y * pl->stride;
+        memset(row - pad, row[0], pad);
+        memset(row + pl->w, row[pl->w - 1], pad);
+    }
+    for (int y = 1; y <= pad; y++) {
+        memcpy(pl->data - y * pl->stride - pad, pl->data - pad, pl->w + 2 * pad);
+        memcpy(pl->data + (pl->h - 1 + y) * pl->stride - pad,
+               pl->data + (pl->h - 1) * pl->stride - pad, pl->w + 2 * pad);
+    }
+}
+
+static int cpu_load(void *priv, int slot, const AVFrame *frame)
+{
+    GpumeCPUContext *s = priv;
+    CPUPlane *lv = s->pic[slot];
+
+    if (frame->width != s->p.width || frame->height != s->p.height)
+        return AVERROR(EINVAL);
+    for (int y = 0; y < lv[0].h; y++)
+        memcpy(lv[0].data + y * lv[0].stride, frame->data[0] + y * frame->linesize[0], lv[0].w);
+    for (int k = 1; k <= GPUME_HME_LEVELS; k++) {
+        for (int y = 0; y < lv[k].h; y++)
+            for (int x = 0; x < lv[k].w; x++)
+                lv[k].data[y * lv[k].stride + x] =
+                    gpume_downscale_px(lv[k - 1].data, lv[k - 1].stride,
+                                       lv[k - 1].w, lv[k - 1].h, x, y);
+    }
+    for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+        pad_plane(&lv[k], s->pad);
+    return 0;
+}
+
+/** SAD of a vw x vh region; ref may point into the border. */
+static uint32_t sad_rect(const uint8_t *cur, int cs, const uint8_t *ref, int rs, int vw, int vh)
+{
+    uint32_t sad = 0;
+    for (int y = 0; y < vh; y++) {
+        for (int x = 0; x < vw; x++)
+            sad += FFABS(cur[x] - ref[x]);
+        cur += cs;
+        ref += rs;
+    }
+    return sad;
+}
+
+/**
+ * SAD of a region against the reference displaced by quarter-pel (qx, qy);
+ * the padded reference makes unclamped reads equal gpume_sample_qpel().
+ */
+static uint32_t sad_qpel(const uint8_t *cur, int cs, const CPUPlane *ref,
+                         int x0, int y0, int vw, int vh, int qx, int qy)
+{
+    const int fx = qx & 3, fy = qy & 3;
+    const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
+    const uint8_t *r = ref->data + (y0 + (qy >> 2)) * ref->stride + x0 + (qx >> 2);
+    uint32_t sad = 0;
+
+    if (!fx && !fy)
+        return sad_rect(cur, cs, r, ref->stride, vw, vh);
+    for (int y = 0; y < vh; y++) {
+        const uint8_t *r1 = r + ref->stride;
+        for (int x = 0; x < vw; x++) {
+            const int v = (wa * r[x] + wb * r[x + 1] + wc * r1[x] + wd * r1[x + 1] + 8) >> 4;
+            sad += FFABS(cur[x] - v);
+        }
+        cur += cs;
+        r   += ref->stride;
+    }
+    return sad;
+}
+
+/**
+ * Per-candidate step of the PU-table search: SADs of the 4x4 units of the
+ * valid vw x vh part of a CTU, then their 2-D prefix sums S, (u+1)^2 entries
+ * with a zero first row and column.
+ */
+static void unit_sad_table(const uint8_t *cur, int cs, const uint8_t *ref, int rs,
+                           int vw, int vh, int u, uint32_t *S)
+{
+    uint32_t U[GPUME_MAX_UNITS * GPUME_MAX_UNITS];
+    const int uw = (vw + 3) >> 2, uh = (vh + 3) >> 2;
+
+    for (int uy = 0; uy < u; uy++) {
+        const int rows = FFMIN(4, vh - 4 * uy);
+        for (int ux = 0; ux < u; ux++) {
+            const int cols = FFMIN(4, vw - 4 * ux);
+            uint32_t sad = 0;
+            if (uy < uh && ux < uw) {
+                const uint8_t *c = cur + 4 * uy * cs + 4 * ux;
+                const uint8_t *r = ref + 4 * uy * rs + 4 * ux;
+                if (rows == 4 && cols == 4) {
+                    for (int y = 0; y < 4; y++, c += cs, r += rs)
+                        sad += FFABS(c[0] - r[0]) + FFABS(c[1] - r[1]) +
+                               FFABS(c[2] - r[2]) + FFABS(c[3] - r[3]);
+                } else {
+                    sad = sad_rect(c, cs, r, rs, cols, rows);
+                }
+            }
+            U[uy * u + ux] = sad;
+        }
+    }
+    for (int x = 0; x <= u; x++)
+        S[x] = 0;
+    for (int y = 0; y < u; y++) {
+        uint32_t row = 0;
+        S[(y + 1) * (u + 1)] = 0;
+        for (int x = 0; x < u; x++) {
+            row += U[y * u + x];
+            S[(y + 1) * (u + 1) + x + 1] = S[y * (u + 1) + x + 1] + row;
+        }
+    }
+}
+
+static inline uint32_t pu_sad(const uint32_t *S, int u, GpumePU pu)
+{
+    const int w = u + 1;
+    return S[pu.b * w + pu.r] - S[pu.t * w + pu.r] - S[pu.b * w + pu.l] + S[pu.t * w + pu.l];
+}
+
+/**
+ * Evaluate integer candidate (dx, dy) with index idx for every PU in list,
+ * keeping the smallest key per PU.
+ */
+static void pu_table_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                               const CPUPlane *ref, int x0, int y0, int vw, int vh,
+                               int dx, int dy, uint32_t idx, int px, int py,
+                               const uint16_t *list, int nb, uint64_t *best)
+{
+    uint32_t S[(GPUME_MAX_UNITS + 1) * (GPUME_MAX_UNITS + 1)];
+    const int u = s->p.units;
+    const uint32_t mvc = gpume_mv_cost(s->p.lambda, 4 * dx, 4 * dy, px, py);
+
+    unit_sad_table(cur, cs, ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride,
+                   vw, vh, u, S);
+    for (int i = 0; i < nb; i++) {
+        const int k = list ? list[i] : i;
+        const uint64_t key = gpume_key(pu_sad(S, u, s->pu[k]) + mvc, idx);
+        if (key < best[k])
+            best[k] = key;
+    }
+}
+
+/** Half- then quarter-pel refinement of quarter-pel vector *q; returns the SAD at the result. */
+static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                              const CPUPlane *ref, int x, int y, int w, int h,
+                              int *qx, int *qy, int px, int py)
+{
+    uint32_t best_sad = sad_qpel(cur, cs, ref, x, y, w, h, *qx, *qy);
+
+    for (int step = 2; step >= 1; step--) {
+        uint64_t best;
+        int cx = *qx, cy = *qy;
+        if (step == 2 ? s->p.subpel < 1 : s->p.subpel < 2)
+            continue;
+        best = gpume_key(best_sad + gpume_mv_cost(s->p.lambda, cx, cy, px, py), 0);
+        for (int i = 1; i < 9; i++) {
+            int ox, oy;
+            uint32_t sad;
+            uint64_t key;
+            gpume_subpel_offset(i, step, &ox, &oy);
+            sad = sad_qpel(cur, cs, ref, x, y, w, h, cx + ox, cy + oy);
+            key = gpume_key(sad + gpume_mv_cost(s->p.lambda, cx + ox, cy + oy, px, py), i);
+            if (key < best) {
+                best     = key;
+                best_sad = sad;
+                *qx = cx + ox;
+                *qy = cy + oy;
+            }
+        }
+    }
+    return best_sad;
+}
+
+/** Integer full search of a block at a pyramid level; returns the best vector. */
+static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CPUPlane *ref,
+                         int x0, int y0, int bs, int cxv, int cyv, int r, int *vx, int *vy)
+{
+    const int vw = FFMIN(bs, cur->w - x0), vh = FFMIN(bs, cur->h - y0);
+    const uint8_t *c = cur->data + y0 * cur->stride + x0;
+    uint64_t best = GPUME_INVALID_KEY;
+
+    for (int j = -r; j <= r; j++) {
+        for (int i = -r; i <= r; i++) {
+            const int dx = cxv + i, dy = cyv + j;
+            const uint32_t sad = sad_rect(c, cur->stride,
+                                          ref->data + (y0 + dy) * ref->stride + x0 + dx,
+                                          ref->stride, vw, vh);
+            const uint64_t key = gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)),
+                                           (j + r) * (2 * r + 1) + i + r);
+            if (key < best) {
+                best = key;
+                *vx  = dx;
+                *vy  = dy;
+            }
+        }
+    }
+}
+
+/** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
+static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
+                               int cx, int cy, int px, int py,
+                               const uint16_t *list, int nb, uint64_t *best,
+                               int *cand_x0, int *cand_y0, int *win)
+{
+    const GpumeParams *p = &s->p;
+    const CPUPlane *cur = &job->cur[0], *ref = &job->ref[0];
+    const int x0 = cx * p->ctu, y0 = cy * p->ctu;
+    const int vw = FFMIN(p->ctu, p->width - x0), vh = FFMIN(p->ctu, p->height - y0);
+    const uint8_t *c = cur->data + y0 * cur->stride + x0;
+    const int R = p->range;
+
+    for (int i = 0; i < p->nb_pus; i++)
+        best[i] = GPUME_INVALID_KEY;
+
+    if (p->algo == GPUME_ALGO_FULL) {
+        *win = 2 * R + 1;
+        cand_x0[0] = cand_y0[0] = -R;
+        for (int dy = -R; dy <= R; dy++)
+            for (int dx = -R; dx <= R; dx++)
+                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                   (dy + R) * (2 * R + 1) + dx + R, px, py, list, nb, best);
+        return;
+    }
+
+    /* hme: level 2 full search, level 1 refinement, level 0 PU table over two windows */
+    {
+        const int r2 = (R + 3) >> 2, r0 = GPUME_HME_L0_RANGE, n0 = 2 * r0 + 1;
+        int v2x = 0, v2y = 0, v1x = 0, v1y = 0;
+        int centre[2][2];
+
+        level_search(s, &job->cur[2], &job->ref[2], x0 >> 2, y0 >> 2, p->ctu >> 2,
+                     0, 0, r2, &v2x, &v2y);
+        level_search(s, &job->cur[1], &job->ref[1], x0 >> 1, y0 >> 1, p->ctu >> 1,
+                     2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y);
+        centre[0][0] = gpume_clip(2 * v1x, -R, R);
+        centre[0][1] = gpume_clip(2 * v1y, -R, R);
+        centre[1][0] = gpume_clip((px + 2) >> 2, -R, R);
+        centre[1][1] = gpume_clip((py + 2) >> 2, -R, R);
+        *win = n0;
+        for (int w = 0; w < 2; w++) {
+            cand_x0[w] = centre[w][0] - r0;
+            cand_y0[w] = centre[w][1] - r0;
+            for (int j = 0; j < n0; j++) {
+                for (int i = 0; i < n0; i++) {
+                    const int dx = cand_x0[w] + i, dy = cand_y0[w] + j;
+                    if (FFABS(dx) > R || FFABS(dy) > R)
+                        continue;
+                    pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                       w * n0 * n0 + j * n0 + i, px, py, list, nb, best);
+                }
+            }
+        }
+    }
+}
+
+/** Integer vector of a winning key (see ctu_integer_search for the index layout). */
+static void key_to_vector(uint64_t key, const int *cand_x0, const int *cand_y0, int win,
+                          int *vx, int *vy)
+{
+    const uint32_t idx = (uint32_t)key;
+    const int w = idx / (win * win), r = idx % (win * win);
+    *vx = cand_x0[w] + r % win;
+    *vy = cand_y0[w] + r / win;
+}
+
+static void export_block(GpumeBlock *b, int x, int y, int w, int h, int qx, int qy, uint32_t sad)
+{
+    b->x   = x;
+    b->y   = y;
+    b->w   = w;
+    b->h   = h;
+    b->mvx = qx;
+    b->mvy = qy;
+    b->sad = sad;
+}
+
+static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
+{
+    const GpumeParams *p = &s->p;
+    const int ctu_idx = cy * p->ctu_cols + cx;
+    const int px = job->pred[2 * ctu_idx], py = job->pred[2 * ctu_idx + 1];
+    const int x0 = cx * p->ctu, y0 = cy * p->ctu;
+    const CPUPlane *cur = &job->cur[0];
+    GpumeBlock *out = job->res->blocks + (size_t)ctu_idx * p->max_out;
+    uint64_t best[GPUME_MAX_PUS];
+    uint16_t chosen[GPUME_MAX_OUT_PER_CTU];
+    int cand_x0[2], cand_y0[2], win, nb, n = 0;
+
+    if (p->block) {
+        ctu_integer_search(s, job, cx, cy, px, py, s->fixed_pus, s->nb_fixed_pus, best,
+                           cand_x0, cand_y0, &win);
+        memcpy(chosen, s->fixed_pus, s->nb_fixed_pus * sizeof(*chosen));
+        nb = s->nb_fixed_pus;
+    } else {
+        uint32_t cost[GPUME_MAX_PUS], tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+        uint8_t tmp_mode[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+        ctu_integer_search(s, job, cx, cy, px, py, NULL, p->nb_pus, best,
+                           cand_x0, cand_y0, &win);
+        for (int i = 0; i < p->nb_pus; i++)
+            cost[i] = best[i] >> 32;
+        nb = gpume_choose_partition(cost, p->ctu, p->pu_penalty, tmp_cost, tmp_mode, chosen);
+    }
+
+    for (int i = 0; i < nb; i++) {
+        const GpumePU pu = s->pu[chosen[i]];
+        const int x = x0 + 4 * pu.l, y = y0 + 4 * pu.t;
+        const int w = FFMIN(4 * (pu.r - pu.l), p->width - x);
+        const int h = FFMIN(4 * (pu.b - pu.t), p->height - y);
+        int vx, vy, qx, qy;
+        uint32_t sad;
+        if (w <= 0 || h <= 0)
+            continue;
+        key_to_vector(best[chosen[i]], cand_x0, cand_y0, win, &vx, &vy);
+        qx = 4 * vx;
+        qy = 4 * vy;
+        sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],
+                            x, y, w, h, &qx, &qy, px, py);
+        export_block(&out[n++], x, y, w, h, qx, qy, sad);
+    }
+    job->res->counts[ctu_idx] = n;
+}
+
+/** LFS: best of the N x N template around (cx, cy) with the given stride. */
+static uint64_t lfs_step(const GpumeCPUContext *s, const uint8_t *c, int cs, const CPUPlane *ref,
+                         int x, int y, int w, int h, int cxv, int cyv, int stride,
+                         int px, int py, int *bx, int *by, uint32_t *bsad)
+{
+    uint64_t best = GPUME_INVALID_KEY;
+    for (int j = 0; j < GPUME_LFS_N; j++) {
+        for (int i = 0; i < GPUME_LFS_N; i++) {
+            const int dx = cxv + (GPUME_LFS_LO + i) * stride, dy = cyv + (GPUME_LFS_LO + j) * stride;
+            uint32_t sad;
+            uint64_t key;
+            if (FFABS(dx) > s->p.range || FFABS(dy) > s->p.range)
+                continue;
+            sad = sad_rect(c, cs, ref->data + (y + dy) * ref->stride + x + dx, ref->stride, w, h);
+            key = gpume_key(sad + gpume_mv_cost(s->p.lambda, 4 * dx, 4 * dy, px, py),
+                            j * GPUME_LFS_N + i);
+            if (key < best) {
+                best  = key;
+                *bx   = dx;
+                *by   = dy;
+                *bsad = sad;
+            }
+        }
+    }
+    return best;
+}
+
+static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
+{
+    const GpumeParams *p = &s->p;
+    const int ctu_idx = cy * p->ctu_cols + cx;
+    const int px = job->pred[2 * ctu_idx], py = job->pred[2 * ctu_idx + 1];
+    const CPUPlane *cur = &job->cur[0], *ref = &job->ref[0];
+    GpumeBlock *out = job->res->blocks + (size_t)ctu_idx * p->max_out;
+    int n = 0;
+
+    for (int k = 0; k < s->nb_fixed_pus; k++) {
+        const GpumePU pu = s->pu[s->fixed_pus[k]];
+        const int x = cx * p->ctu + 4 * pu.l, y = cy * p->ctu + 4 * pu.t;
+        const int w = FFMIN(p->block, p->width - x), h = FFMIN(p->block, p->height - y);
+        const uint8_t *c = cur->data + y * cur->stride + x;
+        const uint32_t thr = (uint32_t)p->lfs_threshold * w * h / 64;
+        int bx = 0, by = 0, b2x, b2y;
+        uint32_t sad = 0;
+
+        if (w <= 0 || h <= 0)
+            continue;
+        lfs_step(s, c, cur->stride, ref, x, y, w, h, 0, 0, 1, px, py, &bx, &by, &sad);
+        if (!(FFABS(bx) <= 1 && FFABS(by) <= 1) && sad > thr) {
+            b2x = bx;
+            b2y = by;
+            lfs_step(s, c, cur->stride, ref, x, y, w, h, bx, by, 2, px, py, &b2x, &b2y, &sad);
+            if (sad > thr && (b2x != bx || b2y != by))
+                lfs_step(s, c, cur->stride, ref, x, y, w, h, b2x, b2y, 1, px, py, &b2x, &b2y, &sad);
+            bx = b2x;
+            by = b2y;
+        }
+        bx *= 4;
+        by *= 4;
+        if (p->subpel) {
+            const int st = p->subpel == 2 ? 1 : 2;
+            const int cqx = bx, cqy = by;
+            uint64_t best = GPUME_INVALID_KEY;
+            for (int j = 0; j < GPUME_LFS_N; j++) {
+                for (int i = 0; i < GPUME_LFS_N; i++) {
+                    const int qx = cqx + (GPUME_LFS_LO + i) * st, qy = cqy + (GPUME_LFS_LO + j) * st;
+                    const uint32_t sq = sad_qpel(c, cur->stride, ref, x, y, w, h, qx, qy);
+                    const uint64_t key = gpume_key(sq + gpume_mv_cost(p->lambda, qx, qy, px, py),
+                                                   j * GPUME_LFS_N + i);
+                    if (key < best) {
+                        best = key;
+                        bx   = qx;
+                        by   = qy;
+                        sad  = sq;
+                    }
+                }
+            }
+        }
+        export_block(&out[n++], x, y, w, h, bx, by, sad);
+    }
+    job->res->counts[ctu_idx] = n;
+}
+
+static int estimate_rows(void *arg, int jobnr, int nb_jobs)
+{
+    EstimateJob *job = arg;
+    GpumeCPUContext *s = job->s;
+    const int start = s->p.ctu_rows * jobnr / nb_jobs;
+    const int end   = s->p.ctu_rows * (jobnr + 1) / nb_jobs;
+
+    for (int cy = start; cy < end; cy++)
+        for (int cx = 0; cx < s->p.ctu_cols; cx++) {
+            if (s->p.algo == GPUME_ALGO_LFS)
+                ctu_lfs(s, job, cx, cy);
+            else
+                ctu_pu_search(s, job, cx, cy);
+        }
+    return 0;
+}
+
+static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+{
+    GpumeCPUContext *s = priv;
+    EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
+
+    if (s->p.algo != GPUME_ALGO_FULL && s->p.algo != GPUME_ALGO_HME &&
+        s->p.algo != GPUME_ALGO_LFS)
+        return AVERROR(ENOSYS);
+    return s->host->execute(s->host->exec_opaque, estimate_rows, &job,
+                            FFMIN(s->p.ctu_rows, FFMAX(1, s->host->nb_threads)));
+}
+
+static int cpu_sync(void *priv)
+{
+    return 0;
+}
+
+const GpumeBackend ff_gpume_backend_cpu = {
+    .name      = "cpu",
+    .priv_size = sizeof(GpumeCPUContext),
+    .init      = cpu_init,
+    .load      = cpu_load,
+    .estimate  = cpu_estimate,
+    .sync      = cpu_sync,
+    .uninit    = cpu_uninit,
+};

@@ -1,0 +1,341 @@
+/*
+ * gpume: CUDA backend (host side). Kernels in cuda/gpume.cu.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem.h"
+#include "libavutil/pixfmt.h"
+
+#include "cuda/load_helper.h"
+#include "gpume_backend.h"
+#include "gpume_cuda.h"
+
+extern const unsigned char ff_gpume_ptx_data[];
+extern const unsigned int ff_gpume_ptx_len;
+
+#define NB_RESULTS 2    ///< estimates in flight between two sync() calls
+
+typedef struct GpumeCUDAContext {
+    const GpumeHost *host;
+    GpumeParams p;
+    int pad;
+
+    AVBufferRef *device_ref;
+    AVCUDADeviceContext *hwctx;
+    CudaFunctions *cu;
+    CUstream stream;
+    CUmodule module;
+    CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs;
+
+    CUdeviceptr plane_buf[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
+    GpumeCudaPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
+
+    CUdeviceptr d_pu, d_fixed_pus, d_windows, d_keys;
+    CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
+    int nb_fixed_pus;
+
+    GpumeResult *pending[NB_RESULTS];
+    int nb_pending;
+} GpumeCUDAContext;
+
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host->log_ctx, s->cu, x)
+
+static void cuda_uninit(void *priv)
+{
+    GpumeCUDAContext *s = priv;
+    CUcontext dummy;
+
+    if (s->hwctx) {
+        CudaFunctions *cu = s->cu;
+        CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+        for (int i = 0; i < GPUME_NB_SLOTS; i++)
+            for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+                if (s->plane_buf[i][k])
+                    CHECK_CU(cu->cuMemFree(s->plane_buf[i][k]));
+        if (s->d_pu)        CHECK_CU(cu->cuMemFree(s->d_pu));
+        if (s->d_fixed_pus) CHECK_CU(cu->cuMemFree(s->d_fixed_pus));
+        if (s->d_windows)   CHECK_CU(cu->cuMemFree(s->d_windows));
+        if (s->d_keys)      CHECK_CU(cu->cuMemFree(s->d_keys));
+        for (int i = 0; i < NB_RESULTS; i++) {
+            if (s->d_pred[i])   CHECK_CU(cu->cuMemFree(s->d_pred[i]));
+            if (s->d_blocks[i]) CHECK_CU(cu->cuMemFree(s->d_blocks[i]));
+            if (s->d_counts[i]) CHECK_CU(cu->cuMemFree(s->d_counts[i]));
+        }
+        if (s->module)
+            CHECK_CU(cu->cuModuleUnload(s->module));
+        CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    }
+    memset(s->plane_buf, 0, sizeof(s->plane_buf));
+    s->d_pu = s->d_fixed_pus = s->d_windows = s->d_keys = 0;
+    memset(s->d_pred, 0, sizeof(s->d_pred));
+    memset(s->d_blocks, 0, sizeof(s->d_blocks));
+    memset(s->d_counts, 0, sizeof(s->d_counts));
+    s->module = NULL;
+    s->hwctx  = NULL;
+    av_buffer_unref(&s->device_ref);
+}
+
+static int alloc_dev(GpumeCUDAContext *s, CUdeviceptr *ptr, size_t size)
+{
+    return CHECK_CU(s->cu->cuMemAlloc(ptr, FFMAX(size, 1)));
+}
+
+static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+{
+    GpumeCUDAContext *s = priv;
+    GpumePU pu[GPUME_MAX_PUS];
+    uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
+    CUcontext dummy;
+    CudaFunctions *cu;
+    int err;
+
+    s->host = host;
+    s->p    = *p;
+    s->pad  = p->range + 4;
+
+    if (host->hw_device) {
+        s->device_ref = av_buffer_ref(host->hw_device);
+        if (!s->device_ref)
+            return AVERROR(ENOMEM);
+    } else {
+        char name[16];
+        snprintf(name, sizeof(name), "%d", host->gpu_index);
+        err = av_hwdevice_ctx_create(&s->device_ref, AV_HWDEVICE_TYPE_CUDA, name, NULL, 0);
+        if (err < 0)
+            return err;
+    }
+    s->hwctx  = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    s->cu     = cu = s->hwctx->internal->cuda_dl;
+    s->stream = s->hwctx->stream;
+
+    err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0) {
+        s->hwctx = NULL;
+        av_buffer_unref(&s->device_ref);
+        return err;
+    }
+
+    err = ff_cuda_load_module(host->log_ctx, s->hwctx, &s->module,
+                              ff_gpume_ptx_data, ff_gpume_ptx_len);
+    if (err < 0)
+        goto fail;
+#define GET_FUNC(f, name)                                                     \
+    do {                                                                      \
+        err = CHECK_CU(cu->cuModuleGetFunction(&s->f, s->module, name));      \
+        if (err < 0)                                                          \
+            goto fail;                                                        \
+    } while (0)
+    GET_FUNC(f_pad,        "gpume_pad");
+    GET_FUNC(f_downscale,  "gpume_downscale");
+    GET_FUNC(f_hme_coarse, "gpume_hme_coarse");
+    GET_FUNC(f_pu_search,  "gpume_pu_search");
+    GET_FUNC(f_refine,     "gpume_refine");
+    GET_FUNC(f_lfs,        "gpume_lfs");
+#undef GET_FUNC
+
+    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
+            GpumeCudaPlane *pl = &s->pic[i][k];
+            pl->w     = p->lw[k];
+            pl->h     = p->lh[k];
+            pl->pitch = FFALIGN(pl->w + 2 * s->pad, 128);
+            err = alloc_dev(s, &s->plane_buf[i][k], (size_t)pl->pitch * (pl->h + 2 * s->pad));
+            if (err < 0)
+                goto fail;
+            pl->data = s->plane_buf[i][k] + (size_t)s->pad * pl->pitch + s->pad;
+        }
+    }
+
+    for (int i = 0; i < p->nb_pus; i++)
+        pu[i] = gpume_pu_rect(p->ctu, i);
+    s->nb_fixed_pus = 0;
+    if (p->block)
+        for (int z = 0; z < (p->ctu / p->block) * (p->ctu / p->block); z++)
+            fixed[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
+
+    if ((err = alloc_dev(s, &s->d_pu, p->nb_pus * sizeof(*pu))) < 0 ||
+        (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0 ||
+        (err = alloc_dev(s, &s->d_windows, p->nb_ctus * sizeof(GpumeCudaWindows))) < 0 ||
+        (err = alloc_dev(s, &s->d_keys, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
+        goto fail;
+    for (int i = 0; i < NB_RESULTS; i++) {
+        if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
+            (err = alloc_dev(s, &s->d_blocks[i],
+                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock))) < 0 ||
+            (err = alloc_dev(s, &s->d_counts[i], p->nb_ctus * sizeof(uint16_t))) < 0)
+            goto fail;
+    }
+    err = CHECK_CU(cu->cuMemcpyHtoD(s->d_pu, pu, p->nb_pus * sizeof(*pu)));
+    if (err >= 0 && s->nb_fixed_pus)
+        err = CHECK_CU(cu->cuMemcpyHtoD(s->d_fixed_pus, fixed, s->nb_fixed_pus * sizeof(*fixed)));
+    if (err < 0)
+        goto fail;
+
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return 0;
+fail:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    cuda_uninit(s);
+    return err;
+}
+
+static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void *arg)
+{
+    void *args[] = { arg };
+    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
+}
+
+static int pad_plane(GpumeCUDAContext *s, const GpumeCudaPlane *pl)
+{
+    GpumeCudaPlaneArgs a = { .src = *pl, .dst = *pl, .pad = s->pad };
+    return launch(s, s->f_pad, FFALIGN(pl->w + 2 * s->pad, 32) / 32,
+                  FFALIGN(pl->h + 2 * s->pad, 8) / 8, 32, 8, &a);
+}
+
+static int cuda_load(void *priv, int slot, const AVFrame *frame)
+{
+    GpumeCUDAContext *s = priv;
+    CudaFunctions *cu = s->cu;
+    GpumeCudaPlane *lv = s->pic[slot];
+    CUDA_MEMCPY2D cpy = {
+        .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+        .dstDevice     = lv[0].data,
+        .dstPitch      = lv[0].pitch,
+        .WidthInBytes  = lv[0].w,
+        .Height        = lv[0].h,
+    };
+    CUcontext dummy;
+    int err;
+
+    if (frame->width != s->p.width || frame->height != s->p.height)
+        return AVERROR(EINVAL);
+    if (frame->format == AV_PIX_FMT_CUDA) {
+        cpy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        cpy.srcDevice     = (CUdeviceptr)frame->data[0];
+    } else {
+        cpy.srcMemoryType = CU_MEMORYTYPE_HOST;
+        cpy.srcHost       = frame->data[0];
+    }
+    cpy.srcPitch = frame->linesize[0];
+
+    err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    err = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, s->stream));
+    if (err >= 0)
+        err = pad_plane(s, &lv[0]);
+    for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
+        GpumeCudaPlaneArgs a = { .src = lv[k - 1], .dst = lv[k], .pad = s->pad };
+        err = launch(s, s->f_downscale, FFALIGN(lv[k].w, 32) / 32, FFALIGN(lv[k].h, 8) / 8,
+                     32, 8, &a);
+        if (err >= 0)
+            err = pad_plane(s, &lv[k]);
+    }
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+{
+    GpumeCUDAContext *s = priv;
+    CudaFunctions *cu = s->cu;
+    const GpumeParams *p = &s->p;
+    const int e = s->nb_pending;
+    GpumeCudaArgs a = {
+        .p            = *p,
+        .pred         = s->d_pred[e],
+        .windows      = s->d_windows,
+        .pu_keys      = s->d_keys,
+        .pu           = s->d_pu,
+        .fixed_pus    = s->d_fixed_pus,
+        .nb_fixed_pus = s->nb_fixed_pus,
+        .blocks       = s->d_blocks[e],
+        .counts       = s->d_counts[e],
+    };
+    CUcontext dummy;
+    int err;
+
+    if (e >= NB_RESULTS)
+        return AVERROR_BUG;
+    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
+        return AVERROR(ENOSYS);
+    memcpy(a.cur, s->pic[cur], sizeof(a.cur));
+    memcpy(a.ref, s->pic[ref], sizeof(a.ref));
+
+    err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
+                                         s->stream));
+    if (err < 0)
+        goto end;
+    if (p->algo == GPUME_ALGO_LFS) {
+        err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_CUDA_LFS_THREADS, 1, &a);
+    } else {
+        if (p->algo == GPUME_ALGO_HME)
+            err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+        if (err >= 0)
+            err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+        if (err >= 0)
+            err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+    }
+    if (err >= 0)
+        err = CHECK_CU(cu->cuMemcpyDtoHAsync(res->blocks, s->d_blocks[e],
+                                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
+                                             s->stream));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuMemcpyDtoHAsync(res->counts, s->d_counts[e],
+                                             p->nb_ctus * sizeof(uint16_t), s->stream));
+    if (err >= 0)
+        s->pending[s->nb_pending++] = res;
+end:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+static int cuda_sync(void *priv)
+{
+    GpumeCUDAContext *s = priv;
+    CUcontext dummy;
+    int err;
+
+    err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    err = CHECK_CU(s->cu->cuStreamSynchronize(s->stream));
+    s->nb_pending = 0;
+    CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+const GpumeBackend ff_gpume_backend_cuda = {
+    .name      = "cuda",
+    .priv_size = sizeof(GpumeCUDAContext),
+    .init      = cuda_init,
+    .load      = cuda_load,
+    .estimate  = cuda_estimate,
+    .sync      = cuda_sync,
+    .uninit    = cuda_uninit,
+};

@@ -1,0 +1,47 @@
+/*
+ * gpume: derived search parameters, shared by all backends.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "libavutil/error.h"
+#include "gpume_backend.h"
+
+int ff_gpume_params_derive(GpumeParams *p)
+{
+    if (p->width < 1 || p->height < 1 || p->width > INT16_MAX / 2 || p->height > INT16_MAX / 2 ||
+        (p->ctu != 16 && p->ctu != 32 && p->ctu != 64) ||
+        (p->block && (p->block < GPUME_MIN_CU || p->block > p->ctu || (p->block & (p->block - 1)))) ||
+        p->range < 1 || p->range > GPUME_MAX_RANGE || p->subpel < 0 || p->subpel > 2 ||
+        p->lambda < 0 || p->pu_penalty < 0 || p->lfs_threshold < 0 ||
+        p->algo < 0 || p->algo >= GPUME_ALGO_NB || p->pred < 0 || p->pred >= GPUME_PRED_NB)
+        return AVERROR(EINVAL);
+
+    p->units    = p->ctu / 4;
+    p->ctu_cols = (p->width  + p->ctu - 1) / p->ctu;
+    p->ctu_rows = (p->height + p->ctu - 1) / p->ctu;
+    p->nb_ctus  = p->ctu_cols * p->ctu_rows;
+    p->nb_pus   = gpume_nb_pus(p->ctu);
+    p->max_out  = p->block ? (p->ctu / p->block) * (p->ctu / p->block) : p->units * p->units;
+    p->lw[0] = p->width;
+    p->lh[0] = p->height;
+    for (int k = 1; k <= GPUME_HME_LEVELS; k++) {
+        p->lw[k] = (p->lw[k - 1] + 1) >> 1;
+        p->lh[k] = (p->lh[k - 1] + 1) >> 1;
+    }
+    return 0;
+}

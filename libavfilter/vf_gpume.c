@@ -1,0 +1,604 @@
+/*
+ * gpume: block motion estimation on the GPU (or CPU), exported as
+ * AV_FRAME_DATA_MOTION_VECTORS side data.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "config.h"
+
+#include "libavutil/hwcontext.h"
+#include "libavutil/mem.h"
+#include "libavutil/motion_vector.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+
+#include "avfilter.h"
+#include "filters.h"
+#include "video.h"
+#include "gpume_backend.h"
+
+#define HAVE_GPUME_CUDA (CONFIG_CUDA && (CONFIG_CUDA_NVCC || CONFIG_CUDA_LLVM))
+
+enum GpumeDevice {
+    DEVICE_AUTO,
+    DEVICE_CPU,
+    DEVICE_CUDA,
+    DEVICE_OPENCL,
+};
+
+typedef struct GpumeContext {
+    const AVClass *class;
+
+    /* options */
+    int algo, range, ctu, block, subpel, lambda, pu_penalty, pred, lfs_threshold;
+    int dir, device, gpu_index;
+
+    int active_device;          ///< device after resolving hardware input
+    AVBufferRef *hw_device;     ///< not owned: the link's or the graph's
+
+    GpumeParams params;
+    GpumeHost host;
+    const GpumeBackend *backend;
+    void *backend_priv;
+    int backend_ready;
+
+    /* slots of the backend holding the previous, current and next pictures */
+    int slot_prev, slot_cur, slot_next;
+    int have_prev;              ///< slot_prev holds the picture before *pending
+    AVFrame *pending;           ///< waiting for its next frame (dir has bwd)
+
+    GpumeResult res[2];         ///< [0] forward, [1] backward
+    int16_t *pred_buf[2];       ///< per-CTU predictors of each direction
+    int16_t *zero_pred;
+} GpumeContext;
+
+#define OFFSET(x) offsetof(GpumeContext, x)
+#define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
+#define CONST(name, help, val, u) \
+    { name, help, 0, AV_OPT_TYPE_CONST, { .i64 = val }, 0, 0, FLAGS, .unit = u }
+
+static const AVOption gpume_options[] = {
+    { "algo", "search algorithm", OFFSET(algo), AV_OPT_TYPE_INT,
+      { .i64 = GPUME_ALGO_HME }, 0, GPUME_ALGO_NB - 1, FLAGS, .unit = "algo" },
+        CONST("full", "exhaustive search with the PU-level SAD integral table", GPUME_ALGO_FULL, "algo"),
+        CONST("hme",  "hierarchical: pyramid, coarse full search, PU-table refinement", GPUME_ALGO_HME, "algo"),
+        CONST("lfs",  "local full search with early termination", GPUME_ALGO_LFS, "algo"),
+        CONST("vme",  "Intel device-side VME (OpenCL, Intel Gen9-Gen11 GPUs)", GPUME_ALGO_VME, "algo"),
+    { "range", "integer search range in pixels", OFFSET(range), AV_OPT_TYPE_INT,
+      { .i64 = 16 }, 1, GPUME_MAX_RANGE, FLAGS },
+    { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
+      { .i64 = 32 }, 16, GPUME_MAX_CTU, FLAGS },
+    { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU",
+      OFFSET(block), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, GPUME_MAX_CTU, FLAGS, .unit = "block" },
+        CONST("auto", "cost-optimal partition from all PU shapes", 0, "block"),
+    { "subpel", "sub-pixel refinement: 0 integer, 1 half, 2 quarter pel", OFFSET(subpel), AV_OPT_TYPE_INT,
+      { .i64 = 2 }, 0, 2, FLAGS },
+    { "lambda", "MV cost weight per quarter pel of vector difference", OFFSET(lambda), AV_OPT_TYPE_INT,
+      { .i64 = 2 }, 0, 256, FLAGS },
+    { "pu_penalty", "cost of each additional PU in block=auto mode", OFFSET(pu_penalty), AV_OPT_TYPE_INT,
+      { .i64 = 256 }, 0, 65535, FLAGS },
+    { "pred", "MV predictor", OFFSET(pred), AV_OPT_TYPE_INT,
+      { .i64 = GPUME_PRED_ZERO }, 0, GPUME_PRED_NB - 1, FLAGS, .unit = "pred" },
+        CONST("zero",     "predict (0,0)", GPUME_PRED_ZERO, "pred"),
+        CONST("temporal", "the co-located CTU's vector of the previous frame", GPUME_PRED_TEMPORAL, "pred"),
+    { "lfs_threshold", "lfs early-termination SAD per 64 pixels", OFFSET(lfs_threshold), AV_OPT_TYPE_INT,
+      { .i64 = 32 }, 0, 64 * 255, FLAGS },
+    { "dir", "direction of the vectors", OFFSET(dir), AV_OPT_TYPE_INT,
+      { .i64 = GPUME_DIR_FWD }, GPUME_DIR_FWD, GPUME_DIR_BI, FLAGS, .unit = "dir" },
+        CONST("fwd", "into the previous frame (source -1)", GPUME_DIR_FWD, "dir"),
+        CONST("bwd", "into the next frame (source +1), one frame of delay", GPUME_DIR_BWD, "dir"),
+        CONST("bi",  "both, one frame of delay", GPUME_DIR_BI, "dir"),
+    { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
+      { .i64 = DEVICE_AUTO }, DEVICE_AUTO, DEVICE_OPENCL, FLAGS, .unit = "device" },
+        CONST("auto",   "the graph's device, else the first that works of cuda, opencl, cpu", DEVICE_AUTO, "device"),
+        CONST("cpu",    "CPU reference, slice threaded", DEVICE_CPU, "device"),
+        CONST("cuda",   "CUDA", DEVICE_CUDA, "device"),
+        CONST("opencl", "OpenCL", DEVICE_OPENCL, "device"),
+    { "gpu", "index of the GPU when the filter creates its own device", OFFSET(gpu_index), AV_OPT_TYPE_INT,
+      { .i64 = 0 }, 0, 64, FLAGS },
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(gpume);
+
+static const char *const device_names[] = { "auto", "cpu", "cuda", "opencl" };
+
+static const GpumeBackend *backend_for(int device)
+{
+    switch (device) {
+    case DEVICE_CPU:
+        return &ff_gpume_backend_cpu;
+#if HAVE_GPUME_CUDA
+    case DEVICE_CUDA:
+        return &ff_gpume_backend_cuda;
+#endif
+    default:
+        return NULL;
+    }
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+
+    if (s->ctu != 16 && s->ctu != 32 && s->ctu != 64) {
+        av_log(ctx, AV_LOG_ERROR, "ctu=%d: must be 16, 32 or 64\n", s->ctu);
+        return AVERROR(EINVAL);
+    }
+    if (s->block && (s->block < GPUME_MIN_CU || (s->block & (s->block - 1)))) {
+        av_log(ctx, AV_LOG_ERROR, "block=%d: must be auto, 8, 16, 32 or 64\n", s->block);
+        return AVERROR(EINVAL);
+    }
+    if (s->block > s->ctu) {
+        av_log(ctx, AV_LOG_ERROR, "block=%d is larger than ctu=%d\n", s->block, s->ctu);
+        return AVERROR(EINVAL);
+    }
+    if (s->algo == GPUME_ALGO_LFS && !s->block) {
+        av_log(ctx, AV_LOG_ERROR, "block=auto needs algo=full or algo=hme; lfs uses fixed blocks\n");
+        return AVERROR(EINVAL);
+    }
+    if (s->algo == GPUME_ALGO_VME) {
+        av_log(ctx, AV_LOG_ERROR, "algo=vme needs an OpenCL device with "
+               "cl_intel_device_side_avc_motion_estimation (Intel Gen9-Gen11 GPU); "
+               "this build has no VME backend\n");
+        return AVERROR(ENOSYS);
+    }
+    if (s->device != DEVICE_AUTO && s->device != DEVICE_CPU && !backend_for(s->device)) {
+        av_log(ctx, AV_LOG_ERROR, "device=%s: this build has no %s backend\n",
+               device_names[s->device], device_names[s->device]);
+        return AVERROR(ENOSYS);
+    }
+    s->slot_prev = 0;
+    s->slot_cur  = 1;
+    s->slot_next = 2;
+    return 0;
+}
+
+static void release_backend(GpumeContext *s)
+{
+    if (s->backend_ready)
+        s->backend->uninit(s->backend_priv);
+    s->backend_ready = 0;
+    av_freep(&s->backend_priv);
+    for (int d = 0; d < 2; d++) {
+        av_freep(&s->res[d].blocks);
+        av_freep(&s->res[d].counts);
+        av_freep(&s->pred_buf[d]);
+    }
+    av_freep(&s->zero_pred);
+    s->have_prev = 0;
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+    release_backend(s);
+    av_frame_free(&s->pending);
+}
+
+static const enum AVPixelFormat pix_fmts[] = {
+    AV_PIX_FMT_GRAY8,
+    AV_PIX_FMT_YUV410P, AV_PIX_FMT_YUV411P, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P,
+    AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
+    AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ444P,
+    AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA422P, AV_PIX_FMT_YUVA444P,
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV42,
+#if HAVE_GPUME_CUDA
+    AV_PIX_FMT_CUDA,
+#endif
+    AV_PIX_FMT_NONE
+};
+
+static int is_supported_sw_format(enum AVPixelFormat fmt)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
+    for (int i = 0; pix_fmts[i] != AV_PIX_FMT_NONE; i++)
+        if (pix_fmts[i] == fmt)
+            return !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
+    return 0;
+}
+
+typedef struct ExecuteTrampoline {
+    int (*job)(void *arg, int jobnr, int nb_jobs);
+    void *arg;
+} ExecuteTrampoline;
+
+static int execute_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    ExecuteTrampoline *t = arg;
+    return t->job(t->arg, jobnr, nb_jobs);
+}
+
+static int execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                          void *arg, int nb_jobs)
+{
+    ExecuteTrampoline t = { job, arg };
+    return ff_filter_execute(opaque, execute_job, &t, NULL, nb_jobs);
+}
+
+/** Choose and initialise a backend for w x h frames. */
+static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBufferRef *hw_device)
+{
+    GpumeContext *s = ctx->priv;
+    GpumeParams *p = &s->params;
+    int err, nb_slots;
+
+    release_backend(s);
+    *p = (GpumeParams) {
+        .width = w, .height = h, .algo = s->algo, .range = s->range, .ctu = s->ctu,
+        .block = s->block, .subpel = s->subpel, .lambda = s->lambda,
+        .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
+    };
+    err = ff_gpume_params_derive(p);
+    if (err < 0) {
+        av_log(ctx, AV_LOG_ERROR, "unsupported size %dx%d or option combination\n", w, h);
+        return err;
+    }
+
+    s->host = (GpumeHost) {
+        .log_ctx     = ctx,
+        .execute     = execute_slices,
+        .exec_opaque = ctx,
+        .nb_threads  = ff_filter_get_nb_threads(ctx),
+        .hw_device   = hw_device,
+        .gpu_index   = s->gpu_index,
+    };
+
+    if (device == DEVICE_AUTO) {
+        static const int order[] = { DEVICE_CUDA, DEVICE_OPENCL, DEVICE_CPU };
+        err = AVERROR(ENOSYS);
+        for (int i = 0; i < FF_ARRAY_ELEMS(order) && err < 0; i++) {
+            s->backend = backend_for(order[i]);
+            if (!s->backend)
+                continue;
+            s->backend_priv = av_mallocz(s->backend->priv_size);
+            if (!s->backend_priv)
+                return AVERROR(ENOMEM);
+            err = s->backend->init(s->backend_priv, &s->host, p);
+            if (err < 0) {
+                av_log(ctx, AV_LOG_INFO, "%s backend unavailable: %s\n",
+                       s->backend->name, av_err2str(err));
+                av_freep(&s->backend_priv);
+            }
+        }
+        if (err < 0)
+            return err;
+        av_log(ctx, AV_LOG_INFO, "using the %s backend\n", s->backend->name);
+    } else {
+        s->backend = backend_for(device);
+        s->backend_priv = av_mallocz(s->backend->priv_size);
+        if (!s->backend_priv)
+            return AVERROR(ENOMEM);
+        err = s->backend->init(s->backend_priv, &s->host, p);
+        if (err < 0) {
+            av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
+                   device_names[device], av_err2str(err));
+            av_freep(&s->backend_priv);
+            return err;
+        }
+    }
+    s->backend_ready = 1;
+
+    nb_slots = p->nb_ctus * p->max_out;
+    for (int d = 0; d < 2; d++) {
+        s->res[d].blocks = av_calloc(nb_slots, sizeof(*s->res[d].blocks));
+        s->res[d].counts = av_calloc(p->nb_ctus, sizeof(*s->res[d].counts));
+        s->pred_buf[d]       = av_calloc(2 * p->nb_ctus, sizeof(*s->pred_buf[d]));
+        if (!s->res[d].blocks || !s->res[d].counts || !s->pred_buf[d])
+            return AVERROR(ENOMEM);
+    }
+    s->zero_pred = av_calloc(2 * p->nb_ctus, sizeof(*s->zero_pred));
+    if (!s->zero_pred)
+        return AVERROR(ENOMEM);
+    return 0;
+}
+
+/** The device of the graph (-filter_hw_device) if it has the given type. */
+static AVBufferRef *graph_device(AVFilterContext *ctx, enum AVHWDeviceType type)
+{
+    if (ctx->hw_device_ctx &&
+        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == type)
+        return ctx->hw_device_ctx;
+    return NULL;
+}
+
+static int config_input(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    GpumeContext *s = ctx->priv;
+    FilterLink *l = ff_filter_link(inlink);
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(inlink->format);
+    AVBufferRef *hw_device = NULL;
+    int device = s->device;
+
+    if (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) {
+        const AVHWFramesContext *frames = l->hw_frames_ctx ?
+            (const AVHWFramesContext *)l->hw_frames_ctx->data : NULL;
+        if (!frames || !is_supported_sw_format(frames->sw_format)) {
+            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; "
+                   "an 8-bit YUV or gray software format is needed\n",
+                   frames ? av_get_pix_fmt_name(frames->sw_format) : "no frames context");
+            return AVERROR(ENOSYS);
+        }
+        if (inlink->format != AV_PIX_FMT_CUDA ||
+            (device != DEVICE_AUTO && device != DEVICE_CUDA)) {
+            av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
+                   "for the %s backend\n", desc->name,
+                   inlink->format == AV_PIX_FMT_CUDA ? "cuda" : "opencl",
+                   device_names[device]);
+            return AVERROR(ENOSYS);
+        }
+        device    = DEVICE_CUDA;
+        hw_device = frames->device_ref;
+    } else if (device == DEVICE_AUTO || device == DEVICE_CUDA) {
+        hw_device = graph_device(ctx, AV_HWDEVICE_TYPE_CUDA);
+        if (device == DEVICE_AUTO && ctx->hw_device_ctx && !hw_device)
+            av_log(ctx, AV_LOG_VERBOSE, "the graph's device is not a CUDA device\n");
+    }
+    s->active_device = device;
+    s->hw_device     = hw_device;
+    return setup_backend(ctx, inlink->w, inlink->h, device, hw_device);
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    FilterLink *il = ff_filter_link(ctx->inputs[0]);
+    FilterLink *ol = ff_filter_link(outlink);
+
+    if (il->hw_frames_ctx) {
+        ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
+        if (!ol->hw_frames_ctx)
+            return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+/** Count the blocks of res and the sum of their SADs; update the temporal predictor. */
+static int collect(GpumeContext *s, int d, uint64_t *sad_sum, uint64_t *bad_area)
+{
+    const GpumeParams *p = &s->params;
+    int n = 0;
+
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const GpumeBlock *b = s->res[d].blocks + (size_t)c * p->max_out;
+        s->pred_buf[d][2 * c]     = s->res[d].counts[c] ? b[0].mvx : 0;
+        s->pred_buf[d][2 * c + 1] = s->res[d].counts[c] ? b[0].mvy : 0;
+        for (int i = 0; i < s->res[d].counts[c]; i++) {
+            *sad_sum += b[i].sad;
+            if (b[i].sad > (uint64_t)GPUME_SCENE_BAD_SAD * b[i].w * b[i].h)
+                *bad_area += b[i].w * b[i].h;
+        }
+        n += s->res[d].counts[c];
+    }
+    return n;
+}
+
+static void fill_vectors(const GpumeContext *s, int d, AVMotionVector *mv)
+{
+    const GpumeParams *p = &s->params;
+    const int shift = 2 - p->subpel;
+
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const GpumeBlock *b = s->res[d].blocks + (size_t)c * p->max_out;
+        for (int i = 0; i < s->res[d].counts[c]; i++, mv++) {
+            mv->source        = d ? 1 : -1;
+            mv->w             = b[i].w;
+            mv->h             = b[i].h;
+            mv->dst_x         = b[i].x + b[i].w / 2;
+            mv->dst_y         = b[i].y + b[i].h / 2;
+            mv->motion_scale  = 1 << p->subpel;
+            mv->motion_x      = b[i].mvx >> shift;
+            mv->motion_y      = b[i].mvy >> shift;
+            /* nearest integer position, halves rounded up */
+            mv->src_x         = mv->dst_x + ((b[i].mvx + 2) >> 2);
+            mv->src_y         = mv->dst_y + ((b[i].mvy + 2) >> 2);
+            mv->flags         = 0;
+        }
+    }
+}
+
+/** Run the estimates that frame (in slot_cur) has, attach them, send it on. */
+static int estimate_and_output(AVFilterContext *ctx, AVFrame *frame, int fwd, int bwd)
+{
+    GpumeContext *s = ctx->priv;
+    const GpumeParams *p = &s->params;
+    uint64_t sad_sum = 0, bad_area = 0;
+    int err, n[2] = { 0, 0 };
+
+    if (fwd) {
+        err = s->backend->estimate(s->backend_priv, s->slot_cur, s->slot_prev,
+                                   p->pred == GPUME_PRED_TEMPORAL ? s->pred_buf[0] : s->zero_pred,
+                                   &s->res[0]);
+        if (err < 0)
+            goto fail;
+    }
+    if (bwd) {
+        err = s->backend->estimate(s->backend_priv, s->slot_cur, s->slot_next,
+                                   p->pred == GPUME_PRED_TEMPORAL ? s->pred_buf[1] : s->zero_pred,
+                                   &s->res[1]);
+        if (err < 0)
+            goto fail;
+    }
+    err = s->backend->sync(s->backend_priv);
+    if (err < 0)
+        goto fail;
+
+    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    if (fwd)
+        n[0] = collect(s, 0, &sad_sum, &bad_area);
+    if (bwd) {
+        uint64_t sad_bwd = 0, bad_bwd = 0;
+        n[1] = collect(s, 1, &sad_bwd, &bad_bwd);
+        if (!fwd) {
+            sad_sum  = sad_bwd;
+            bad_area = bad_bwd;
+        }
+    }
+    if (n[0] + n[1]) {
+        AVFrameSideData *sd = av_frame_new_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS,
+                                                     (n[0] + n[1]) * sizeof(AVMotionVector));
+        char buf[32];
+        const double area = (double)p->width * p->height;
+        if (!sd) {
+            err = AVERROR(ENOMEM);
+            goto fail;
+        }
+        if (fwd)
+            fill_vectors(s, 0, (AVMotionVector *)sd->data);
+        if (bwd)
+            fill_vectors(s, 1, (AVMotionVector *)sd->data + n[0]);
+        frame->pict_type = bwd ? AV_PICTURE_TYPE_B : AV_PICTURE_TYPE_P;
+
+        snprintf(buf, sizeof(buf), "%.4f", sad_sum / area);
+        av_dict_set(&frame->metadata, "lavfi.gpume.mean_sad", buf, 0);
+        snprintf(buf, sizeof(buf), "%.4f", bad_area / area);
+        av_dict_set(&frame->metadata, "lavfi.gpume.scene_score", buf, 0);
+    }
+    return ff_filter_frame(ctx->outputs[0], frame);
+fail:
+    av_frame_free(&frame);
+    return err;
+}
+
+static void rotate_slots(GpumeContext *s)
+{
+    const int t = s->slot_prev;
+    s->slot_prev = s->slot_cur;
+    s->slot_cur  = s->slot_next;
+    s->slot_next = t;
+}
+
+static int process_frame(AVFilterContext *ctx, AVFrame *frame)
+{
+    GpumeContext *s = ctx->priv;
+    const int fwd = s->dir & GPUME_DIR_FWD, bwd = s->dir & GPUME_DIR_BWD;
+    int err;
+
+    if (frame->width != s->params.width || frame->height != s->params.height) {
+        av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
+               "restarting estimation\n", s->params.width, s->params.height,
+               frame->width, frame->height);
+        if (s->pending) {
+            AVFrame *out = s->pending;
+            s->pending = NULL;
+            err = estimate_and_output(ctx, out, fwd && s->have_prev, 0);
+            if (err < 0)
+                goto fail;
+        }
+        err = setup_backend(ctx, frame->width, frame->height, s->active_device, s->hw_device);
+        if (err < 0)
+            goto fail;
+    }
+
+    if (!bwd) {
+        err = s->backend->load(s->backend_priv, s->slot_cur, frame);
+        if (err < 0)
+            goto fail;
+        err = estimate_and_output(ctx, frame, s->have_prev, 0);
+        s->have_prev = 1;
+        FFSWAP(int, s->slot_prev, s->slot_cur);
+        return err;
+    }
+
+    /* with backward vectors: frame is the next picture of the pending one */
+    err = s->backend->load(s->backend_priv, s->pending ? s->slot_next : s->slot_cur, frame);
+    if (err < 0)
+        goto fail;
+    if (s->pending) {
+        AVFrame *out = s->pending;
+        s->pending = frame;
+        err = estimate_and_output(ctx, out, fwd && s->have_prev, 1);
+        s->have_prev = 1;
+        rotate_slots(s);
+        return err;
+    }
+    s->pending = frame;
+    return 0;
+fail:
+    av_frame_free(&frame);
+    return err;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
+    AVFrame *frame;
+    int64_t pts;
+    int ret, status;
+
+    FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
+
+    ret = ff_inlink_consume_frame(inlink, &frame);
+    if (ret < 0)
+        return ret;
+    if (ret > 0) {
+        ret = process_frame(ctx, frame);
+        if (ret >= 0)
+            ff_filter_set_ready(ctx, 10);
+        return ret;
+    }
+
+    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
+        if (s->pending) {
+            /* the last frame has no next picture: forward vectors only */
+            AVFrame *out = s->pending;
+            s->pending = NULL;
+            ret = estimate_and_output(ctx, out, (s->dir & GPUME_DIR_FWD) && s->have_prev, 0);
+            if (ret < 0)
+                return ret;
+        }
+        ff_outlink_set_status(outlink, status, pts);
+        return 0;
+    }
+
+    FF_FILTER_FORWARD_WANTED(outlink, inlink);
+    return FFERROR_NOT_READY;
+}
+
+static const AVFilterPad gpume_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input,
+    },
+};
+
+static const AVFilterPad gpume_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_output,
+    },
+};
+
+const AVFilter ff_vf_gpume = {
+    .name          = "gpume",
+    .description   = NULL_IF_CONFIG_SMALL("Estimate block motion on the GPU and export motion vectors."),
+    .priv_size     = sizeof(GpumeContext),
+    .priv_class    = &gpume_class,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    FILTER_INPUTS(gpume_inputs),
+    FILTER_OUTPUTS(gpume_outputs),
+    FILTER_PIXFMTS_ARRAY(pix_fmts),
+    .flags         = AVFILTER_FLAG_SLICE_THREADS,
+};

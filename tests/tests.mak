@@ -1,0 +1,55 @@
+# gpume unit tests (tests/checkme.c): the CPU backend against the naive
+# implementation of docs/ALGORITHMS.md, plus unit and synthetic-motion checks.
+#
+# Include this fragment from the top Makefile, or run it alone:
+#   make -f tests/tests.mak FFMPEG_TREE=<ffmpeg source tree> BUILDDIR=<build dir> checkme
+# It needs $(FFMPEG_BUILD)/libavutil/libavutil.a and the generated
+# libavutil/avconfig.h there (an FFmpeg build configured in $(FFMPEG_BUILD)).
+#
+# Targets:
+#   $(BUILDDIR)/tests/checkme       -O2 build
+#   $(BUILDDIR)/tests/checkme-asan  the same under ASan + UBSan (aborts on the first error)
+#   checkme, checkme-asan           build and run (the ASan run uses --quick)
+# checkme options: --seed=N --filter=SUBSTRING --quick --verbose; the last
+# line of its output is "N passed, N failed", exit status 1 on any failure.
+
+GPUME_TESTS_DIR  := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+GPUME_SRC_ROOT   := $(GPUME_TESTS_DIR)/..
+BUILDDIR         ?= build
+FFMPEG_TREE      ?= $(BUILDDIR)/ffmpeg-tree
+FFMPEG_BUILD     ?= $(BUILDDIR)/ffmpeg
+
+CHECKME_CFLAGS   ?= -O2 -g -std=c17 -Wall
+CHECKME_ASAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# the gpume sources of this checkout come first, then FFmpeg's public headers and avconfig.h
+CHECKME_CPPFLAGS := -I$(GPUME_SRC_ROOT) -I$(FFMPEG_TREE) -I$(FFMPEG_BUILD)
+CHECKME_SRCS     := $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c          \
+                    $(GPUME_SRC_ROOT)/libavfilter/gpume_params.c       \
+                    $(GPUME_TESTS_DIR)/naive_me.c                      \
+                    $(GPUME_TESTS_DIR)/checkme.c
+CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
+                    $(GPUME_SRC_ROOT)/libavfilter/gpume_backend.h      \
+                    $(GPUME_TESTS_DIR)/naive_me.h
+CHECKME_AVUTIL   := $(FFMPEG_BUILD)/libavutil/libavutil.a
+# a static libavutil needs the libraries its configuration linked (libdl, libva, ...)
+CHECKME_LIBS      = $(CHECKME_AVUTIL)                                                          \
+                    $(shell sed -n 's/^EXTRALIBS-avutil=//p;s/^EXTRALIBS=//p'                  \
+                                   $(FFMPEG_BUILD)/ffbuild/config.mak 2>/dev/null)             \
+                    -lm -lpthread
+
+$(BUILDDIR)/tests/checkme: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL)
+	@mkdir -p $(@D)
+	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $(CHECKME_SRCS) $(CHECKME_LIBS)
+
+$(BUILDDIR)/tests/checkme-asan: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL)
+	@mkdir -p $(@D)
+	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(CHECKME_SRCS) $(CHECKME_LIBS)
+
+checkme: $(BUILDDIR)/tests/checkme
+	$(BUILDDIR)/tests/checkme
+
+checkme-asan: $(BUILDDIR)/tests/checkme-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(BUILDDIR)/tests/checkme-asan --quick
+
+.PHONY: checkme checkme-asan

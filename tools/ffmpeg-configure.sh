@@ -1,0 +1,102 @@
+#!/bin/sh
+# Configure FFmpeg out of tree in BUILDDIR/ffmpeg from the overlaid tree, with
+# the minimal set of components gpume, its tests and its demo need. FFmpeg's
+# configure only runs again when its command line or the tree's component
+# lists change. Backends set to auto are resolved here, after install-deps.
+#
+# usage: ffmpeg-configure.sh BUILDDIR TREE
+# environment (from config.mak): FFMPEG_CC CUDA OPENCL NVCCFLAGS EXTRA_FFMPEG_FLAGS
+set -eu
+
+builddir=$1
+tree=$2
+cuda=${CUDA:-auto}
+opencl=${OPENCL:-auto}
+
+die() { echo "ffmpeg-configure: $*" >&2; exit 1; }
+
+builddir=$(cd "$builddir" && pwd)
+tree=$(cd "$tree" && pwd)
+out=$builddir/ffmpeg
+
+# ffnvcodec from install-deps, ahead of any system copy
+nvpc=$(cat "$builddir/deps/nvenc/.done" 2>/dev/null || true)
+PKG_CONFIG_PATH=${nvpc}${nvpc:+${PKG_CONFIG_PATH:+:}}${PKG_CONFIG_PATH:-}
+export PKG_CONFIG_PATH
+
+nvcc=clang
+have_cuda() {
+    command -v "$nvcc" >/dev/null && pkg-config --atleast-version=12 ffnvcodec
+}
+have_opencl() {
+    pkg-config --exists OpenCL 2>/dev/null ||
+        { [ -f /usr/include/CL/cl.h ] && ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so >/dev/null 2>&1; }
+}
+case $cuda in
+auto) have_cuda && cuda=yes || cuda=no ;;
+yes)  have_cuda || die "CUDA requested but clang or ffnvcodec >= 12 missing (run make deps)" ;;
+esac
+case $opencl in
+auto) have_opencl && opencl=yes || opencl=no ;;
+yes)  have_opencl || die "OpenCL requested but CL headers or loader missing (run make deps)" ;;
+esac
+
+# zlib: PNG and compressed mov headers
+zlib=no
+if pkg-config --exists zlib 2>/dev/null || [ -f /usr/include/zlib.h ]; then
+    zlib=yes
+fi
+
+filters=gpume,mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
+filters=$filters,testsrc,testsrc2,color,crop,pad,overlay,split,hwupload,hwdownload,hwmap
+filters=$filters,fps,trim,setpts,select,aresample,anull,anullsink
+if [ "$cuda" = yes ]; then filters=$filters,hwupload_cuda,scale_cuda; fi
+
+set -- \
+    --disable-everything \
+    --disable-autodetect \
+    --disable-doc \
+    --disable-stripping \
+    --enable-static --disable-shared \
+    --pkg-config-flags=--static \
+    --enable-ffmpeg --enable-ffprobe --disable-ffplay \
+    --samples="$builddir/clips" \
+    --enable-indev=lavfi \
+    --enable-protocol=file,pipe \
+    --enable-demuxer=mov,mpegps,mpegvideo,m4v,h264,yuv4mpegpipe,rawvideo,image2 \
+    --enable-decoder=h264,mpeg2video,mpeg4,rawvideo,png,wrapped_avframe \
+    --enable-encoder=wrapped_avframe,rawvideo,pcm_s16le,png,mpeg4 \
+    --enable-muxer=framecrc,framemd5,framehash,md5,crc,null,rawvideo,yuv4mpegpipe,mp4,mov,image2,matroska \
+    --enable-parser=h264,mpegvideo,mpeg4video \
+    --enable-filter=$filters
+
+if [ "$zlib" = yes ]; then set -- "$@" --enable-zlib; fi
+if [ -n "${FFMPEG_CC:-}" ]; then set -- "$@" --cc="$FFMPEG_CC"; fi
+if [ "$cuda" = yes ]; then
+    set -- "$@" --enable-ffnvcodec --enable-cuda --enable-cuda-llvm --nvcc="$nvcc"
+    if [ -n "${NVCCFLAGS:-}" ]; then set -- "$@" --nvccflags="$NVCCFLAGS"; fi
+fi
+if [ "$opencl" = yes ]; then set -- "$@" --enable-opencl; fi
+# user flags last, so they win; sh quoting as given to ./configure
+eval "set -- \"\$@\" ${EXTRA_FFMPEG_FLAGS:-}"
+
+# the configuration: the command line plus what configure reads from the tree
+cmd=$(for a in "$tree/configure" "$@"; do printf "'%s' " "$a"; done)
+sig=$(printf '%s\n' "$cmd"; cat "$tree/configure" "$tree/libavfilter/allfilters.c" \
+      "$tree/libavcodec/allcodecs.c" "$tree/libavformat/allformats.c" | cksum)
+if [ -f "$out/ffbuild/config.mak" ] && [ "$(cat "$out/gpume-configure.sig" 2>/dev/null)" = "$sig" ]; then
+    exit 0
+fi
+
+mkdir -p "$out"
+rm -f "$out/gpume-configure.sig"
+echo "ffmpeg-configure: CUDA $cuda, OpenCL $opencl, zlib $zlib"
+echo "$cmd"
+(cd "$out" && "$tree/configure" "$@") > "$out/gpume-configure.log" 2>&1 || {
+    tail -n 30 "$out/gpume-configure.log" >&2
+    die "FFmpeg configure failed; see $out/gpume-configure.log and $out/ffbuild/config.log"
+}
+grep -q '^CONFIG_GPUME_FILTER=yes' "$out/ffbuild/config.mak" ||
+    die "the gpume filter is not enabled in FFmpeg's configuration (see $out/ffbuild/config.log)"
+printf '%s\n' "$cmd" > "$out/gpume-configure.cmd"
+printf '%s\n' "$sig" > "$out/gpume-configure.sig"

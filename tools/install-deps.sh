@@ -1,0 +1,91 @@
+#!/bin/sh
+# Install the Debian packages the build needs, and unpack Debian trixie's
+# ffnvcodec headers (bookworm's are too old for FFmpeg 7.1) under
+# BUILDDIR/deps/nvenc, using a private apt configuration so that the
+# system's apt sources are left untouched.
+#
+# usage: install-deps.sh BUILDDIR
+# environment: CUDA=no or OPENCL=no skip that backend's requirements
+set -eu
+
+builddir=${1:-build}
+suite=${GPUME_DEBIAN_SUITE:-trixie}
+mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+die() { echo "install-deps: $*" >&2; exit 1; }
+
+# command or file that proves each package is present
+pkgs="
+gcc:gcc
+make:make
+nasm:nasm
+pkg-config:pkg-config
+dpkg-dev:dpkg-source
+xz-utils:xz
+debian-archive-keyring:$keyring
+zlib1g-dev:/usr/include/zlib.h
+"
+[ "${CUDA:-auto}" = no ] || pkgs="$pkgs clang:clang"
+[ "${OPENCL:-auto}" = no ] || pkgs="$pkgs
+opencl-headers:/usr/include/CL/cl.h
+ocl-icd-opencl-dev:/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/libOpenCL.so
+pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd"
+
+missing=
+for p in $pkgs; do
+    name=${p%%:*}
+    probe=${p#*:}
+    case "$probe" in
+    /*) [ -e "$probe" ] ;;
+    *)  command -v "$probe" >/dev/null 2>&1 ;;
+    esac || missing="$missing $name"
+done
+
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        die "missing packages:$missing (install them as root: apt-get install$missing)"
+    fi
+    echo "install-deps: installing$missing"
+    apt-get -q update ||
+        die "apt-get update failed (no network?); missing packages:$missing"
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends $missing ||
+        die "apt-get install failed; missing packages:$missing"
+fi
+
+# ffnvcodec headers >= 12: arch-independent package, unpacked, never installed
+nvenc=$builddir/deps/nvenc
+if [ "${CUDA:-auto}" = no ] || [ -f "$nvenc/.done" ]; then
+    exit 0
+fi
+command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
+work=$builddir/deps/apt
+mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
+work=$(cd "$work" && pwd)
+cat > "$work/sources.list" <<EOT
+deb [signed-by=$keyring] $mirror $suite main
+EOT
+aptopts="-o Dir::Etc::SourceList=$work/sources.list
+ -o Dir::Etc::SourceParts=/dev/null
+ -o Dir::State::Lists=$work/lists
+ -o Dir::Cache=$work/cache
+ -o APT::Sandbox::User=root"
+# shellcheck disable=SC2086
+apt-get -q $aptopts update >/dev/null || die "apt-get update ($suite) failed (no network?)"
+rm -f "$work"/deb/*.deb
+# shellcheck disable=SC2086
+(cd "$work/deb" && apt-get -q $aptopts download libffmpeg-nvenc-dev) ||
+    die "could not download libffmpeg-nvenc-dev from $suite"
+rm -rf "$nvenc"
+mkdir -p "$nvenc"
+dpkg-deb -x "$work"/deb/libffmpeg-nvenc-dev_*.deb "$nvenc"
+nvenc=$(cd "$nvenc" && pwd)
+pc=$(find "$nvenc" -name ffnvcodec.pc | head -n 1)
+[ -n "$pc" ] || die "ffnvcodec.pc not found in libffmpeg-nvenc-dev"
+sed -i "s|^prefix=.*|prefix=$nvenc/usr|" "$pc"
+PKG_CONFIG_PATH=${pc%/*} pkg-config --atleast-version=12 ffnvcodec ||
+    die "ffnvcodec headers in $suite are older than 12"
+echo "${pc%/*}" > "$nvenc/.done"
+echo "install-deps: ffnvcodec $(PKG_CONFIG_PATH=${pc%/*} pkg-config --modversion ffnvcodec) in $nvenc"
