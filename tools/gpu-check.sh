@@ -1,0 +1,40 @@
+#!/bin/sh
+# GPU test suite, run on a machine with an NVIDIA GPU from a tree built
+# elsewhere: CUDA against the CPU reference (tests/backendcheck), the same
+# under compute-sanitizer, and the filter end to end with device=cuda.
+# Results go to ${OUT:-build/gpu-check}.
+#
+# usage: tools/gpu-check.sh [BUILDDIR]
+set -u
+
+b=${1:-build}
+out=${OUT:-$b/gpu-check}
+mkdir -p "$out"
+fails=0
+note() { echo "$*" | tee -a "$out/summary.txt"; }
+run() { # NAME CMD...
+    name=$1; shift
+    if "$@" > "$out/$name.log" 2>&1; then r=ok; else r=FAIL; fails=$((fails + 1)); fi
+    note "$r $name: $(tail -n 1 "$out/$name.log")"
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+real="--real=$b/real/cockatoo-320x240.gray:320x240:4"
+run backendcheck "$b/tests/backendcheck" "$real"
+run backendcheck-720p "$b/tests/backendcheck" --real="$b/real/cockatoo-1280x720.gray:1280x720:3" --filter=real
+if command -v compute-sanitizer >/dev/null; then
+    run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
+        "$b/tests/backendcheck" --quick "$real"
+    run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 \
+        "$b/tests/backendcheck" --quick --filter=64x64
+    run synccheck compute-sanitizer --tool synccheck --error-exitcode 1 \
+        "$b/tests/backendcheck" --quick --filter=127x65
+else
+    note "skipped: compute-sanitizer not found"
+fi
+ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
+run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
+run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
+    -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
+note "$fails failed"
+exit $((fails > 0))
