@@ -601,4 +601,5 @@ const AVFilter ff_vf_gpume = {
     FILTER_OUTPUTS(gpume_outputs),
     FILTER_PIXFMTS_ARRAY(pix_fmts),
     .flags         = AVFILTER_FLAG_SLICE_THREADS,
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

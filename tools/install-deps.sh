@@ -25,6 +25,7 @@ dpkg-dev:dpkg-source
 xz-utils:xz
 debian-archive-keyring:$keyring
 zlib1g-dev:/usr/include/zlib.h
+valgrind:valgrind
 "
 [ "${CUDA:-auto}" = no ] || pkgs="$pkgs clang:clang"
 [ "${OPENCL:-auto}" = no ] || pkgs="$pkgs
