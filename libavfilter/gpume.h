@@ -73,6 +73,8 @@ enum GpumePartMode {
 #define GPUME_MAX_CTU        64
 #define GPUME_MAX_UNITS      (GPUME_MAX_CTU / 4)          ///< 4x4 units per CTU side
 #define GPUME_MAX_RANGE      64
+#define GPUME_MAX_LAMBDA     256                          ///< keeps every cost below 2^32
+#define GPUME_MAX_PU_PENALTY 65535
 #define GPUME_PUS_PER_CU     13                           ///< CU >= 16: 1 + 2 + 2 + 4 * 2
 #define GPUME_PUS_PER_CU8    9                            ///< CU == 8: 1 + 2 + 2 + 4
 #define GPUME_MAX_PUS        849                          ///< CTU 64: 64*9 + 16*13 + 4*13 + 13

@@ -27,8 +27,11 @@ int ff_gpume_params_derive(GpumeParams *p)
         (p->ctu != 16 && p->ctu != 32 && p->ctu != 64) ||
         (p->block && (p->block < GPUME_MIN_CU || p->block > p->ctu || (p->block & (p->block - 1)))) ||
         p->range < 1 || p->range > GPUME_MAX_RANGE || p->subpel < 0 || p->subpel > 2 ||
-        p->lambda < 0 || p->pu_penalty < 0 || p->lfs_threshold < 0 ||
-        p->algo < 0 || p->algo >= GPUME_ALGO_NB || p->pred < 0 || p->pred >= GPUME_PRED_NB)
+        p->lambda < 0 || p->lambda > GPUME_MAX_LAMBDA ||
+        p->pu_penalty < 0 || p->pu_penalty > GPUME_MAX_PU_PENALTY ||
+        p->lfs_threshold < 0 || p->lfs_threshold > 64 * 255 ||
+        p->algo < 0 || p->algo >= GPUME_ALGO_NB || p->pred < 0 || p->pred >= GPUME_PRED_NB ||
+        (p->algo == GPUME_ALGO_LFS && !p->block))
         return AVERROR(EINVAL);
 
     p->units    = p->ctu / 4;

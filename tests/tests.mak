@@ -53,3 +53,26 @@ checkme-asan: $(BUILDDIR)/tests/checkme-asan
 	    $(BUILDDIR)/tests/checkme-asan --quick
 
 .PHONY: checkme checkme-asan
+
+# GPU backends against the CPU reference, and the backend benchmark. They
+# link the backend's host code and kernels from the FFmpeg build; without a
+# GPU backend in the build they still build and report "skipped".
+GPU_TEST_CPPFLAGS = $(CHECKME_CPPFLAGS) -I$(FFMPEG_TREE)/libavfilter \
+                    -I$(BUILDDIR)/deps/nvenc/usr/include
+ifeq ($(GPUME_CUDA),yes)
+GPU_TEST_CPPFLAGS += -DGPUME_TEST_CUDA=1
+GPU_TEST_SRCS      = $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda.c \
+                     $(FFMPEG_BUILD)/libavfilter/gpume.ptx.o    \
+                     $(FFMPEG_BUILD)/libavfilter/cuda/load_helper.o
+GPU_TEST_LIBS      = -lz -ldl
+endif
+GPU_TEST_DEPS = $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c $(GPUME_SRC_ROOT)/libavfilter/gpume_params.c \
+                $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(GPU_TEST_SRCS)
+
+$(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS)
+
+$(BUILDDIR)/tests/bench-backend: $(GPUME_SRC_ROOT)/tools/bench-backend.c $(GPU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS) -ldl

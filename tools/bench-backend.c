@@ -1,0 +1,258 @@
+/*
+ * gpume backend benchmark: per-frame time of one backend on real frames,
+ * measured on the device itself (CUDA events) for GPU backends and with
+ * the monotonic clock for the CPU. Prints the median and quartiles over
+ * many frames after a warm-up.
+ *
+ * usage: bench-backend --backend=cuda|cpu --frames=FILE.gray:WxH:N
+ *                      [--algo=full|hme|lfs] [--range=N] [--block=N|auto]
+ *                      [--ctu=N] [--subpel=N] [--iters=N] [--threads=N]
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "libavutil/error.h"
+#include "libavutil/frame.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+#include "libavfilter/gpume_backend.h"
+
+/* CUDA driver calls FFmpeg's loader does not provide */
+typedef int (*EventCreate)(void **ev, unsigned flags);
+typedef int (*EventRecord)(void *ev, void *stream);
+typedef int (*EventSync)(void *ev);
+typedef int (*EventElapsed)(float *ms, void *a, void *b);
+typedef int (*CtxSetCurrent)(void *ctx);
+
+typedef struct ThreadPool {
+    int nb;
+} ThreadPool;
+
+typedef struct JobArgs {
+    int (*job)(void *, int, int);
+    void *arg;
+    int jobnr, nb_jobs;
+} JobArgs;
+
+static void *job_thread(void *p)
+{
+    JobArgs *a = p;
+    a->job(a->arg, a->jobnr, a->nb_jobs);
+    return NULL;
+}
+
+/* one thread per job: like slice threading, enough for a benchmark */
+static int thread_execute(void *opaque, int (*job)(void *, int, int), void *arg, int nb_jobs)
+{
+    pthread_t th[64];
+    JobArgs a[64];
+    nb_jobs = FFMIN(nb_jobs, 64);
+    for (int i = 0; i < nb_jobs; i++) {
+        a[i] = (JobArgs) { job, arg, i, nb_jobs };
+        pthread_create(&th[i], NULL, job_thread, &a[i]);
+    }
+    for (int i = 0; i < nb_jobs; i++)
+        pthread_join(th[i], NULL);
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = "cuda", *algo_name = "hme";
+    char path[4096] = "";
+    int w = 0, h = 0, n = 0, iters = 200, threads = 1, err;
+    GpumeParams p = { .range = 16, .ctu = 32, .block = 16, .subpel = 2, .lambda = 2,
+                      .pu_penalty = 256, .lfs_threshold = 32 };
+    const GpumeBackend *be;
+    GpumeHost host = { .execute = thread_execute };
+    AVBufferRef *dev = NULL;
+    void *priv;
+    AVFrame **frames;
+    GpumeResult res;
+    int16_t *pred;
+    double *t_est, *t_all;
+    uint8_t *raw;
+    FILE *fp;
+    void *lib = NULL, *ev[4];
+    EventCreate ev_create = NULL;
+    EventRecord ev_record = NULL;
+    EventSync ev_sync = NULL;
+    EventElapsed ev_elapsed = NULL;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strncmp(a, "--backend=", 10))     backend = a + 10;
+        else if (!strncmp(a, "--algo=", 7))    algo_name = a + 7;
+        else if (!strncmp(a, "--range=", 8))   p.range = atoi(a + 8);
+        else if (!strncmp(a, "--ctu=", 6))     p.ctu = atoi(a + 6);
+        else if (!strncmp(a, "--subpel=", 9))  p.subpel = atoi(a + 9);
+        else if (!strncmp(a, "--iters=", 8))   iters = atoi(a + 8);
+        else if (!strncmp(a, "--threads=", 10)) threads = atoi(a + 10);
+        else if (!strncmp(a, "--block=", 8))   p.block = strcmp(a + 8, "auto") ? atoi(a + 8) : 0;
+        else if (!strncmp(a, "--frames=", 9)) {
+            if (sscanf(a + 9, "%4095[^:]:%dx%d:%d", path, &w, &h, &n) != 4 || n < 2) {
+                fprintf(stderr, "--frames=FILE:WxH:N (N >= 2 gray8 frames)\n");
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "unknown option %s\n", a);
+            return 1;
+        }
+    }
+    p.algo = !strcmp(algo_name, "full") ? GPUME_ALGO_FULL :
+             !strcmp(algo_name, "lfs")  ? GPUME_ALGO_LFS : GPUME_ALGO_HME;
+    p.width  = w;
+    p.height = h;
+    if (!n || ff_gpume_params_derive(&p) < 0 || iters < 1) {
+        fprintf(stderr, "bad parameters\n");
+        return 1;
+    }
+    av_log_set_level(AV_LOG_ERROR);
+
+    if (!strcmp(backend, "cpu")) {
+        be = &ff_gpume_backend_cpu;
+    } else {
+#if GPUME_TEST_CUDA
+        be = &ff_gpume_backend_cuda;
+        if (av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_CUDA, NULL, NULL, 0) < 0 ||
+            !(lib = dlopen("libcuda.so.1", RTLD_NOW))) {
+            printf("skipped: no CUDA device\n");
+            return 0;
+        }
+        ev_create  = (EventCreate)dlsym(lib, "cuEventCreate");
+        ev_record  = (EventRecord)dlsym(lib, "cuEventRecord");
+        ev_sync    = (EventSync)dlsym(lib, "cuEventSynchronize");
+        ev_elapsed = (EventElapsed)dlsym(lib, "cuEventElapsedTime");
+#else
+        printf("skipped: no CUDA backend in this build\n");
+        return 0;
+#endif
+    }
+    host.hw_device  = dev;
+    host.nb_threads = threads;
+
+    raw    = av_malloc((size_t)w * h * n);
+    frames = av_calloc(n, sizeof(*frames));
+    fp     = fopen(path, "rb");
+    if (!raw || !frames || !fp || fread(raw, 1, (size_t)w * h * n, fp) != (size_t)w * h * n) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    fclose(fp);
+    for (int i = 0; i < n; i++) {
+        frames[i] = av_frame_alloc();
+        frames[i]->format = AV_PIX_FMT_GRAY8;
+        frames[i]->width  = w;
+        frames[i]->height = h;
+        if (av_frame_get_buffer(frames[i], 0) < 0)
+            return 1;
+        for (int y = 0; y < h; y++)
+            memcpy(frames[i]->data[0] + y * frames[i]->linesize[0], raw + ((size_t)i * h + y) * w, w);
+    }
+    res.blocks = av_calloc((size_t)p.nb_ctus * p.max_out, sizeof(*res.blocks));
+    res.counts = av_calloc(p.nb_ctus, sizeof(*res.counts));
+    pred       = av_calloc(2 * p.nb_ctus, sizeof(*pred));
+    t_est      = av_calloc(iters, sizeof(*t_est));
+    t_all      = av_calloc(iters, sizeof(*t_all));
+    priv       = av_mallocz(be->priv_size);
+    if (!res.blocks || !res.counts || !pred || !t_est || !t_all || !priv)
+        return 1;
+    if ((err = be->init(priv, &host, &p)) < 0) {
+        printf("skipped: %s backend init failed: %s\n", be->name, av_err2str(err));
+        return 0;
+    }
+    if (ev_create) {
+        /* the backend pushed and popped its context; make it current for the events */
+        AVHWDeviceContext *dc = (AVHWDeviceContext *)dev->data;
+        CtxSetCurrent set = (CtxSetCurrent)dlsym(lib, "cuCtxSetCurrent");
+        set(*(void **)dc->hwctx);
+        for (int i = 0; i < 4; i++)
+            ev_create(&ev[i], 0);
+    }
+
+    /* warm-up, then timed iterations; slot roles rotate like in the filter */
+    for (int it = -10; it < iters; it++) {
+        const int cur = (it + 20) % 2, ref = 1 - cur;
+        const AVFrame *f = frames[(it + 20) % n];
+        double t0 = now_ms(), t1;
+        if (ev_create) ev_record(ev[0], NULL);
+        be->load(priv, cur, f);
+        if (ev_create) ev_record(ev[1], NULL);
+        t1 = now_ms();
+        if ((err = be->estimate(priv, cur, ref, pred, &res)) < 0 || (err = be->sync(priv)) < 0) {
+            fprintf(stderr, "estimate failed: %s\n", av_err2str(err));
+            return 1;
+        }
+        if (ev_create) {
+            float ms_all, ms_est;
+            ev_record(ev[2], NULL);
+            ev_sync(ev[2]);
+            ev_elapsed(&ms_all, ev[0], ev[2]);
+            ev_elapsed(&ms_est, ev[1], ev[2]);
+            if (it >= 0) {
+                t_all[it] = ms_all;
+                t_est[it] = ms_est;
+            }
+        } else if (it >= 0) {
+            t_all[it] = now_ms() - t0;
+            t_est[it] = now_ms() - t1;
+        }
+    }
+    qsort(t_est, iters, sizeof(*t_est), cmp_double);
+    qsort(t_all, iters, sizeof(*t_all), cmp_double);
+    printf("%-5s %-4s %4dx%-4d range=%-2d ctu=%d block=%-4s subpel=%d: "
+           "estimate median %.3f ms (q1 %.3f, q3 %.3f), upload+estimate median %.3f ms, "
+           "%.0f fps\n", be->name, algo_name, w, h, p.range, p.ctu,
+           p.block ? (char[8]){ '0' + p.block / 10, '0' + p.block % 10 } : "auto", p.subpel,
+           t_est[iters / 2], t_est[iters / 4], t_est[3 * iters / 4], t_all[iters / 2],
+           1000.0 / t_all[iters / 2]);
+
+    be->uninit(priv);
+    av_free(priv);
+    for (int i = 0; i < n; i++)
+        av_frame_free(&frames[i]);
+    av_free(frames);
+    av_free(raw);
+    av_free(res.blocks);
+    av_free(res.counts);
+    av_free(pred);
+    av_free(t_est);
+    av_free(t_all);
+    av_buffer_unref(&dev);
+    return 0;
+}

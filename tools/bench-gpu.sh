@@ -1,0 +1,67 @@
+#!/bin/sh
+# GPU benchmark, run on the GPU machine from a tree built elsewhere:
+# per-frame device time of the CUDA backend (CUDA events, median over
+# many frames after warm-up) and whole-command frames per second of ffmpeg
+# with gpume beside mestimate, on the same clip (cockatoo.mp4, scaled).
+# Writes $OUT/bench.txt (or build/bench/bench.txt).
+#
+# usage: tools/bench-gpu.sh [BUILDDIR] [quick]
+set -u
+
+b=${1:-build}
+mode=${2:-full}
+out=${OUT:-$b/bench}
+tmp=${TMPDIR:-/tmp}/gpume-bench
+mkdir -p "$out" "$tmp"
+ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
+bench=$b/tests/bench-backend
+res=$out/bench.txt
+: > "$res"
+say() { echo "$*" | tee -a "$res"; }
+
+say "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
+say "host: $(nproc) cores, $(uname -m)"
+for s in 1280x720 1920x1080 3840x2160; do
+    n=8; [ "$s" = 3840x2160 ] && n=4
+    $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "select='between(n\,40\,$((39 + n)))',scale=$s:flags=bicubic,format=gray" \
+        -fps_mode passthrough -f rawvideo -y "$tmp/$s.gray" || exit 1
+    eval "frames_$s=$n"
+done
+
+say ""
+say "== device time per frame (CUDA events; estimate only, and upload+estimate)"
+bk() { # SIZE ARGS...
+    s=$1; shift
+    eval "n=\$frames_$s"
+    "$bench" --backend=cuda --frames="$tmp/$s.gray:$s:$n" "$@" | tee -a "$res"
+}
+bk 1920x1080 --algo=full --range=16 --iters=100
+bk 1920x1080 --algo=full --range=32 --iters=50
+bk 1920x1080 --algo=full --range=32 --block=auto --iters=50
+[ "$mode" = quick ] || bk 1920x1080 --algo=full --range=64 --iters=20
+for s in 1280x720 1920x1080 3840x2160; do
+    bk $s --algo=hme --range=16
+    bk $s --algo=hme --range=32 --block=auto
+    bk $s --algo=lfs --range=16
+done
+
+say ""
+say "== whole command: ffmpeg -i 1080p.y4m (software frames) -vf FILTER -f null -"
+$ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
+    -frames:v 200 -y "$tmp/1080p.y4m" || exit 1
+cmd() { # FRAMES FILTER
+    t=$( { /usr/bin/time -f %e $ff -v error -benchmark -i "$tmp/1080p.y4m" -frames:v "$1" -an \
+           -vf "$2" -f null - 2>&1 >/dev/null; } 2>&1 | tail -n 1)
+    fps=$(echo "$1 $t" | awk '{ printf "%.1f", $1 / $2 }')
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$2" "$1" "$t" "$fps")"
+}
+cmd 200 null
+cmd 200 gpume=device=cuda:algo=hme
+cmd 200 gpume=device=cuda:algo=lfs
+cmd 200 gpume=device=cuda:algo=full:range=16
+cmd 200 gpume=device=cuda:algo=hme:dir=bi
+cmd 10 gpume=device=cpu:algo=hme
+cmd 5 gpume=device=cpu:algo=full:range=16
+for m in esa epzs hexbs umh; do
+    cmd 5 mestimate=method=$m:mb_size=16:search_param=16
+done
