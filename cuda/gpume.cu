@@ -31,14 +31,6 @@
 
 #define NT GPUME_CUDA_THREADS
 
-/* Candidates per batch of the PU-table search: batch * (units + 1)^2 words of shared memory. */
-#define PU_BATCH_WORDS 9216
-
-__device__ static inline int pu_batch(int ctu)
-{
-    return ctu == 16 ? 256 : ctu == 32 ? 112 : 28;
-}
-
 /** Block-wide minimum of one key per thread; all threads get the result. */
 __device__ static uint64_t block_min_key(uint64_t key, uint64_t *red, int tid, int nt)
 {
@@ -153,26 +145,95 @@ __device__ static int pu_windows(const GpumeCudaArgs *a, int ctu_idx, int *x0, i
 
 #define MAX_PUS_PER_THREAD ((GPUME_MAX_PUS + NT - 1) / NT)
 
-/**
- * PU-table search (full, hme level 0), one block per CTU. Per batch of
- * candidates: unit SADs with running row sums, column sums into the 2-D
- * prefix table, then each thread updates the best keys of its PUs.
- */
-extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video op). */
+__device__ static inline uint32_t sad4(uint32_t a, uint32_t b, uint32_t c)
 {
-    GPUME_SHARED uint32_t S[PU_BATCH_WORDS];
-    GPUME_SHARED uint8_t cur_s[GPUME_MAX_CTU * GPUME_MAX_CTU];
-    GPUME_SHARED int cand_dx[256], cand_dy[256];
-    GPUME_SHARED uint32_t cand_idx[256], cand_mvc[256];
+    uint32_t d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+/** The 4 bytes at p, which need not be aligned. */
+__device__ static inline uint32_t load4_unaligned(const uint8_t *p)
+{
+    const uint64_t a = (uint64_t)p;
+    const uint32_t *w = (const uint32_t *)(a & ~(uint64_t)3);
+    const uint64_t v = (uint64_t)w[1] << 32 | w[0];
+    return (uint32_t)(v >> (8 * (a & 3)));
+}
+
+/**
+ * Row uy of the unit-SAD table of one candidate as running sums along the
+ * row, for a CTU entirely inside the frame: four bytes per operation.
+ */
+template <int CTU>
+__device__ static void unit_row_interior(const uint32_t *cur_w, const uint8_t *ref, int pitch,
+                                         int uy, uint32_t *row)
+{
+    const int u = CTU / 4;
+    uint32_t acc[CTU / 4];
+#pragma unroll
+    for (int ux = 0; ux < u; ux++)
+        acc[ux] = 0;
+#pragma unroll
+    for (int y = 0; y < 4; y++) {
+        const uint32_t *c = cur_w + (4 * uy + y) * u;
+        const uint8_t *r = ref + (4 * uy + y) * pitch;
+#pragma unroll
+        for (int ux = 0; ux < u; ux++)
+            acc[ux] = sad4(c[ux], load4_unaligned(r + 4 * ux), acc[ux]);
+    }
+    {
+        uint32_t run = 0;
+#pragma unroll
+        for (int ux = 0; ux < u; ux++) {
+            run += acc[ux];
+            row[ux + 1] = run;
+        }
+    }
+}
+
+/** The same for a CTU that crosses the frame edge: only the vw x vh valid pixels count. */
+__device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_t *ref, int pitch,
+                                     int uy, int vw, int vh, uint32_t *row)
+{
+    const int u = ctu / 4, rows = min(4, vh - 4 * uy);
+    uint32_t run = 0;
+    for (int ux = 0; ux < u; ux++) {
+        const int cols = min(4, vw - 4 * ux);
+        for (int y = 0; y < rows; y++)
+            for (int x = 0; x < cols; x++)
+                run += gpume_iabs(cur_s[(4 * uy + y) * ctu + 4 * ux + x] -
+                                  ref[(4 * uy + y) * pitch + 4 * ux + x]);
+        row[ux + 1] = run;
+    }
+}
+
+/**
+ * PU-table search (full, hme level 0), one block per CTU. Per batch of B
+ * candidates: unit SADs as running row sums, column sums into the 2-D
+ * prefix table S, then the best key of every PU. With few PUs (fixed
+ * blocks) several threads share a PU, each taking every G-th candidate,
+ * and their keys are reduced at the end.
+ */
+template <int CTU>
+__device__ static void pu_search(const GpumeCudaArgs &a)
+{
+    const int u = CTU / 4, u1 = u + 1, tw = u1 * u1;
+    const int B = CTU == 16 ? 256 : CTU == 32 ? 128 : 32;
+    GPUME_SHARED uint32_t S[B * (CTU / 4 + 1) * (CTU / 4 + 1)];
+    GPUME_SHARED uint32_t cur_w[CTU * CTU / 4];
+    GPUME_SHARED uint32_t cand_idx[B], cand_mvc[B];
+    const uint8_t *cur_s = (const uint8_t *)cur_w;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
-    const int ctu = a.p.ctu, u = a.p.units, u1 = u + 1, tw = u1 * u1;
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
-    const int X = cx * ctu, Y = cy * ctu;
-    const int vw = min(ctu, a.p.width - X), vh = min(ctu, a.p.height - Y);
+    const int X = cx * CTU, Y = cy * CTU;
+    const int vw = min(CTU, a.p.width - X), vh = min(CTU, a.p.height - Y);
+    const int interior = vw == CTU && vh == CTU;
     const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
-    const int B = pu_batch(ctu);
+    const int G = 2 * nb <= NT ? NT / nb : 1;   /* threads per PU */
     int wx0[2], wy0[2], n;
     const int nwin = pu_windows(&a, ctu_idx, wx0, wy0, &n);
     const int total = nwin * n * n;
@@ -181,57 +242,48 @@ extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
 
 #pragma unroll
     for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
-        const int k = tid + i * NT;
+        const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
         best[i] = GPUME_INVALID_KEY;
         if (k < nb)
             my_pu[i] = a.pu[a.p.block ? a.fixed_pus[k] : k];
     }
-    for (int i = tid; i < ctu * ctu; i += NT) {
-        const int x = i % ctu, y = i / ctu;
-        cur_s[i] = x < vw && y < vh ? a.cur[0].data[(Y + y) * a.cur[0].pitch + X + x] : 0;
+    for (int i = tid; i < CTU * CTU; i += NT) {
+        const int x = i % CTU, y = i / CTU;
+        ((uint8_t *)cur_w)[i] = x < vw && y < vh ? a.cur[0].data[(Y + y) * a.cur[0].pitch + X + x] : 0;
     }
 
     for (int base = 0; base < total; base += B) {
-        if (tid < B) {
-            const int c = base + tid;
-            uint32_t idx = 0xffffffffu;
-            int dx = 0, dy = 0;
-            if (c < total) {
-                const int w = c / (n * n), r = c % (n * n);
-                dx = wx0[w] + r % n;
-                dy = wy0[w] + r / n;
+        for (int c = tid; c < B; c += NT) {
+            const int k = base + c;
+            uint32_t idx = 0xffffffffu, mvc = 0;
+            if (k < total) {
+                const int w = k / (n * n), r = k % (n * n);
+                const int dx = (w ? wx0[1] : wx0[0]) + r % n, dy = (w ? wy0[1] : wy0[0]) + r / n;
                 if (gpume_iabs(dx) <= a.p.range && gpume_iabs(dy) <= a.p.range)
-                    idx = c;
+                    idx = k;
+                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
             }
-            cand_dx[tid]  = dx;
-            cand_dy[tid]  = dy;
-            cand_idx[tid] = idx;
-            cand_mvc[tid] = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+            cand_idx[c] = idx;
+            cand_mvc[c] = mvc;
         }
         __syncthreads();
 
-        /* unit SADs of row uy of candidate c, as running sums along the row */
         for (int it = tid; it < B * u; it += NT) {
             const int c = it % B, uy = it / B;
             uint32_t *row = S + c * tw + (uy + 1) * u1;
-            const int rows = min(4, vh - 4 * uy);
-            uint32_t acc = 0;
             if (uy == 0)
                 for (int x = 0; x < u1; x++)
                     S[c * tw + x] = 0;
             row[0] = 0;
-            if (cand_idx[c] != 0xffffffffu && rows > 0) {
-                const uint8_t *r = a.ref[0].data + (Y + 4 * uy + cand_dy[c]) * a.ref[0].pitch +
-                                   X + cand_dx[c];
-                const uint8_t *cs = cur_s + 4 * uy * ctu;
-                for (int ux = 0; ux < u; ux++) {
-                    const int cols = min(4, vw - 4 * ux);
-                    for (int y = 0; y < rows; y++)
-                        for (int x = 0; x < cols; x++)
-                            acc += gpume_iabs(cs[y * ctu + 4 * ux + x] -
-                                              r[y * a.ref[0].pitch + 4 * ux + x]);
-                    row[ux + 1] = acc;
-                }
+            if (cand_idx[c] != 0xffffffffu) {
+                const int k = base + c, w = k / (n * n), r = k % (n * n);
+                const uint8_t *ref = a.ref[0].data +
+                                     (Y + (w ? wy0[1] : wy0[0]) + r / n) * a.ref[0].pitch +
+                                     X + (w ? wx0[1] : wx0[0]) + r % n;
+                if (interior)
+                    unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
+                else
+                    unit_row_edge(cur_s, CTU, ref, a.ref[0].pitch, uy, vw, vh, row);
             } else {
                 for (int ux = 0; ux < u; ux++)
                     row[ux + 1] = 0;
@@ -242,19 +294,23 @@ extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
         for (int it = tid; it < B * u; it += NT) {
             const int c = it % B, ux = it / B + 1;
             uint32_t *col = S + c * tw + ux;
-            for (int y = 2; y <= u; y++)
-                col[y * u1] += col[(y - 1) * u1];
+            uint32_t run = col[u1];
+            for (int y = 2; y <= u; y++) {
+                run += col[y * u1];
+                col[y * u1] = run;
+            }
         }
         __syncthreads();
 
 #pragma unroll
         for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
-            if (tid + i * NT < nb) {
+            const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
+            if (active) {
                 const GpumePU pu = my_pu[i];
                 const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
                 const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
                 uint64_t b = best[i];
-                for (int c = 0; c < B; c++) {
+                for (int c = G > 1 ? tid / nb : 0; c < B; c += G) {
                     const uint32_t *t = S + c * tw;
                     const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
                                                    cand_idx[c]);
@@ -267,6 +323,18 @@ extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
         __syncthreads();
     }
 
+    if (G > 1) {
+        uint64_t *red = (uint64_t *)S;
+        red[tid] = best[0];
+        __syncthreads();
+        if (tid < nb) {
+            uint64_t b = red[tid];
+            for (int g = 1; g < G; g++)
+                b = red[g * nb + tid] < b ? red[g * nb + tid] : b;
+            a.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? a.fixed_pus[tid] : tid)] = b;
+        }
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
         const int k = tid + i * NT;
@@ -274,6 +342,10 @@ extern "C" __global__ void gpume_pu_search(GpumeCudaArgs a)
             a.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? a.fixed_pus[k] : k)] = best[i];
     }
 }
+
+extern "C" __global__ void gpume_pu_search16(GpumeCudaArgs a) { pu_search<16>(a); }
+extern "C" __global__ void gpume_pu_search32(GpumeCudaArgs a) { pu_search<32>(a); }
+extern "C" __global__ void gpume_pu_search64(GpumeCudaArgs a) { pu_search<64>(a); }
 
 /** Block-wide sums of nv values per thread (nv <= 9); results in red[v * NT]. */
 __device__ static void block_sums(uint32_t *vals, int nv, uint32_t *red, int tid)

@@ -150,7 +150,8 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_pad,        "gpume_pad");
     GET_FUNC(f_downscale,  "gpume_downscale");
     GET_FUNC(f_hme_coarse, "gpume_hme_coarse");
-    GET_FUNC(f_pu_search,  "gpume_pu_search");
+    GET_FUNC(f_pu_search,  p->ctu == 16 ? "gpume_pu_search16" :
+                           p->ctu == 32 ? "gpume_pu_search32" : "gpume_pu_search64");
     GET_FUNC(f_refine,     "gpume_refine");
     GET_FUNC(f_lfs,        "gpume_lfs");
 #undef GET_FUNC
