@@ -1,7 +1,8 @@
 /*
- * gpume: definitions shared by the filter, the CPU reference backend and the
- * CUDA kernels. docs/ALGORITHMS.md is the prose form of what is coded here;
- * every backend calls these functions so that all give the same vectors.
+ * gpume: definitions shared by the filter, the CPU reference backend, the
+ * CUDA kernels and the OpenCL kernels (prepended to opencl/gpume.cl).
+ * docs/ALGORITHMS.md is the prose form of what is coded here; every backend
+ * calls these functions so that all give the same vectors.
  *
  * This file is part of FFmpeg.
  *
@@ -23,7 +24,23 @@
 #ifndef AVFILTER_GPUME_H
 #define AVFILTER_GPUME_H
 
-#if defined(__CUDACC__) || defined(__CUDA__)
+/*
+ * GPUME_GLOBAL: address space of the pictures that the shared sample
+ * functions read (__global in OpenCL). GPUME_LOCAL: address space of the
+ * arrays of gpume_choose_partition() (__local in OpenCL, where one work-item
+ * runs it on its work-group's arrays). Both are empty in C and CUDA.
+ */
+#if defined(__OPENCL_C_VERSION__)
+typedef uchar  uint8_t;
+typedef short  int16_t;
+typedef ushort uint16_t;
+typedef int    int32_t;
+typedef uint   uint32_t;
+typedef ulong  uint64_t;
+#define GPUME_FN static inline
+#define GPUME_GLOBAL __global
+#define GPUME_LOCAL  __local
+#elif defined(__CUDACC__) || defined(__CUDA__)
 typedef unsigned char      uint8_t;
 typedef short              int16_t;
 typedef unsigned short     uint16_t;
@@ -34,6 +51,10 @@ typedef unsigned long long uint64_t;
 #else
 #include <stdint.h>
 #define GPUME_FN static inline
+#endif
+#ifndef GPUME_GLOBAL
+#define GPUME_GLOBAL
+#define GPUME_LOCAL
 #endif
 
 enum GpumeAlgo {
@@ -150,7 +171,7 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
  * four nearest integer samples, each clamped into the frame.
  * Result in [0, 255]; equals the integer sample when qx, qy are multiples of 4.
  */
-GPUME_FN int gpume_sample_qpel(const uint8_t *ref, int stride, int w, int h,
+GPUME_FN int gpume_sample_qpel(const GPUME_GLOBAL uint8_t *ref, int stride, int w, int h,
                                int qx, int qy)
 {
     const int fx = qx & 3, fy = qy & 3;
@@ -230,9 +251,9 @@ GPUME_FN int gpume_zorder(int cx, int cy)
  * and returns their number. tmp must hold ctu*ctu/64 entries per level
  * (best cost) for all levels: 2 * (ctu/8)^2 entries suffice.
  */
-GPUME_FN int gpume_choose_partition(const uint32_t *pu_cost, int ctu, int pu_penalty,
-                                    uint32_t *tmp_cost, uint8_t *tmp_mode,
-                                    uint16_t *out)
+GPUME_FN int gpume_choose_partition(const GPUME_LOCAL uint32_t *pu_cost, int ctu, int pu_penalty,
+                                    GPUME_LOCAL uint32_t *tmp_cost, GPUME_LOCAL uint8_t *tmp_mode,
+                                    GPUME_LOCAL uint16_t *out)
 {
     int levels = 0, off = 0, n = 0;
     int level_off[4];
@@ -363,7 +384,7 @@ GPUME_FN int gpume_square_pu(int ctu, int s, int z)
  * One pixel of pyramid level k+1 from level k (size w x h): the rounded mean
  * of the 2x2 samples at (2x, 2y), with coordinates clamped into level k.
  */
-GPUME_FN int gpume_downscale_px(const uint8_t *src, int stride, int w, int h, int x, int y)
+GPUME_FN int gpume_downscale_px(const GPUME_GLOBAL uint8_t *src, int stride, int w, int h, int x, int y)
 {
     const int x0 = gpume_clip(2 * x, 0, w - 1), x1 = gpume_clip(2 * x + 1, 0, w - 1);
     const int y0 = gpume_clip(2 * y, 0, h - 1), y1 = gpume_clip(2 * y + 1, 0, h - 1);

@@ -25,8 +25,11 @@
 #include "libavutil/frame.h"
 #include "gpume.h"
 
-/** Number of picture slots a backend keeps: previous, current, next. */
-#define GPUME_NB_SLOTS 3
+/**
+ * Number of picture slots a backend keeps: the previous, current and next
+ * pictures of the frame being estimated, and the one being loaded meanwhile.
+ */
+#define GPUME_NB_SLOTS 4
 
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
 typedef int (GpumeExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
@@ -57,9 +60,14 @@ typedef struct GpumeBackend {
     int  (*load)(void *priv, int slot, const AVFrame *frame);
     /**
      * Estimate vectors of slot cur into slot ref. pred holds one quarter-pel
-     * predictor (x, y) per CTU. Results are valid after sync().
+     * predictor (x, y) per CTU and may be reused once this returns. The work
+     * may run asynchronously: res is valid after wait(res) or sync(). The
+     * caller keeps at most two frames of estimates in flight and does not
+     * load a slot that one of them reads.
      */
     int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res);
+    /** Wait until the estimate writing res has finished (optional: sync() otherwise). */
+    int  (*wait)(void *priv, GpumeResult *res);
     /** Wait until every estimate() issued so far has written its result. */
     int  (*sync)(void *priv);
     void (*uninit)(void *priv);

@@ -35,7 +35,7 @@
 extern const unsigned char ff_gpume_ptx_data[];
 extern const unsigned int ff_gpume_ptx_len;
 
-#define NB_RESULTS 2    ///< estimates in flight between two sync() calls
+#define NB_RESULTS 4    ///< estimates in flight: two frames, two directions
 
 typedef struct GpumeCUDAContext {
     const GpumeHost *host;
@@ -45,7 +45,11 @@ typedef struct GpumeCUDAContext {
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
     CudaFunctions *cu;
-    CUstream stream;
+    CUstream stream;            ///< compute: the device's stream, or our own
+    CUstream own_stream;
+    CUstream upload;            ///< host-to-device copies, beside the compute stream
+    CUevent loaded[GPUME_NB_SLOTS];
+    CUevent pred_ready[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
     CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs;
 
@@ -56,8 +60,7 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
 
-    GpumeResult *pending[NB_RESULTS];
-    int nb_pending;
+    GpumeResult *pending[NB_RESULTS];   ///< result each d_blocks[i] is computed for
 } GpumeCUDAContext;
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host->log_ctx, s->cu, x)
@@ -83,10 +86,26 @@ static void cuda_uninit(void *priv)
             if (s->d_blocks[i]) CHECK_CU(cu->cuMemFree(s->d_blocks[i]));
             if (s->d_counts[i]) CHECK_CU(cu->cuMemFree(s->d_counts[i]));
         }
+        for (int i = 0; i < GPUME_NB_SLOTS; i++)
+            if (s->loaded[i])
+                CHECK_CU(cu->cuEventDestroy(s->loaded[i]));
+        for (int i = 0; i < NB_RESULTS; i++) {
+            if (s->pred_ready[i]) CHECK_CU(cu->cuEventDestroy(s->pred_ready[i]));
+            if (s->done[i])       CHECK_CU(cu->cuEventDestroy(s->done[i]));
+        }
+        if (s->upload)
+            CHECK_CU(cu->cuStreamDestroy(s->upload));
+        if (s->own_stream)
+            CHECK_CU(cu->cuStreamDestroy(s->own_stream));
         if (s->module)
             CHECK_CU(cu->cuModuleUnload(s->module));
         CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     }
+    memset(s->loaded, 0, sizeof(s->loaded));
+    memset(s->pred_ready, 0, sizeof(s->pred_ready));
+    memset(s->done, 0, sizeof(s->done));
+    memset(s->pending, 0, sizeof(s->pending));
+    s->upload = s->own_stream = s->stream = NULL;
     memset(s->plane_buf, 0, sizeof(s->plane_buf));
     s->d_pu = s->d_fixed_pus = s->d_windows = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
@@ -128,7 +147,6 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     }
     s->hwctx  = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
     s->cu     = cu = s->hwctx->internal->cuda_dl;
-    s->stream = s->hwctx->stream;
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0) {
@@ -136,6 +154,24 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         av_buffer_unref(&s->device_ref);
         return err;
     }
+
+    /* the device's stream if it has one (FFmpeg's convention), else our own;
+     * uploads get a stream of their own so they overlap the searches */
+    err = CHECK_CU(cu->cuStreamCreate(&s->upload, CU_STREAM_NON_BLOCKING));
+    if (err >= 0 && !s->hwctx->stream)
+        err = CHECK_CU(cu->cuStreamCreate(&s->own_stream, CU_STREAM_NON_BLOCKING));
+    if (err < 0)
+        goto fail;
+    s->stream = s->hwctx->stream ? s->hwctx->stream : s->own_stream;
+    for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
+        err = CHECK_CU(cu->cuEventCreate(&s->loaded[i], CU_EVENT_DISABLE_TIMING));
+    for (int i = 0; i < NB_RESULTS && err >= 0; i++) {
+        err = CHECK_CU(cu->cuEventCreate(&s->pred_ready[i], CU_EVENT_DISABLE_TIMING));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuEventCreate(&s->done[i], CU_EVENT_DISABLE_TIMING));
+    }
+    if (err < 0)
+        goto fail;
 
     err = ff_cuda_load_module(host->log_ctx, s->hwctx, &s->module,
                               ff_gpume_ptx_data, ff_gpume_ptx_len);
@@ -226,7 +262,10 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         .dstPitch      = lv[0].pitch,
         .WidthInBytes  = lv[0].w,
         .Height        = lv[0].h,
+        .srcPitch      = frame->linesize[0],
     };
+    /* CUDA frames are ordered after their producer on the device's stream */
+    CUstream copy_stream = frame->format == AV_PIX_FMT_CUDA ? s->hwctx->stream : s->upload;
     CUcontext dummy;
     int err;
 
@@ -239,12 +278,15 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         cpy.srcMemoryType = CU_MEMORYTYPE_HOST;
         cpy.srcHost       = frame->data[0];
     }
-    cpy.srcPitch = frame->linesize[0];
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    err = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, s->stream));
+    err = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, copy_stream));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuEventRecord(s->loaded[slot], copy_stream));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->loaded[slot], 0));
     if (err >= 0)
         err = pad_plane(s, &lv[0]);
     for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
@@ -263,8 +305,17 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
     GpumeCUDAContext *s = priv;
     CudaFunctions *cu = s->cu;
     const GpumeParams *p = &s->p;
-    const int e = s->nb_pending;
-    GpumeCudaArgs a = {
+    GpumeCudaArgs a;
+    CUcontext dummy;
+    int err, e = 0;
+
+    while (e < NB_RESULTS && s->pending[e])
+        e++;
+    if (e == NB_RESULTS)
+        return AVERROR_BUG;
+    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
+        return AVERROR(ENOSYS);
+    a = (GpumeCudaArgs) {
         .p            = *p,
         .pred         = s->d_pred[e],
         .windows      = s->d_windows,
@@ -275,21 +326,19 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
         .blocks       = s->d_blocks[e],
         .counts       = s->d_counts[e],
     };
-    CUcontext dummy;
-    int err;
-
-    if (e >= NB_RESULTS)
-        return AVERROR_BUG;
-    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
-        return AVERROR(ENOSYS);
     memcpy(a.cur, s->pic[cur], sizeof(a.cur));
     memcpy(a.ref, s->pic[ref], sizeof(a.ref));
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
+    /* a pageable copy waits for its stream: keep it off the compute stream */
     err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
-                                         s->stream));
+                                         s->upload));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuEventRecord(s->pred_ready[e], s->upload));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->pred_ready[e], 0));
     if (err < 0)
         goto end;
     if (p->algo == GPUME_ALGO_LFS) {
@@ -303,16 +352,48 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
             err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
     }
     if (err >= 0)
-        err = CHECK_CU(cu->cuMemcpyDtoHAsync(res->blocks, s->d_blocks[e],
-                                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
-                                             s->stream));
+        err = CHECK_CU(cu->cuEventRecord(s->done[e], s->stream));
     if (err >= 0)
-        err = CHECK_CU(cu->cuMemcpyDtoHAsync(res->counts, s->d_counts[e],
-                                             p->nb_ctus * sizeof(uint16_t), s->stream));
-    if (err >= 0)
-        s->pending[s->nb_pending++] = res;
+        s->pending[e] = res;
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+/** Wait for estimate e and copy its result to the host. */
+static int fetch(GpumeCUDAContext *s, int e)
+{
+    const GpumeParams *p = &s->p;
+    GpumeResult *res = s->pending[e];
+    int err;
+
+    s->pending[e] = NULL;
+    err = CHECK_CU(s->cu->cuEventSynchronize(s->done[e]));
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuMemcpyDtoH(res->counts, s->d_counts[e],
+                                           p->nb_ctus * sizeof(*res->counts)));
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuMemcpyDtoH(res->blocks, s->d_blocks[e],
+                                           (size_t)p->nb_ctus * p->max_out * sizeof(*res->blocks)));
+    return err;
+}
+
+static int cuda_wait(void *priv, GpumeResult *res)
+{
+    GpumeCUDAContext *s = priv;
+    CUcontext dummy;
+    int err = AVERROR_BUG;
+
+    for (int e = 0; e < NB_RESULTS; e++) {
+        if (s->pending[e] == res) {
+            err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+            if (err < 0)
+                return err;
+            err = fetch(s, e);
+            CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
+            break;
+        }
+    }
     return err;
 }
 
@@ -325,8 +406,12 @@ static int cuda_sync(void *priv)
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    err = CHECK_CU(s->cu->cuStreamSynchronize(s->stream));
-    s->nb_pending = 0;
+    for (int e = 0; e < NB_RESULTS; e++) {
+        if (s->pending[e]) {
+            const int ret = fetch(s, e);
+            err = err < 0 ? err : ret;
+        }
+    }
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -337,6 +422,7 @@ const GpumeBackend ff_gpume_backend_cuda = {
     .init      = cuda_init,
     .load      = cuda_load,
     .estimate  = cuda_estimate,
+    .wait      = cuda_wait,
     .sync      = cuda_sync,
     .uninit    = cuda_uninit,
 };

@@ -41,6 +41,13 @@ enum GpumeDevice {
     DEVICE_OPENCL,
 };
 
+/** A frame whose estimates have been issued. */
+typedef struct GpumeInflight {
+    AVFrame *frame;
+    int fwd, bwd;               ///< which estimates were issued
+    GpumeResult res[2];         ///< [0] forward, [1] backward
+} GpumeInflight;
+
 typedef struct GpumeContext {
     const AVClass *class;
 
@@ -57,12 +64,16 @@ typedef struct GpumeContext {
     void *backend_priv;
     int backend_ready;
 
-    /* slots of the backend holding the previous, current and next pictures */
-    int slot_prev, slot_cur, slot_next;
-    int have_prev;              ///< slot_prev holds the picture before *pending
-    AVFrame *pending;           ///< waiting for its next frame (dir has bwd)
+    /*
+     * Frame n lives in backend slot n % GPUME_NB_SLOTS. Estimates are
+     * issued for one frame while the previous one's are still running, so
+     * a frame leaves the filter when the next one's work has been issued.
+     */
+    int64_t nb_loaded;          ///< frames loaded since the last (re)start
+    AVFrame *pending;           ///< loaded, waiting for its next frame (dir has bwd)
+    GpumeInflight inflight[2];  ///< estimates issued, results not yet collected
+    int nb_inflight;
 
-    GpumeResult res[2];         ///< [0] forward, [1] backward
     int16_t *pred_buf[2];       ///< per-CTU predictors of each direction
     int16_t *zero_pred;
 } GpumeContext;
@@ -163,9 +174,6 @@ static av_cold int init(AVFilterContext *ctx)
                device_names[s->device], device_names[s->device]);
         return AVERROR(ENOSYS);
     }
-    s->slot_prev = 0;
-    s->slot_cur  = 1;
-    s->slot_next = 2;
     return 0;
 }
 
@@ -175,13 +183,18 @@ static void release_backend(GpumeContext *s)
         s->backend->uninit(s->backend_priv);
     s->backend_ready = 0;
     av_freep(&s->backend_priv);
-    for (int d = 0; d < 2; d++) {
-        av_freep(&s->res[d].blocks);
-        av_freep(&s->res[d].counts);
-        av_freep(&s->pred_buf[d]);
+    for (int i = 0; i < 2; i++) {
+        for (int d = 0; d < 2; d++) {
+            av_freep(&s->inflight[i].res[d].blocks);
+            av_freep(&s->inflight[i].res[d].counts);
+        }
+        av_frame_free(&s->inflight[i].frame);
     }
+    for (int d = 0; d < 2; d++)
+        av_freep(&s->pred_buf[d]);
     av_freep(&s->zero_pred);
-    s->have_prev = 0;
+    s->nb_inflight = 0;
+    s->nb_loaded   = 0;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -297,10 +310,15 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
 
     nb_slots = p->nb_ctus * p->max_out;
     for (int d = 0; d < 2; d++) {
-        s->res[d].blocks = av_calloc(nb_slots, sizeof(*s->res[d].blocks));
-        s->res[d].counts = av_calloc(p->nb_ctus, sizeof(*s->res[d].counts));
-        s->pred_buf[d]       = av_calloc(2 * p->nb_ctus, sizeof(*s->pred_buf[d]));
-        if (!s->res[d].blocks || !s->res[d].counts || !s->pred_buf[d])
+        for (int i = 0; i < 2; i++) {
+            GpumeResult *r = &s->inflight[i].res[d];
+            r->blocks = av_calloc(nb_slots, sizeof(*r->blocks));
+            r->counts = av_calloc(p->nb_ctus, sizeof(*r->counts));
+            if (!r->blocks || !r->counts)
+                return AVERROR(ENOMEM);
+        }
+        s->pred_buf[d] = av_calloc(2 * p->nb_ctus, sizeof(*s->pred_buf[d]));
+        if (!s->pred_buf[d])
             return AVERROR(ENOMEM);
     }
     s->zero_pred = av_calloc(2 * p->nb_ctus, sizeof(*s->zero_pred));
@@ -371,33 +389,35 @@ static int config_output(AVFilterLink *outlink)
 }
 
 /** Count the blocks of res and the sum of their SADs; update the temporal predictor. */
-static int collect(GpumeContext *s, int d, uint64_t *sad_sum, uint64_t *bad_area)
+static int collect(GpumeContext *s, const GpumeResult *res, int d,
+                   uint64_t *sad_sum, uint64_t *bad_area)
 {
     const GpumeParams *p = &s->params;
     int n = 0;
 
     for (int c = 0; c < p->nb_ctus; c++) {
-        const GpumeBlock *b = s->res[d].blocks + (size_t)c * p->max_out;
-        s->pred_buf[d][2 * c]     = s->res[d].counts[c] ? b[0].mvx : 0;
-        s->pred_buf[d][2 * c + 1] = s->res[d].counts[c] ? b[0].mvy : 0;
-        for (int i = 0; i < s->res[d].counts[c]; i++) {
+        const GpumeBlock *b = res->blocks + (size_t)c * p->max_out;
+        s->pred_buf[d][2 * c]     = res->counts[c] ? b[0].mvx : 0;
+        s->pred_buf[d][2 * c + 1] = res->counts[c] ? b[0].mvy : 0;
+        for (int i = 0; i < res->counts[c]; i++) {
             *sad_sum += b[i].sad;
             if (b[i].sad > (uint64_t)GPUME_SCENE_BAD_SAD * b[i].w * b[i].h)
                 *bad_area += b[i].w * b[i].h;
         }
-        n += s->res[d].counts[c];
+        n += res->counts[c];
     }
     return n;
 }
 
-static void fill_vectors(const GpumeContext *s, int d, AVMotionVector *mv)
+static void fill_vectors(const GpumeContext *s, const GpumeResult *res, int d,
+                         AVMotionVector *mv)
 {
     const GpumeParams *p = &s->params;
     const int shift = 2 - p->subpel;
 
     for (int c = 0; c < p->nb_ctus; c++) {
-        const GpumeBlock *b = s->res[d].blocks + (size_t)c * p->max_out;
-        for (int i = 0; i < s->res[d].counts[c]; i++, mv++) {
+        const GpumeBlock *b = res->blocks + (size_t)c * p->max_out;
+        for (int i = 0; i < res->counts[c]; i++, mv++) {
             mv->source        = d ? 1 : -1;
             mv->w             = b[i].w;
             mv->h             = b[i].h;
@@ -414,39 +434,70 @@ static void fill_vectors(const GpumeContext *s, int d, AVMotionVector *mv)
     }
 }
 
-/** Run the estimates that frame (in slot_cur) has, attach them, send it on. */
-static int estimate_and_output(AVFilterContext *ctx, AVFrame *frame, int fwd, int bwd)
+static int slot_of(int64_t n)
+{
+    return n % GPUME_NB_SLOTS;
+}
+
+/**
+ * Issue the estimates of frame number n (fwd: into n-1, bwd: into n+1);
+ * the frame then waits in inflight for its results.
+ */
+static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int bwd)
+{
+    GpumeContext *s = ctx->priv;
+    const int temporal = s->params.pred == GPUME_PRED_TEMPORAL;
+    GpumeInflight *in = &s->inflight[s->nb_inflight];
+    int err = 0;
+
+    in->frame = frame;
+    in->fwd   = fwd;
+    in->bwd   = bwd;
+    s->nb_inflight++;
+    if (fwd)
+        err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(n - 1),
+                                   temporal ? s->pred_buf[0] : s->zero_pred, &in->res[0]);
+    if (err >= 0 && bwd)
+        err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(n + 1),
+                                   temporal ? s->pred_buf[1] : s->zero_pred, &in->res[1]);
+    if (err < 0)
+        in->fwd = in->bwd = 0; /* nothing to wait for; the frame still goes out */
+    return err;
+}
+
+/** Wait for the oldest issued frame's results, attach them and send it on. */
+static int finish_oldest(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
     const GpumeParams *p = &s->params;
-    uint64_t sad_sum = 0, bad_area = 0;
-    int err, n[2] = { 0, 0 };
+    GpumeInflight in = s->inflight[0];
+    AVFrame *frame = in.frame;
+    uint64_t sad_sum = 0, bad_area = 0, sad_bwd = 0, bad_bwd = 0;
+    int err = 0, n[2] = { 0, 0 };
 
-    if (fwd) {
-        err = s->backend->estimate(s->backend_priv, s->slot_cur, s->slot_prev,
-                                   p->pred == GPUME_PRED_TEMPORAL ? s->pred_buf[0] : s->zero_pred,
-                                   &s->res[0]);
-        if (err < 0)
-            goto fail;
+    /* keep the result buffers, move the frame out */
+    s->inflight[0] = s->inflight[1];
+    s->inflight[1] = in;
+    s->inflight[1].frame = NULL;
+    s->nb_inflight--;
+
+    if (!s->backend->wait) {
+        err = s->backend->sync(s->backend_priv);
+    } else {
+        if (in.fwd)
+            err = s->backend->wait(s->backend_priv, &in.res[0]);
+        if (err >= 0 && in.bwd)
+            err = s->backend->wait(s->backend_priv, &in.res[1]);
     }
-    if (bwd) {
-        err = s->backend->estimate(s->backend_priv, s->slot_cur, s->slot_next,
-                                   p->pred == GPUME_PRED_TEMPORAL ? s->pred_buf[1] : s->zero_pred,
-                                   &s->res[1]);
-        if (err < 0)
-            goto fail;
-    }
-    err = s->backend->sync(s->backend_priv);
     if (err < 0)
         goto fail;
 
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-    if (fwd)
-        n[0] = collect(s, 0, &sad_sum, &bad_area);
-    if (bwd) {
-        uint64_t sad_bwd = 0, bad_bwd = 0;
-        n[1] = collect(s, 1, &sad_bwd, &bad_bwd);
-        if (!fwd) {
+    if (in.fwd)
+        n[0] = collect(s, &in.res[0], 0, &sad_sum, &bad_area);
+    if (in.bwd) {
+        n[1] = collect(s, &in.res[1], 1, &sad_bwd, &bad_bwd);
+        if (!in.fwd) {
             sad_sum  = sad_bwd;
             bad_area = bad_bwd;
         }
@@ -454,17 +505,17 @@ static int estimate_and_output(AVFilterContext *ctx, AVFrame *frame, int fwd, in
     if (n[0] + n[1]) {
         AVFrameSideData *sd = av_frame_new_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS,
                                                      (n[0] + n[1]) * sizeof(AVMotionVector));
-        char buf[32];
         const double area = (double)p->width * p->height;
+        char buf[32];
         if (!sd) {
             err = AVERROR(ENOMEM);
             goto fail;
         }
-        if (fwd)
-            fill_vectors(s, 0, (AVMotionVector *)sd->data);
-        if (bwd)
-            fill_vectors(s, 1, (AVMotionVector *)sd->data + n[0]);
-        frame->pict_type = bwd ? AV_PICTURE_TYPE_B : AV_PICTURE_TYPE_P;
+        if (in.fwd)
+            fill_vectors(s, &in.res[0], 0, (AVMotionVector *)sd->data);
+        if (in.bwd)
+            fill_vectors(s, &in.res[1], 1, (AVMotionVector *)sd->data + n[0]);
+        frame->pict_type = in.bwd ? AV_PICTURE_TYPE_B : AV_PICTURE_TYPE_P;
 
         snprintf(buf, sizeof(buf), "%.4f", sad_sum / area);
         av_dict_set(&frame->metadata, "lavfi.gpume.mean_sad", buf, 0);
@@ -477,60 +528,77 @@ fail:
     return err;
 }
 
-static void rotate_slots(GpumeContext *s)
+/** Send every frame held by the filter: the pending one gets forward vectors only. */
+static int flush(AVFilterContext *ctx)
 {
-    const int t = s->slot_prev;
-    s->slot_prev = s->slot_cur;
-    s->slot_cur  = s->slot_next;
-    s->slot_next = t;
+    GpumeContext *s = ctx->priv;
+    int err = 0;
+
+    if (s->pending) {
+        AVFrame *frame = s->pending;
+        const int64_t n = s->nb_loaded - 1;
+        s->pending = NULL;
+        if (s->nb_inflight == 2)
+            err = finish_oldest(ctx);
+        if (err >= 0)
+            err = issue(ctx, frame, n, (s->dir & GPUME_DIR_FWD) && n > 0, 0);
+    }
+    while (s->nb_inflight > 0) {
+        int ret = finish_oldest(ctx);
+        err = err < 0 ? err : ret;
+    }
+    return err;
 }
 
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 {
     GpumeContext *s = ctx->priv;
     const int fwd = s->dir & GPUME_DIR_FWD, bwd = s->dir & GPUME_DIR_BWD;
+    const int temporal = s->params.pred == GPUME_PRED_TEMPORAL;
+    AVFrame *cur;
+    int64_t n;
     int err;
 
     if (frame->width != s->params.width || frame->height != s->params.height) {
         av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
                "restarting estimation\n", s->params.width, s->params.height,
                frame->width, frame->height);
-        if (s->pending) {
-            AVFrame *out = s->pending;
-            s->pending = NULL;
-            err = estimate_and_output(ctx, out, fwd && s->have_prev, 0);
-            if (err < 0)
-                goto fail;
-        }
-        err = setup_backend(ctx, frame->width, frame->height, s->active_device, s->hw_device);
+        err = flush(ctx);
+        if (err >= 0)
+            err = setup_backend(ctx, frame->width, frame->height, s->active_device, s->hw_device);
         if (err < 0)
             goto fail;
     }
 
-    if (!bwd) {
-        err = s->backend->load(s->backend_priv, s->slot_cur, frame);
-        if (err < 0)
-            goto fail;
-        err = estimate_and_output(ctx, frame, s->have_prev, 0);
-        s->have_prev = 1;
-        FFSWAP(int, s->slot_prev, s->slot_cur);
-        return err;
-    }
-
-    /* with backward vectors: frame is the next picture of the pending one */
-    err = s->backend->load(s->backend_priv, s->pending ? s->slot_next : s->slot_cur, frame);
+    n = s->nb_loaded;
+    err = s->backend->load(s->backend_priv, slot_of(n), frame);
     if (err < 0)
         goto fail;
-    if (s->pending) {
-        AVFrame *out = s->pending;
+    s->nb_loaded++;
+
+    /* the frame whose estimates can be issued now */
+    if (bwd) {
+        cur = s->pending;
         s->pending = frame;
-        err = estimate_and_output(ctx, out, fwd && s->have_prev, 1);
-        s->have_prev = 1;
-        rotate_slots(s);
-        return err;
+        if (!cur)
+            return 0;
+        n--;
+    } else {
+        cur = frame;
     }
-    s->pending = frame;
-    return 0;
+
+    /* with the temporal predictor, the previous results are needed first */
+    while (s->nb_inflight > (temporal ? 0 : 1)) {
+        err = finish_oldest(ctx);
+        if (err < 0) {
+            av_frame_free(&cur);
+            return err;
+        }
+    }
+    err = issue(ctx, cur, n, fwd && n > 0, bwd);
+    if (err < 0)
+        return err;
+    return s->nb_inflight > 1 ? finish_oldest(ctx) : 0;
 fail:
     av_frame_free(&frame);
     return err;
@@ -538,7 +606,6 @@ fail:
 
 static int activate(AVFilterContext *ctx)
 {
-    GpumeContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
     int64_t pts;
@@ -557,16 +624,9 @@ static int activate(AVFilterContext *ctx)
     }
 
     if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
-        if (s->pending) {
-            /* the last frame has no next picture: forward vectors only */
-            AVFrame *out = s->pending;
-            s->pending = NULL;
-            ret = estimate_and_output(ctx, out, (s->dir & GPUME_DIR_FWD) && s->have_prev, 0);
-            if (ret < 0)
-                return ret;
-        }
+        ret = flush(ctx);
         ff_outlink_set_status(outlink, status, pts);
-        return 0;
+        return ret;
     }
 
     FF_FILTER_FORWARD_WANTED(outlink, inlink);

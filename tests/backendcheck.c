@@ -137,9 +137,9 @@ typedef struct Run {
     const GpumeBackend *be;
     void *priv;
     GpumeHost host;
-    GpumeResult res;
-    GpumeBlock *blocks;
-    uint16_t *counts;
+    GpumeResult res, res2;      ///< slot 1 into slot 0, and slot 0 into slot 1
+    GpumeBlock *blocks, *blocks2;
+    uint16_t *counts, *counts2;
     size_t nb_blocks, nb_counts;
 } Run;
 
@@ -150,6 +150,8 @@ static void run_free(Run *r)
     av_freep(&r->priv);
     av_freep(&r->blocks);
     av_freep(&r->counts);
+    av_freep(&r->blocks2);
+    av_freep(&r->counts2);
 }
 
 static int run_init(Run *r, const GpumeBackend *be, const GpumeParams *p, AVBufferRef *dev)
@@ -162,16 +164,20 @@ static int run_init(Run *r, const GpumeBackend *be, const GpumeParams *p, AVBuff
     r->priv = av_mallocz(be->priv_size);
     r->nb_blocks = (size_t)p->nb_ctus * p->max_out + GUARD;
     r->nb_counts = p->nb_ctus + GUARD;
-    r->blocks = av_malloc(r->nb_blocks * sizeof(*r->blocks));
-    r->counts = av_malloc(r->nb_counts * sizeof(*r->counts));
-    if (!r->priv || !r->blocks || !r->counts) {
+    r->blocks  = av_malloc(r->nb_blocks * sizeof(*r->blocks));
+    r->counts  = av_malloc(r->nb_counts * sizeof(*r->counts));
+    r->blocks2 = av_malloc(r->nb_blocks * sizeof(*r->blocks));
+    r->counts2 = av_malloc(r->nb_counts * sizeof(*r->counts));
+    if (!r->priv || !r->blocks || !r->counts || !r->blocks2 || !r->counts2) {
         run_free(r);
         return AVERROR(ENOMEM);
     }
     memset(r->blocks, MARKER, r->nb_blocks * sizeof(*r->blocks));
     memset(r->counts, MARKER, r->nb_counts * sizeof(*r->counts));
-    r->res.blocks = r->blocks;
-    r->res.counts = r->counts;
+    memset(r->blocks2, MARKER, r->nb_blocks * sizeof(*r->blocks));
+    memset(r->counts2, MARKER, r->nb_counts * sizeof(*r->counts));
+    r->res  = (GpumeResult) { r->blocks, r->counts };
+    r->res2 = (GpumeResult) { r->blocks2, r->counts2 };
     err = be->init(r->priv, &r->host, p);
     if (err < 0)
         av_freep(&r->priv);
@@ -351,16 +357,32 @@ static int run_case(const GpumeBackend *be, AVBufferRef *dev, const Case *c, con
     err = cpu.be->load(cpu.priv, 0, f[0]);
     if (err >= 0) err = cpu.be->load(cpu.priv, 1, f[1]);
     if (err >= 0) err = cpu.be->estimate(cpu.priv, 1, 0, pred, &cpu.res);
+    if (err >= 0) err = cpu.be->estimate(cpu.priv, 0, 1, pred, &cpu.res2);
     if (err >= 0) err = cpu.be->sync(cpu.priv);
+    /* both directions in flight at once, collected in reverse order as the filter may */
     if (err >= 0) err = gpu.be->load(gpu.priv, 0, hw[0] ? hw[0] : f[0]);
     if (err >= 0) err = gpu.be->load(gpu.priv, 1, hw[1] ? hw[1] : f[1]);
     if (err >= 0) err = gpu.be->estimate(gpu.priv, 1, 0, pred, &gpu.res);
-    if (err >= 0) err = gpu.be->sync(gpu.priv);
+    if (err >= 0) err = gpu.be->estimate(gpu.priv, 0, 1, pred, &gpu.res2);
+    if (gpu.be->wait) {
+        if (err >= 0) err = gpu.be->wait(gpu.priv, &gpu.res2);
+        if (err >= 0) err = gpu.be->wait(gpu.priv, &gpu.res);
+    } else if (err >= 0) {
+        err = gpu.be->sync(gpu.priv);
+    }
     if (err < 0) {
         printf("FAIL %s: %s\n", name, av_err2str(err));
         goto done;
     }
     ok = compare(&cpu, &gpu, &p, name);
+    if (ok) {
+        /* the reverse direction, through the same comparison */
+        FFSWAP(GpumeBlock *, cpu.blocks, cpu.blocks2);
+        FFSWAP(uint16_t *, cpu.counts, cpu.counts2);
+        FFSWAP(GpumeBlock *, gpu.blocks, gpu.blocks2);
+        FFSWAP(uint16_t *, gpu.counts, gpu.counts2);
+        ok = compare(&cpu, &gpu, &p, name);
+    }
     if (ok && st.verbose)
         printf("ok   %s\n", name);
 done:

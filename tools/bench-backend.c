@@ -1,8 +1,10 @@
 /*
- * gpume backend benchmark: per-frame time of one backend on real frames,
- * measured on the device itself (CUDA events) for GPU backends and with
- * the monotonic clock for the CPU. Prints the median and quartiles over
- * many frames after a warm-up.
+ * gpume backend benchmark: per-frame time of one backend on real frames.
+ * GPU backends: device time of the search (CUDA events on the compute
+ * stream around estimate()), and host time per frame with the filter's
+ * pipeline (load frame n and issue its search, then collect frame n-1).
+ * CPU: host time. Prints medians and quartiles over many frames after a
+ * warm-up.
  *
  * usage: bench-backend --backend=cuda|cpu --frames=FILE.gray:WxH:N
  *                      [--algo=full|hme|lfs] [--range=N] [--block=N|auto]
@@ -35,6 +37,10 @@
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
+#if GPUME_TEST_CUDA
+#include "compat/cuda/dynlink_loader.h"
+#include "libavutil/hwcontext_cuda.h"
+#endif
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavfilter/gpume_backend.h"
@@ -45,6 +51,7 @@ typedef int (*EventRecord)(void *ev, void *stream);
 typedef int (*EventSync)(void *ev);
 typedef int (*EventElapsed)(float *ms, void *a, void *b);
 typedef int (*CtxSetCurrent)(void *ctx);
+typedef int (*StreamCreate)(void **stream, unsigned flags);
 
 typedef struct ThreadPool {
     int nb;
@@ -103,12 +110,13 @@ int main(int argc, char **argv)
     AVBufferRef *dev = NULL;
     void *priv;
     AVFrame **frames;
-    GpumeResult res;
+    GpumeResult res[2];
+    void *stream = NULL;
     int16_t *pred;
     double *t_est, *t_all;
     uint8_t *raw;
     FILE *fp;
-    void *lib = NULL, *ev[4];
+    void *lib = NULL, *ev[2];
     EventCreate ev_create = NULL;
     EventRecord ev_record = NULL;
     EventSync ev_sync = NULL;
@@ -158,6 +166,17 @@ int main(int argc, char **argv)
         ev_record  = (EventRecord)dlsym(lib, "cuEventRecord");
         ev_sync    = (EventSync)dlsym(lib, "cuEventSynchronize");
         ev_elapsed = (EventElapsed)dlsym(lib, "cuEventElapsedTime");
+        {
+            /* a compute stream of our own, so that events can time it */
+            AVCUDADeviceContext *hw = ((AVHWDeviceContext *)dev->data)->hwctx;
+            CtxSetCurrent set = (CtxSetCurrent)dlsym(lib, "cuCtxSetCurrent");
+            StreamCreate create = (StreamCreate)dlsym(lib, "cuStreamCreate");
+            set(hw->cuda_ctx);
+            create(&stream, 1 /* CU_STREAM_NON_BLOCKING */);
+            hw->stream = stream;
+            for (int i = 0; i < 2; i++)
+                ev_create(&ev[i], 0);
+        }
 #else
         printf("skipped: no CUDA backend in this build\n");
         return 0;
@@ -184,63 +203,69 @@ int main(int argc, char **argv)
         for (int y = 0; y < h; y++)
             memcpy(frames[i]->data[0] + y * frames[i]->linesize[0], raw + ((size_t)i * h + y) * w, w);
     }
-    res.blocks = av_calloc((size_t)p.nb_ctus * p.max_out, sizeof(*res.blocks));
-    res.counts = av_calloc(p.nb_ctus, sizeof(*res.counts));
+    for (int i = 0; i < 2; i++) {
+        res[i].blocks = av_calloc((size_t)p.nb_ctus * p.max_out, sizeof(*res[i].blocks));
+        res[i].counts = av_calloc(p.nb_ctus, sizeof(*res[i].counts));
+        if (!res[i].blocks || !res[i].counts)
+            return 1;
+    }
     pred       = av_calloc(2 * p.nb_ctus, sizeof(*pred));
     t_est      = av_calloc(iters, sizeof(*t_est));
     t_all      = av_calloc(iters, sizeof(*t_all));
     priv       = av_mallocz(be->priv_size);
-    if (!res.blocks || !res.counts || !pred || !t_est || !t_all || !priv)
+    if (!pred || !t_est || !t_all || !priv)
         return 1;
     if ((err = be->init(priv, &host, &p)) < 0) {
         printf("skipped: %s backend init failed: %s\n", be->name, av_err2str(err));
         return 0;
     }
-    if (ev_create) {
-        /* the backend pushed and popped its context; make it current for the events */
-        AVHWDeviceContext *dc = (AVHWDeviceContext *)dev->data;
-        CtxSetCurrent set = (CtxSetCurrent)dlsym(lib, "cuCtxSetCurrent");
-        set(*(void **)dc->hwctx);
-        for (int i = 0; i < 4; i++)
-            ev_create(&ev[i], 0);
-    }
-
-    /* warm-up, then timed iterations; slot roles rotate like in the filter */
+    /* warm-up, then timed frames: latency of one search on the device, then
+     * the filter's pipeline (issue frame n, collect frame n-1) on the host */
     for (int it = -10; it < iters; it++) {
-        const int cur = (it + 20) % 2, ref = 1 - cur;
-        const AVFrame *f = frames[(it + 20) % n];
-        double t0 = now_ms(), t1;
-        if (ev_create) ev_record(ev[0], NULL);
-        be->load(priv, cur, f);
-        if (ev_create) ev_record(ev[1], NULL);
-        t1 = now_ms();
-        if ((err = be->estimate(priv, cur, ref, pred, &res)) < 0 || (err = be->sync(priv)) < 0) {
-            fprintf(stderr, "estimate failed: %s\n", av_err2str(err));
-            return 1;
-        }
-        if (ev_create) {
-            float ms_all, ms_est;
-            ev_record(ev[2], NULL);
-            ev_sync(ev[2]);
-            ev_elapsed(&ms_all, ev[0], ev[2]);
-            ev_elapsed(&ms_est, ev[1], ev[2]);
-            if (it >= 0) {
-                t_all[it] = ms_all;
-                t_est[it] = ms_est;
+        const int cur = (it + 20) % GPUME_NB_SLOTS, ref = (it + 19) % GPUME_NB_SLOTS;
+        double t0;
+        be->load(priv, cur, frames[(it + 20) % n]);
+        if ((err = be->sync(priv)) < 0)
+            goto fail;
+        t0 = now_ms();
+        if (ev_create) ev_record(ev[0], stream);
+        if ((err = be->estimate(priv, cur, ref, pred, &res[0])) < 0)
+            goto fail;
+        if (ev_create) ev_record(ev[1], stream);
+        if ((err = be->sync(priv)) < 0)
+            goto fail;
+        if (it >= 0) {
+            float ms = 0;
+            if (ev_create) {
+                ev_sync(ev[1]);
+                ev_elapsed(&ms, ev[0], ev[1]);
             }
-        } else if (it >= 0) {
-            t_all[it] = now_ms() - t0;
-            t_est[it] = now_ms() - t1;
+            t_est[it] = ev_create ? ms : now_ms() - t0;
         }
     }
+    for (int it = -10; it < iters; it++) {
+        const int cur = (it + 20) % GPUME_NB_SLOTS, ref = (it + 19) % GPUME_NB_SLOTS;
+        const double t0 = now_ms();
+        if ((err = be->load(priv, cur, frames[(it + 20) % n])) < 0 ||
+            (err = be->estimate(priv, cur, ref, pred, &res[it & 1])) < 0 ||
+            (it > -10 && (err = (be->wait ? be->wait(priv, &res[(it - 1) & 1]) : be->sync(priv))) < 0))
+            goto fail;
+        if (it >= 0)
+            t_all[it] = now_ms() - t0;
+    }
+    be->sync(priv);
     qsort(t_est, iters, sizeof(*t_est), cmp_double);
     qsort(t_all, iters, sizeof(*t_all), cmp_double);
-    printf("%-5s %-4s %4dx%-4d range=%-2d ctu=%d block=%-4s subpel=%d: "
-           "estimate median %.3f ms (q1 %.3f, q3 %.3f), upload+estimate median %.3f ms, "
-           "%.0f fps\n", be->name, algo_name, w, h, p.range, p.ctu,
-           p.block ? (char[8]){ '0' + p.block / 10, '0' + p.block % 10 } : "auto", p.subpel,
-           t_est[iters / 2], t_est[iters / 4], t_est[3 * iters / 4], t_all[iters / 2],
-           1000.0 / t_all[iters / 2]);
+    {
+        char block[8];
+        snprintf(block, sizeof(block), p.block ? "%d" : "auto", p.block);
+        printf("%-5s %-4s %4dx%-4d range=%-2d ctu=%d block=%-4s subpel=%d: "
+               "%s %.3f ms (q1 %.3f, q3 %.3f); pipelined frame %.3f ms (q1 %.3f, q3 %.3f), "
+               "%.0f fps\n", be->name, algo_name, w, h, p.range, p.ctu, block, p.subpel,
+               ev_create ? "device search" : "search", t_est[iters / 2], t_est[iters / 4],
+               t_est[3 * iters / 4], t_all[iters / 2], t_all[iters / 4], t_all[3 * iters / 4],
+               1000.0 / t_all[iters / 2]);
+    }
 
     be->uninit(priv);
     av_free(priv);
@@ -248,11 +273,16 @@ int main(int argc, char **argv)
         av_frame_free(&frames[i]);
     av_free(frames);
     av_free(raw);
-    av_free(res.blocks);
-    av_free(res.counts);
+    for (int i = 0; i < 2; i++) {
+        av_free(res[i].blocks);
+        av_free(res[i].counts);
+    }
     av_free(pred);
     av_free(t_est);
     av_free(t_all);
     av_buffer_unref(&dev);
     return 0;
+fail:
+    fprintf(stderr, "%s backend failed: %s\n", be->name, av_err2str(err));
+    return 1;
 }

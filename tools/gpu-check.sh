@@ -36,5 +36,25 @@ ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
     -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
+# long run: host and device memory must stay flat
+soak() {
+    src="testsrc2=s=640x360:r=1000"
+    for n in 1000 10000; do
+        /usr/bin/time -f %M -o "$out/rss-$n.txt" $ff -v error -f lavfi -i "$src" -frames:v $n \
+            -vf gpume=device=cuda:dir=bi -f null - &
+        pid=$!
+        : > "$out/gpumem-$n.txt"
+        while kill -0 $pid 2>/dev/null; do
+            nvidia-smi --query-compute-apps=used_memory --format=csv,noheader,nounits >> "$out/gpumem-$n.txt"
+            sleep 1
+        done
+        wait $pid || return 1
+    done
+    r1=$(tail -n 1 "$out/rss-1000.txt") r2=$(tail -n 1 "$out/rss-10000.txt")
+    g=$(grep -E '^[0-9]+$' "$out/gpumem-10000.txt" | sort -n | uniq | tr '\n' ' ')
+    echo "max RSS ${r1} KiB after 1000 frames, ${r2} KiB after 10000; device MiB seen: $g"
+    [ $((r2 - r1)) -lt 4096 ] && [ "$(echo $g | wc -w)" -le 1 ]
+}
+run soak soak
 note "$fails failed"
 exit $((fails > 0))

@@ -786,3 +786,1060 @@ static int print_eval_summary(EvalContext *e)
     av_bprint_finalize(&bp, NULL);
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* dump */
+
+typedef struct DumpContext {
+    int jsonl;
+    int64_t max_frames;     ///< 0: all
+} DumpContext;
+
+/** Print s as a CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        const unsigned char c = *s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/** Whether s is a number in JSON's grammar. */
+static int is_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return 0;
+    if (*s == '.') {
+        if (!(*++s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return !*s;
+}
+
+static const AVDictionaryEntry *next_gpume_meta(const AVDictionary *m, const AVDictionaryEntry *prev)
+{
+    return av_dict_get(m, META_PREFIX, prev, AV_DICT_IGNORE_SUFFIX);
+}
+
+static void dump_header(const DumpContext *d)
+{
+    if (!d->jsonl)
+        printf("frame,pts,pict_type,count,source,w,h,src_x,src_y,dst_x,dst_y,"
+               "motion_x,motion_y,motion_scale,mean_sad,scene_score,gpume_meta\n");
+}
+
+static int dump_frame(void *opaque, AVFrame *f, int64_t index)
+{
+    const DumpContext *d = opaque;
+    const AVFrameSideData *sd = av_frame_get_side_data(f, AV_FRAME_DATA_MOTION_VECTORS);
+    const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
+    const size_t n = sd ? sd->size / sizeof(*mvs) : 0;
+    const char type = av_get_picture_type_char(f->pict_type);
+    const AVDictionaryEntry *t;
+    char pts[32] = "";
+
+    if (f->pts != AV_NOPTS_VALUE)
+        snprintf(pts, sizeof(pts), "%"PRId64, f->pts);
+
+    if (d->jsonl) {
+        printf("{\"frame\":%"PRId64",\"pts\":%s,\"pict_type\":\"%c\",\"count\":%zu,\"gpume\":{",
+               index, *pts ? pts : "null", type, n);
+        t = NULL;
+        for (int i = 0; (t = next_gpume_meta(f->metadata, t)); i++) {
+            printf(i ? "," : "");
+            json_string(stdout, t->key + strlen(META_PREFIX));
+            putchar(':');
+            if (is_json_number(t->value))
+                fputs(t->value, stdout);
+            else
+                json_string(stdout, t->value);
+        }
+        printf("},\"mvs\":[");
+        for (size_t i = 0; i < n; i++) {
+            const AVMotionVector *mv = &mvs[i];
+            printf("%s{\"source\":%d,\"w\":%d,\"h\":%d,\"src_x\":%d,\"src_y\":%d,"
+                   "\"dst_x\":%d,\"dst_y\":%d,\"motion_x\":%d,\"motion_y\":%d,"
+                   "\"motion_scale\":%d}", i ? "," : "", mv->source, mv->w, mv->h,
+                   mv->src_x, mv->src_y, mv->dst_x, mv->dst_y, mv->motion_x,
+                   mv->motion_y, mv->motion_scale);
+        }
+        printf("]}\n");
+    } else {
+        const AVDictionaryEntry *sad   = av_dict_get(f->metadata, META_PREFIX "mean_sad", NULL, 0);
+        const AVDictionaryEntry *scene = av_dict_get(f->metadata, META_PREFIX "scene_score", NULL, 0);
+        AVBPrint meta;
+
+        av_bprint_init(&meta, 0, AV_BPRINT_SIZE_UNLIMITED);
+        t = NULL;
+        for (int i = 0; (t = next_gpume_meta(f->metadata, t)); i++)
+            av_bprintf(&meta, "%s%s=%s", i ? ";" : "", t->key + strlen(META_PREFIX), t->value);
+        if (!av_bprint_is_complete(&meta)) {
+            av_bprint_finalize(&meta, NULL);
+            return AVERROR(ENOMEM);
+        }
+        for (size_t i = 0; i < FFMAX(n, 1); i++) {
+            printf("%"PRId64",%s,%c,%zu,", index, pts, type, n);
+            if (n) {
+                const AVMotionVector *mv = &mvs[i];
+                printf("%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,", mv->source, mv->w, mv->h,
+                       mv->src_x, mv->src_y, mv->dst_x, mv->dst_y, mv->motion_x,
+                       mv->motion_y, mv->motion_scale);
+            } else {
+                printf(",,,,,,,,,,");
+            }
+            csv_field(stdout, sad ? sad->value : "");
+            putchar(',');
+            csv_field(stdout, scene ? scene->value : "");
+            putchar(',');
+            csv_field(stdout, meta.str);
+            putchar('\n');
+        }
+        av_bprint_finalize(&meta, NULL);
+    }
+    return d->max_frames && index + 1 >= d->max_frames;
+}
+
+/* ------------------------------------------------------------------------ */
+/* eval: frames arrive one by one; each is evaluated once its next one is there */
+
+typedef struct EvalRun {
+    EvalContext e;
+    AVFrame *prev, *cur;
+    int64_t cur_index;
+    int64_t max_frames;
+} EvalRun;
+
+static int eval_pending(EvalRun *r, const AVFrame *next)
+{
+    FrameStats st;
+    int err;
+
+    if (!r->cur)
+        return 0;
+    if (!luma_usable(r->cur->format)) {
+        av_log(NULL, AV_LOG_ERROR, "eval needs 8-bit YUV or gray frames, the graph outputs %s; "
+               "add format=yuv420p (or hwdownload,format=...) to -vf\n",
+               av_get_pix_fmt_name(r->cur->format) ? av_get_pix_fmt_name(r->cur->format) : "?");
+        return AVERROR(EINVAL);
+    }
+    if ((err = eval_frame(&r->e, r->prev, r->cur, next, r->cur_index, &st)) < 0)
+        return err;
+    print_eval_row(&st);
+    return 0;
+}
+
+static int eval_take(void *opaque, AVFrame *f, int64_t index)
+{
+    EvalRun *r = opaque;
+    int err;
+
+    /* the frame after the last one (-frames) serves only as a reference */
+    if ((err = eval_pending(r, f)) < 0)
+        return err;
+    if (r->max_frames && index >= r->max_frames) {
+        av_frame_free(&r->cur);
+        return 1;
+    }
+    av_frame_free(&r->prev);
+    r->prev = r->cur;
+    r->cur  = av_frame_alloc();
+    if (!r->cur)
+        return AVERROR(ENOMEM);
+    av_frame_move_ref(r->cur, f);
+    r->cur_index = index;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input, filter graph */
+
+typedef struct Options {
+    const char *input, *graph, *truth;
+    int jsonl, export_mvs;
+    int64_t max_frames;
+} Options;
+
+typedef struct Pipeline {
+    AVFormatContext *fmt;
+    AVCodecContext *dec;
+    AVPacket *pkt;
+    int stream, flushed;
+
+    AVFilterGraph *src_graph;       ///< lavfi: input
+    AVFilterContext *src_sink;
+
+    AVFilterGraph *graph;
+    AVFilterContext *buffer, *sink;
+    AVRational time_base, frame_rate;
+} Pipeline;
+
+static void pipeline_close(Pipeline *p)
+{
+    avfilter_graph_free(&p->graph);
+    avfilter_graph_free(&p->src_graph);
+    avcodec_free_context(&p->dec);
+    avformat_close_input(&p->fmt);
+    av_packet_free(&p->pkt);
+}
+
+/**
+ * Parse desc into graph, its unlabelled (or [in]) input linked to in when
+ * in is not NULL, its unlabelled (or [out]) output to out.
+ */
+static int parse_graph(AVFilterGraph *graph, const char *desc, AVFilterContext *in,
+                       AVFilterContext *out)
+{
+    AVFilterInOut *outputs = NULL, *inputs = avfilter_inout_alloc();
+    int err = AVERROR(ENOMEM);
+
+    if (!inputs || !(inputs->name = av_strdup("out")))
+        goto end;
+    inputs->filter_ctx = out;
+    if (in) {
+        if (!(outputs = avfilter_inout_alloc()) || !(outputs->name = av_strdup("in")))
+            goto end;
+        outputs->filter_ctx = in;
+    }
+    err = avfilter_graph_parse_ptr(graph, desc, &inputs, &outputs, NULL);
+    if (err < 0) {
+        av_log(NULL, AV_LOG_ERROR, "cannot parse the filter graph '%s': %s\n", desc, av_err2str(err));
+        goto end;
+    }
+    if (inputs || outputs) {
+        av_log(NULL, AV_LOG_ERROR, "filter graph '%s': %s has unconnected pads%s\n", desc,
+               in ? "it" : "a source graph (lavfi:)",
+               in ? " (one input and one output are expected)" : " (sources and one output are expected)");
+        err = AVERROR(EINVAL);
+        goto end;
+    }
+    err = avfilter_graph_config(graph, NULL);
+    if (err < 0) {
+        av_log(NULL, AV_LOG_ERROR, "cannot configure the filter graph '%s': %s\n", desc, av_err2str(err));
+        goto end;
+    }
+    if (av_buffersink_get_type(out) != AVMEDIA_TYPE_VIDEO) {
+        av_log(NULL, AV_LOG_ERROR, "filter graph '%s' does not output video\n", desc);
+        err = AVERROR(EINVAL);
+    }
+end:
+    avfilter_inout_free(&inputs);
+    avfilter_inout_free(&outputs);
+    return err;
+}
+
+static int open_input(Pipeline *p, const Options *o)
+{
+    const AVCodec *codec;
+    AVDictionary *opts = NULL;
+    AVStream *st;
+    int err;
+
+    if (av_strstart(o->input, "lavfi:", NULL)) {
+        const char *desc = o->input + 6;
+        if (!(p->src_graph = avfilter_graph_alloc()))
+            return AVERROR(ENOMEM);
+        err = avfilter_graph_create_filter(&p->src_sink, avfilter_get_by_name("buffersink"),
+                                           "src_out", NULL, NULL, p->src_graph);
+        if (err < 0)
+            return err;
+        if ((err = parse_graph(p->src_graph, desc, NULL, p->src_sink)) < 0)
+            return err;
+        p->time_base  = av_buffersink_get_time_base(p->src_sink);
+        p->frame_rate = av_buffersink_get_frame_rate(p->src_sink);
+        if (o->export_mvs)
+            av_log(NULL, AV_LOG_WARNING, "-export_mvs has no effect on a lavfi: input\n");
+        return 0;
+    }
+
+    err = avformat_open_input(&p->fmt, o->input, NULL, NULL);
+    if (err < 0) {
+        av_log(NULL, AV_LOG_ERROR, "cannot open '%s': %s\n", o->input, av_err2str(err));
+        return err;
+    }
+    err = avformat_find_stream_info(p->fmt, NULL);
+    if (err < 0) {
+        av_log(NULL, AV_LOG_ERROR, "'%s': cannot read stream information: %s\n",
+               o->input, av_err2str(err));
+        return err;
+    }
+    p->stream = -1;
+    for (unsigned i = 0; i < p->fmt->nb_streams; i++) {
+        if (p->stream < 0 && p->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
+            p->stream = i;
+        else
+            p->fmt->streams[i]->discard = AVDISCARD_ALL;
+    }
+    if (p->stream < 0) {
+        av_log(NULL, AV_LOG_ERROR, "'%s' has no video stream\n", o->input);
+        return AVERROR_STREAM_NOT_FOUND;
+    }
+    st = p->fmt->streams[p->stream];
+    codec = avcodec_find_decoder(st->codecpar->codec_id);
+    if (!codec) {
+        av_log(NULL, AV_LOG_ERROR, "'%s': no decoder for %s in this build\n", o->input,
+               avcodec_get_name(st->codecpar->codec_id));
+        return AVERROR_DECODER_NOT_FOUND;
+    }
+    if (!(p->dec = avcodec_alloc_context3(codec)) || !(p->pkt = av_packet_alloc()))
+        return AVERROR(ENOMEM);
+    if ((err = avcodec_parameters_to_context(p->dec, st->codecpar)) < 0)
+        return err;
+    p->dec->pkt_timebase = st->time_base;
+    if (o->export_mvs && (err = av_dict_set(&opts, "flags2", "+export_mvs", 0)) < 0)
+        return err;
+    err = avcodec_open2(p->dec, codec, &opts);
+    av_dict_free(&opts);
+    if (err < 0) {
+        av_log(NULL, AV_LOG_ERROR, "'%s': cannot open the %s decoder: %s\n", o->input,
+               codec->name, av_err2str(err));
+        return err;
+    }
+    p->time_base  = st->time_base;
+    p->frame_rate = av_guess_frame_rate(p->fmt, st, NULL);
+    return 0;
+}
+
+/** The next input frame; AVERROR_EOF at the end. */
+static int read_frame(Pipeline *p, AVFrame *frame)
+{
+    int err;
+
+    if (p->src_graph)
+        return av_buffersink_get_frame(p->src_sink, frame);
+
+    for (;;) {
+        err = avcodec_receive_frame(p->dec, frame);
+        if (err >= 0) {
+            frame->pts = frame->best_effort_timestamp;
+            return 0;
+        }
+        if (err != AVERROR(EAGAIN))
+            return err;
+        if (p->flushed)
+            return AVERROR_EOF;
+        err = av_read_frame(p->fmt, p->pkt);
+        if (err < 0) {
+            if (err != AVERROR_EOF)
+                av_log(NULL, AV_LOG_ERROR, "error reading the input: %s; "
+                       "treating it as the end\n", av_err2str(err));
+            p->flushed = 1;
+            if ((err = avcodec_send_packet(p->dec, NULL)) < 0)
+                return err;
+            continue;
+        }
+        if (p->pkt->stream_index == p->stream) {
+            err = avcodec_send_packet(p->dec, p->pkt);
+            if (err < 0 && err != AVERROR(EAGAIN))
+                av_log(NULL, AV_LOG_WARNING, "decoding error (packet skipped): %s\n",
+                       av_err2str(err));
+        }
+        av_packet_unref(p->pkt);
+    }
+}
+
+static int make_graph(Pipeline *p, const Options *o, const AVFrame *frame)
+{
+    AVBufferSrcParameters *par;
+    int err;
+
+    if (!(p->graph = avfilter_graph_alloc()) ||
+        !(p->buffer = avfilter_graph_alloc_filter(p->graph, avfilter_get_by_name("buffer"), "in")) ||
+        !(par = av_buffersrc_parameters_alloc()))
+        return AVERROR(ENOMEM);
+    par->format              = frame->format;
+    par->width               = frame->width;
+    par->height              = frame->height;
+    par->sample_aspect_ratio = frame->sample_aspect_ratio;
+    par->time_base           = p->time_base;
+    par->frame_rate          = p->frame_rate;
+    par->hw_frames_ctx       = frame->hw_frames_ctx;
+    par->color_space         = frame->colorspace;
+    par->color_range         = frame->color_range;
+    err = av_buffersrc_parameters_set(p->buffer, par);
+    av_free(par);
+    if (err < 0 || (err = avfilter_init_dict(p->buffer, NULL)) < 0)
+        return err;
+    err = avfilter_graph_create_filter(&p->sink, avfilter_get_by_name("buffersink"), "out",
+                                       NULL, NULL, p->graph);
+    if (err < 0)
+        return err;
+    return parse_graph(p->graph, o->graph, p->buffer, p->sink);
+}
+
+/**
+ * Decode the input, run it through the graph and pass every output frame to
+ * take() (which may keep its content); take() returns > 0 to stop.
+ */
+static int run_pipeline(const Options *o, int (*take)(void *opaque, AVFrame *f, int64_t index),
+                        void *opaque)
+{
+    Pipeline p = { 0 };
+    AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
+    int64_t nb_out = 0;
+    int err, done = 0, eof = 0;
+
+    if (!in || !out) {
+        err = AVERROR(ENOMEM);
+        goto end;
+    }
+    if ((err = open_input(&p, o)) < 0)
+        goto end;
+
+    while (!done && !eof) {
+        err = read_frame(&p, in);
+        if (err == AVERROR_EOF) {
+            eof = 1;
+            if (!p.graph) {
+                av_log(NULL, AV_LOG_ERROR, "'%s': no video frame could be decoded\n", o->input);
+                err = AVERROR_INVALIDDATA;
+                goto end;
+            }
+            err = av_buffersrc_add_frame_flags(p.buffer, NULL, 0);
+        } else if (err < 0) {
+            av_log(NULL, AV_LOG_ERROR, "'%s': %s\n", o->input, av_err2str(err));
+            goto end;
+        } else {
+            if (!p.graph && (err = make_graph(&p, o, in)) < 0)
+                goto end;
+            err = av_buffersrc_add_frame_flags(p.buffer, in, 0);
+            av_frame_unref(in);
+        }
+        if (err < 0) {
+            av_log(NULL, AV_LOG_ERROR, "cannot feed the filter graph: %s\n", av_err2str(err));
+            goto end;
+        }
+        while (!done) {
+            err = av_buffersink_get_frame(p.sink, out);
+            if (err == AVERROR(EAGAIN))
+                break;
+            if (err == AVERROR_EOF) {
+                done = 1;
+                break;
+            }
+            if (err < 0) {
+                av_log(NULL, AV_LOG_ERROR, "filtering failed: %s\n", av_err2str(err));
+                goto end;
+            }
+            err = take(opaque, out, nb_out++);
+            av_frame_unref(out);
+            if (err < 0)
+                goto end;
+            done = err > 0;
+        }
+    }
+    err = 0;
+    if (!nb_out)
+        av_log(NULL, AV_LOG_WARNING, "the filter graph output no frame\n");
+end:
+    av_frame_free(&in);
+    av_frame_free(&out);
+    pipeline_close(&p);
+    return err;
+}
+
+static int cmd_dump(const Options *o)
+{
+    DumpContext d = { .jsonl = o->jsonl, .max_frames = o->max_frames };
+
+    dump_header(&d);
+    return run_pipeline(o, dump_frame, &d);
+}
+
+static int cmd_eval(const Options *o)
+{
+    EvalRun r = { .max_frames = o->max_frames };
+    int err = 0;
+
+    if (o->truth) {
+        uint8_t *buf;
+        size_t size;
+        char *text;
+        err = av_file_map(o->truth, &buf, &size, 0, NULL);
+        if (err < 0) {
+            av_log(NULL, AV_LOG_ERROR, "cannot read the truth file '%s': %s\n", o->truth,
+                   av_err2str(err));
+            return err;
+        }
+        text = av_strndup((const char *)buf, size);
+        av_file_unmap(buf, size);
+        if (!text)
+            return AVERROR(ENOMEM);
+        err = truth_parse(&r.e.truth, text, o->truth);
+        av_free(text);
+        if (err < 0)
+            goto end;
+        r.e.have_truth = 1;
+    }
+    print_eval_header();
+    err = run_pipeline(o, eval_take, &r);
+    if (err >= 0)
+        err = eval_pending(&r, NULL);
+    if (err >= 0)
+        err = print_eval_summary(&r.e);
+end:
+    av_frame_free(&r.prev);
+    av_frame_free(&r.cur);
+    eval_uninit(&r.e);
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* selftest: the metrics on tiny hand-made frames, against values computed by
+ * hand (the arithmetic is in the comments) */
+
+typedef struct Tests {
+    int pass, fail;
+} Tests;
+
+static void expect(Tests *t, const char *name, double got, double want, double tol)
+{
+    const int ok = (isnan(got) && isnan(want)) ||
+                   (isinf(got) && isinf(want) && (got > 0) == (want > 0)) ||
+                   (isfinite(got) && isfinite(want) && fabs(got - want) <= tol);
+    if (ok) {
+        t->pass++;
+    } else {
+        t->fail++;
+        printf("FAIL %s: got %.6f, expected %.6f\n", name, got, want);
+    }
+}
+
+static AVFrame *gray_frame(int w, int h, const uint8_t *v)
+{
+    AVFrame *f = av_frame_alloc();
+
+    if (!f)
+        return NULL;
+    f->format = AV_PIX_FMT_GRAY8;
+    f->width  = w;
+    f->height = h;
+    if (av_frame_get_buffer(f, 0) < 0) {
+        av_frame_free(&f);
+        return NULL;
+    }
+    for (int y = 0; y < h; y++)
+        if (v)
+            memcpy(f->data[0] + y * f->linesize[0], v + y * w, w);
+        else
+            memset(f->data[0] + y * f->linesize[0], 0, w);
+    return f;
+}
+
+/** A vector as an estimator exports it; with scale 0, (mx, my) is src - dst. */
+static AVMotionVector mk_mv(int source, int w, int h, int dst_x, int dst_y, int mx, int my, int scale)
+{
+    return (AVMotionVector) {
+        .source = source, .w = w, .h = h, .dst_x = dst_x, .dst_y = dst_y,
+        .src_x = dst_x + (scale ? mx / scale : mx), .src_y = dst_y + (scale ? my / scale : my),
+        .motion_x = scale ? mx : 0, .motion_y = scale ? my : 0, .motion_scale = scale,
+    };
+}
+
+static int attach_mvs(AVFrame *f, const AVMotionVector *mv, int n)
+{
+    AVFrameSideData *sd = av_frame_new_side_data(f, AV_FRAME_DATA_MOTION_VECTORS, n * sizeof(*mv));
+    if (!sd)
+        return AVERROR(ENOMEM);
+    memcpy(sd->data, mv, n * sizeof(*mv));
+    return 0;
+}
+
+/* R: the 4x4 reference of the first tests */
+static const uint8_t ref4[16] = {
+     10,  20,  30,  40,
+     50,  60,  70,  80,
+     90, 100, 110, 120,
+    130, 140, 150, 160,
+};
+
+static void test_sample_q(Tests *t)
+{
+    /* every row 0 100 200 250 */
+    static const uint8_t row[16] = { 0, 100, 200, 250, 0, 100, 200, 250,
+                                     0, 100, 200, 250, 0, 100, 200, 250 };
+    /* R2(x, y) = 16x + y */
+    static const uint8_t r2[16] = { 0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51 };
+    const Plane p = { row, 4, 4, 4 }, p2 = { r2, 4, 4, 4 };
+
+    expect(t, "sample_q integer", sample_q(&p, 8, 4), 200, 0);
+    /* qx=1: x0=0 fx=1: (3*4*0 + 1*4*100 + 8) >> 4 = 408 >> 4 = 25 */
+    expect(t, "sample_q quarter", sample_q(&p, 1, 0), 25, 0);
+    /* qx=2: (2*4*0 + 2*4*100 + 8) >> 4 = 808 >> 4 = 50 */
+    expect(t, "sample_q half", sample_q(&p, 2, 0), 50, 0);
+    /* qx=3: (1*4*0 + 3*4*100 + 8) >> 4 = 1208 >> 4 = 75 */
+    expect(t, "sample_q three quarters", sample_q(&p, 3, 0), 75, 0);
+    /* qx=6: x0=1 fx=2: (8*100 + 8*200 + 8) >> 4 = 2408 >> 4 = 150 */
+    expect(t, "sample_q half at x=1", sample_q(&p, 6, 0), 150, 0);
+    /* qx=13: x0=3 fx=1, R(4) clamps to R(3)=250: (12*250 + 4*250 + 8) >> 4 = 250 */
+    expect(t, "sample_q right edge", sample_q(&p, 13, 0), 250, 0);
+    /* qx=-3: x0=-1 fx=1, R(-1) and R(0) clamp to R(0)=0 */
+    expect(t, "sample_q left edge", sample_q(&p, -3, 0), 0, 0);
+    /* (2,2): a=0 b=16 c=1 d=17, weights 4 4 4 4: (0 + 64 + 4 + 68 + 8) >> 4 = 144 >> 4 = 9 */
+    expect(t, "sample_q 2-D half", sample_q(&p2, 2, 2), 9, 0);
+    /* (1,3): weights (3*1, 1*1, 3*3, 1*3) on a=0 b=16 c=1 d=17:
+     * 0 + 16 + 9 + 51 + 8 = 84, >> 4 = 5 */
+    expect(t, "sample_q 2-D quarter", sample_q(&p2, 1, 3), 5, 0);
+    /* (-2,-6) at the top-left corner: everything clamps to R(0,0)=0; (14,14): to R(3,3)=51 */
+    expect(t, "sample_q corner low", sample_q(&p2, -2, -6), 0, 0);
+    expect(t, "sample_q corner high", sample_q(&p2, 14, 14), 51, 0);
+}
+
+static void test_conversion(Tests *t)
+{
+    AVMotionVector mv;
+    Block b;
+    int ok;
+
+    /* quarter pel: q = motion */
+    mv = mk_mv(-1, 16, 16, 8, 8, 3, -3, 4);
+    ok = block_from_mv(&mv, 32, 32, &b);
+    expect(t, "qpel valid", ok, 1, 0);
+    expect(t, "qpel qx", b.qx, 3, 0);
+    expect(t, "qpel qy", b.qy, -3, 0);
+    expect(t, "qpel mx", b.mx, 0.75, 1e-12);
+    expect(t, "qpel rect x", b.x, 0, 0);
+    expect(t, "qpel rect w", b.w, 16, 0);
+    /* half pel: q = 2 * motion; integer: 4 * motion */
+    mv = mk_mv(-1, 8, 8, 4, 4, 3, -1, 2);
+    block_from_mv(&mv, 32, 32, &b);
+    expect(t, "hpel qx", b.qx, 6, 0);
+    expect(t, "hpel qy", b.qy, -2, 0);
+    mv = mk_mv(1, 8, 8, 4, 4, 2, -5, 1);
+    block_from_mv(&mv, 32, 32, &b);
+    expect(t, "ipel qx", b.qx, 8, 0);
+    expect(t, "ipel qy", b.qy, -20, 0);
+    /* motion_scale 0 (mestimate): src - dst = (10 - 8, 7 - 8) = (2, -1) */
+    mv = mk_mv(-1, 16, 16, 8, 8, 2, -1, 0);
+    block_from_mv(&mv, 32, 32, &b);
+    expect(t, "scale0 qx", b.qx, 8, 0);
+    expect(t, "scale0 qy", b.qy, -4, 0);
+    expect(t, "scale0 my", b.my, -1, 0);
+    /* scale 8: 4 * 3 / 8 = 1.5 -> 2 (halves up); 4 * -3 / 8 = -1.5 -> -1 */
+    mv = mk_mv(-1, 16, 16, 8, 8, 3, -3, 8);
+    block_from_mv(&mv, 32, 32, &b);
+    expect(t, "scale8 qx", b.qx, 2, 0);
+    expect(t, "scale8 qy", b.qy, -1, 0);
+    expect(t, "scale8 mx", b.mx, 0.375, 1e-12);
+    expect(t, "to_qpel 5/4", to_qpel(5, 4), 5, 0);
+    expect(t, "to_qpel -1/2", to_qpel(-1, 2), -2, 0);
+    /* clipping: 20x10 frame, 16x4 block centred at (18, 9): top-left (10, 7),
+     * x in [10, 26) & [0, 20) -> w = 10, y in [7, 11) & [0, 10) -> h = 3 */
+    mv = mk_mv(-1, 16, 4, 18, 9, 0, 0, 4);
+    ok = block_from_mv(&mv, 20, 10, &b);
+    expect(t, "clip valid", ok, 1, 0);
+    expect(t, "clip x", b.x, 10, 0);
+    expect(t, "clip y", b.y, 7, 0);
+    expect(t, "clip w", b.w, 10, 0);
+    expect(t, "clip h", b.h, 3, 0);
+    /* a block entirely outside the frame */
+    mv = mk_mv(-1, 4, 4, 30, 2, 0, 0, 4);
+    expect(t, "outside", block_from_mv(&mv, 20, 10, &b), 0, 0);
+}
+
+static void test_misc(Tests *t)
+{
+    double v3[3] = { 3, 1, 2 }, v4[4] = { 4, 1, 3, 2 };
+
+    expect(t, "median odd", median(v3, 3), 2, 0);
+    expect(t, "median even", median(v4, 4), 2.5, 0);  /* (2 + 3) / 2 */
+    expect(t, "median empty", median(NULL, 0), NAN, 0);
+    /* 10 log10(255^2 * 16 / 1200) = 10 log10(867) = 29.380191 */
+    expect(t, "psnr", psnr_of(1200, 16), 29.380191, 1e-6);
+    expect(t, "psnr zero error", psnr_of(0, 16), INFINITY, 0);
+    expect(t, "json 0.6310", is_json_number("0.6310"), 1, 0);
+    expect(t, "json -1e5", is_json_number("-1e5"), 1, 0);
+    expect(t, "json .5", is_json_number(".5"), 0, 0);
+    expect(t, "json +1", is_json_number("+1"), 0, 0);
+    expect(t, "json 0x10", is_json_number("0x10"), 0, 0);
+    expect(t, "json 01", is_json_number("01"), 0, 0);
+    expect(t, "json 1.", is_json_number("1."), 0, 0);
+    expect(t, "json nan", is_json_number("nan"), 0, 0);
+    expect(t, "luma gray8", luma_usable(AV_PIX_FMT_GRAY8), 1, 0);
+    expect(t, "luma yuv420p", luma_usable(AV_PIX_FMT_YUV420P), 1, 0);
+    expect(t, "luma nv12", luma_usable(AV_PIX_FMT_NV12), 1, 0);
+    expect(t, "luma rgb24", luma_usable(AV_PIX_FMT_RGB24), 0, 0);
+    expect(t, "luma yuyv422", luma_usable(AV_PIX_FMT_YUYV422), 0, 0);
+    expect(t, "luma yuv420p10", luma_usable(AV_PIX_FMT_YUV420P10LE), 0, 0);
+    expect(t, "luma cuda", luma_usable(AV_PIX_FMT_CUDA), 0, 0);
+}
+
+static void test_truth_parse(Tests *t)
+{
+    static const char *const bad[] = {
+        "x 1 2\n", "1 2\n", "1 2 3 4 5\n", "1 2 3 0 0 -1 4\n", "1 2 3 0 0 4 0\n",
+        "-1 2 3\n", "1 2 3q\n", "# nothing\n\n", "1 nan 0\n",
+    };
+    Truth tr = { 0 };
+    double dx = 0, dy = 0;
+    int err, av_level = av_log_get_level();
+
+    av_log_set_level(AV_LOG_QUIET);
+    for (int i = 0; i < FF_ARRAY_ELEMS(bad); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "truth rejects #%d", i);
+        err = truth_parse(&tr, bad[i], "selftest");
+        expect(t, name, err < 0, 1, 0);
+        truth_free(&tr);
+    }
+    av_log_set_level(av_level);
+    err = truth_parse(&tr, "  \n* 1.5 -0.25 \r\n5 1 1 2 2 2 2 # comment\n", "selftest");
+    expect(t, "truth parses", err, 0, 0);
+    expect(t, "truth lines", tr.nb, 2, 0);
+    truth_at(&tr, 7, 0, 0, &dx, &dy);
+    expect(t, "truth * dx", dx, 1.5, 0);
+    expect(t, "truth * dy", dy, -0.25, 0);
+    /* frame 5, (3, 3) is inside the rectangle x, y in [2, 4) */
+    truth_at(&tr, 5, 3, 3, &dx, &dy);
+    expect(t, "truth rect dx", dx, 1, 0);
+    truth_at(&tr, 5, 4, 3, &dx, &dy);
+    expect(t, "truth outside rect dx", dx, 1.5, 0);
+    truth_free(&tr);
+    truth_parse(&tr, "5 1 1\n", "selftest");
+    expect(t, "truth none", truth_at(&tr, 4, 0, 0, &dx, &dy), 0, 0);
+    truth_free(&tr);
+}
+
+/** Frames, vectors and the expected metrics of test_eval(). */
+static void test_eval(Tests *t)
+{
+    EvalContext e = { 0 };
+    FrameStats st;
+    AVFrame *prev = NULL, *cur = NULL, *next = NULL;
+    int err;
+
+#define FRAMES(w, h, p, c, n)                                                         \
+    do {                                                                              \
+        av_frame_free(&prev); av_frame_free(&cur); av_frame_free(&next);              \
+        prev = gray_frame(w, h, p); cur = gray_frame(w, h, c); next = gray_frame(w, h, n); \
+        if (!prev || !cur || !next)                                                   \
+            goto oom;                                                                 \
+    } while (0)
+#define MVS(...)                                                                      \
+    do {                                                                              \
+        const AVMotionVector mvs_[] = { __VA_ARGS__ };                                \
+        if (attach_mvs(cur, mvs_, FF_ARRAY_ELEMS(mvs_)) < 0)                          \
+            goto oom;                                                                 \
+    } while (0)
+#define EVAL(index)                                                                   \
+    do {                                                                              \
+        if ((err = eval_frame(&e, prev, cur, next, index, &st)) < 0) {                \
+            printf("FAIL eval_frame: %s\n", av_err2str(err));                         \
+            t->fail++;                                                                \
+            goto end;                                                                 \
+        }                                                                             \
+    } while (0)
+
+    /* 1. cur(x, y) = R(x + 1, y), edges replicated:
+     *      20 30 40 40 / 60 70 80 80 / 100 110 120 120 / 140 150 160 160
+     * one 4x4 block, dst (2, 2), vector (+1, 0): the prediction is exact. */
+    {
+        static const uint8_t c[16] = { 20, 30, 40, 40, 60, 70, 80, 80,
+                                       100, 110, 120, 120, 140, 150, 160, 160 };
+        FRAMES(4, 4, ref4, c, NULL);
+        MVS(mk_mv(-1, 4, 4, 2, 2, 1, 0, 1));
+        EVAL(1);
+        expect(t, "shift n_fwd", st.n[FWD], 1, 0);
+        expect(t, "shift psnr_fwd", psnr_of(st.sse[FWD], st.pixels), INFINITY, 0);
+        expect(t, "shift mae", st.mae[FWD], 0, 0);
+        expect(t, "shift cover", st.cover[FWD], 1, 0);
+        /* zero motion: |cur - R| = 10 on 12 pixels, 0 on column 3:
+         * SSE = 12 * 100 = 1200, MSE = 75, 10 log10(65025 / 75) = 29.380191 */
+        expect(t, "shift psnr0", psnr_of(st.sse0, st.pixels), 29.380191, 1e-6);
+        expect(t, "shift smooth (one block)", st.smooth[FWD], NAN, 0);
+        expect(t, "shift no bwd", st.has[BWD], 0, 0);
+    }
+
+    /* 2. Two overlapping 2x2 blocks on R: A at (0,0) with (+2, 0), B at (1,1)
+     * with (0, +1), B written last.
+     *   A: (0,0)=R(2,0)=30 (1,0)=R(3,0)=40 (0,1)=R(2,1)=70 [(1,1)=80, overwritten]
+     *   B: (1,1)=R(1,2)=100 (2,1)=R(2,2)=110 (1,2)=R(1,3)=140 (2,2)=R(2,3)=150
+     *   others co-located: prediction
+     *      30  40  30  40 /  70 100 110  80 /  90 140 150 120 / 130 140 150 160
+     * cur = prediction with (0,0) +3 and (3,3) -5: SSE = 9 + 25 = 34,
+     * MSE = 34 / 16 = 2.125, PSNR = 10 log10(65025 / 2.125) = 44.857214;
+     * MAE = (3 + 5) / 16 = 0.5; covered: 4 + 4 - 1 = 7 of 16 = 0.4375;
+     * one neighbouring pair {A, B}: |(2,0) - (0,1)| = sqrt(5) = 2.236068. */
+    {
+        static const uint8_t c[16] = { 33, 40, 30, 40, 70, 100, 110, 80,
+                                       90, 140, 150, 120, 130, 140, 150, 155 };
+        FRAMES(4, 4, ref4, c, NULL);
+        MVS(mk_mv(-1, 2, 2, 1, 1, 2, 0, 1), mk_mv(-1, 2, 2, 2, 2, 0, 1, 1));
+        EVAL(1);
+        expect(t, "overlap pred (1,1) later wins", e.pred[FWD][1 * 4 + 1], 100, 0);
+        expect(t, "overlap pred (3,0) co-located", e.pred[FWD][3], 40, 0);
+        expect(t, "overlap psnr_fwd", psnr_of(st.sse[FWD], st.pixels), 44.857214, 1e-6);
+        expect(t, "overlap mae", st.mae[FWD], 0.5, 0);
+        expect(t, "overlap cover", st.cover[FWD], 0.4375, 0);
+        expect(t, "overlap smooth", st.smooth[FWD], 2.236068, 1e-6);
+    }
+
+    /* 3. Both directions, zero vectors: prev = 10, cur = 20, next = 31 everywhere.
+     *   fwd error 10: MSE 100, 10 log10(65025 / 100) = 28.130804
+     *   bwd error 11: MSE 121, 10 log10(65025 / 121) = 27.302950
+     *   bi: (10 + 31 + 1) >> 1 = 21, error 1: MSE 1, 10 log10(65025) = 48.130804 */
+    {
+        uint8_t p[16], c[16], n[16];
+        memset(p, 10, 16);
+        memset(c, 20, 16);
+        memset(n, 31, 16);
+        FRAMES(4, 4, p, c, n);
+        MVS(mk_mv(-1, 4, 4, 2, 2, 0, 0, 4), mk_mv(1, 4, 4, 2, 2, 0, 0, 4));
+        EVAL(2);
+        expect(t, "bi psnr_fwd", psnr_of(st.sse[FWD], st.pixels), 28.130804, 1e-6);
+        expect(t, "bi psnr_bwd", psnr_of(st.sse[BWD], st.pixels), 27.302950, 1e-6);
+        expect(t, "bi psnr_bi", psnr_of(st.sse_bi, st.pixels), 48.130804, 1e-6);
+        expect(t, "bi cover_bwd", st.cover[BWD], 1, 0);
+        /* without a next frame the backward vectors are not evaluated */
+        av_frame_free(&next);
+        av_log_set_level(AV_LOG_QUIET);
+        EVAL(3);
+        av_log_set_level(AV_LOG_WARNING);
+        expect(t, "bi last frame: no bwd", st.has[BWD] + st.has_bi, 0, 0);
+        expect(t, "bi last frame: n_bwd counted", st.n[BWD], 1, 0);
+    }
+
+    /* 4. 8x8, four 4x4 blocks (quarter pel): TL (0,0) TR (3,4) BL (0,0) BR (3,4) px.
+     * pairs: TL-TR |(3,4)| = 5, BL-BR 5, TL-BL 0, TR-BR 0: mean 10 / 4 = 2.5 */
+    {
+        FRAMES(8, 8, NULL, NULL, NULL);
+        MVS(mk_mv(-1, 4, 4, 2, 2, 0, 0, 4), mk_mv(-1, 4, 4, 6, 2, 12, 16, 4),
+            mk_mv(-1, 4, 4, 2, 6, 0, 0, 4), mk_mv(-1, 4, 4, 6, 6, 12, 16, 4));
+        EVAL(1);
+        expect(t, "grid smooth", st.smooth[FWD], 2.5, 1e-12);
+        expect(t, "grid cover", st.cover[FWD], 1, 0);
+        expect(t, "grid psnr (flat frames)", psnr_of(st.sse[FWD], st.pixels), INFINITY, 0);
+    }
+
+    /* 5. A clipped edge block: 5x3 frame, 4x4 block centred at (6, 2):
+     * top-left (4, 0), clipped to 1x3: 3 of 15 pixels = 0.2 */
+    {
+        FRAMES(5, 3, NULL, NULL, NULL);
+        MVS(mk_mv(-1, 4, 4, 6, 2, 0, 0, 4));
+        EVAL(1);
+        expect(t, "edge cover", st.cover[FWD], 0.2, 1e-12);
+    }
+
+    /* 6. EPE. truth: "* 2 1", and (0, 0) in the rectangle (0,0)-(4,4) of frame 3.
+     * frame 1, vectors (2,1) (2,1) (5,5) (2,2): EPE 0, 0, |(3,4)| = 5, |(0,1)| = 1:
+     *   mean 6 / 4 = 1.5, median (0 + 1) / 2 = 0.5
+     * frame 3, TL centre (2,2) in the rectangle: |(3,4) - (0,0)| = 5; others 0:
+     *   mean 5 / 4 = 1.25, median 0
+     * overall 0 0 5 1 5 0 0 0: mean 11 / 8 = 1.375, median (0 + 0) / 2 = 0 */
+    {
+        eval_uninit(&e);
+        e = (EvalContext) { 0 };
+        if (truth_parse(&e.truth, "* 2 1\n3 0 0 0 0 4 4\n", "selftest") < 0)
+            goto oom;
+        e.have_truth = 1;
+        FRAMES(8, 8, NULL, NULL, NULL);
+        MVS(mk_mv(-1, 4, 4, 2, 2, 2, 1, 1), mk_mv(-1, 4, 4, 6, 2, 2, 1, 1),
+            mk_mv(-1, 4, 4, 2, 6, 5, 5, 1), mk_mv(-1, 4, 4, 6, 6, 2, 2, 1));
+        EVAL(1);
+        expect(t, "epe mean", st.epe_mean, 1.5, 1e-12);
+        expect(t, "epe median", st.epe_median, 0.5, 1e-12);
+        FRAMES(8, 8, NULL, NULL, NULL);
+        MVS(mk_mv(-1, 4, 4, 2, 2, 3, 4, 1), mk_mv(-1, 4, 4, 6, 2, 2, 1, 1),
+            mk_mv(-1, 4, 4, 2, 6, 2, 1, 1), mk_mv(-1, 4, 4, 6, 6, 2, 1, 1));
+        EVAL(3);
+        expect(t, "epe rect mean", st.epe_mean, 1.25, 1e-12);
+        expect(t, "epe rect median", st.epe_median, 0, 1e-12);
+        expect(t, "epe overall mean", e.epe_sum / e.nb_epe_all, 1.375, 1e-12);
+        expect(t, "epe overall median", median(e.epe_all, e.nb_epe_all), 0, 1e-12);
+        expect(t, "overall frames", e.frames, 2, 0);
+    }
+    goto end;
+oom:
+    printf("FAIL selftest: out of memory\n");
+    t->fail++;
+end:
+    av_frame_free(&prev);
+    av_frame_free(&cur);
+    av_frame_free(&next);
+    eval_uninit(&e);
+#undef FRAMES
+#undef MVS
+#undef EVAL
+}
+
+static int cmd_selftest(void)
+{
+    Tests t = { 0 };
+
+    test_sample_q(&t);
+    test_conversion(&t);
+    test_misc(&t);
+    test_truth_parse(&t);
+    test_eval(&t);
+    printf("%d passed, %d failed\n", t.pass, t.fail);
+    return t.fail ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: gpume-mv dump [-f csv|jsonl] [-vf GRAPH] [-frames N] [-export_mvs] [-v LEVEL] INPUT\n"
+        "       gpume-mv eval [-vf GRAPH] [-frames N] [-export_mvs] [-truth FILE] [-v LEVEL] INPUT\n"
+        "\n"
+        "INPUT: a media file (first video stream), or lavfi:GRAPH for a source filter graph,\n"
+        "       e.g. lavfi:testsrc2=s=320x240:r=25:d=1\n"
+        "-vf GRAPH    filters between the input and the output (default: null),\n"
+        "             e.g. gpume=device=cpu:dir=bi or mestimate\n"
+        "-frames N    stop after N output frames\n"
+        "-export_mvs  let the decoder export its own vectors (flags2 +export_mvs)\n"
+        "-f           dump format: csv (a line per vector) or jsonl (an object per frame)\n"
+        "-truth FILE  true motion for the end-point error: lines 'FRAME DX DY [X Y W H]',\n"
+        "             FRAME an index or '*', (DX, DY) the pixel's position in the previous\n"
+        "             frame relative to its own, in pixels; later lines override earlier ones\n"
+        "-v LEVEL     log level: quiet, error, warning (default), info, verbose, debug\n"
+        "\n"
+        "dump prints, per frame, its vectors and lavfi.gpume.* metadata; eval prints\n"
+        "motion-compensated prediction PSNR, coverage, smoothness and EPE per frame and\n"
+        "a last line 'overall key=value ...'. See the head of tools/gpume-mv.c.\n");
+}
+
+static int parse_level(const char *s, int *level)
+{
+    static const struct { const char *name; int level; } levels[] = {
+        { "quiet", AV_LOG_QUIET }, { "panic", AV_LOG_PANIC }, { "fatal", AV_LOG_FATAL },
+        { "error", AV_LOG_ERROR }, { "warning", AV_LOG_WARNING }, { "info", AV_LOG_INFO },
+        { "verbose", AV_LOG_VERBOSE }, { "debug", AV_LOG_DEBUG }, { "trace", AV_LOG_TRACE },
+    };
+    int64_t v;
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(levels); i++)
+        if (!strcmp(s, levels[i].name)) {
+            *level = levels[i].level;
+            return 1;
+        }
+    if (!parse_int(s, AV_LOG_QUIET, AV_LOG_TRACE, &v))
+        return 0;
+    *level = v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    Options o = { .graph = "null" };
+    const char *cmd = argc > 1 ? argv[1] : "";
+    int dump = !strcmp(cmd, "dump"), eval = !strcmp(cmd, "eval"), level = AV_LOG_WARNING, err;
+
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "selftest") && argc == 2)
+        return cmd_selftest();
+    if (!dump && !eval) {
+        fprintf(stderr, "gpume-mv: %s%s%s\n\n", *cmd ? "unknown command '" : "no command given",
+                cmd, *cmd ? "'" : "");
+        usage(stderr);
+        return 2;
+    }
+
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const int takes_value = !strcmp(a, "-f") || !strcmp(a, "-vf") || !strcmp(a, "-frames") ||
+                                !strcmp(a, "-truth") || !strcmp(a, "-v");
+
+        if (takes_value && !val) {
+            fprintf(stderr, "gpume-mv: option %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "-f") && dump) {
+            if (strcmp(val, "csv") && strcmp(val, "jsonl")) {
+                fprintf(stderr, "gpume-mv: -f %s: the format must be csv or jsonl\n", val);
+                return 2;
+            }
+            o.jsonl = !strcmp(val, "jsonl");
+        } else if (!strcmp(a, "-vf")) {
+            o.graph = val;
+        } else if (!strcmp(a, "-frames")) {
+            if (!parse_int(val, 1, INT64_MAX, &o.max_frames)) {
+                fprintf(stderr, "gpume-mv: -frames %s: a number of frames >= 1 is needed\n", val);
+                return 2;
+            }
+        } else if (!strcmp(a, "-truth") && eval) {
+            o.truth = val;
+        } else if (!strcmp(a, "-v")) {
+            if (!parse_level(val, &level)) {
+                fprintf(stderr, "gpume-mv: -v %s: unknown log level\n", val);
+                return 2;
+            }
+        } else if (!strcmp(a, "-export_mvs")) {
+            o.export_mvs = 1;
+            continue;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "gpume-mv %s: unknown option %s\n", cmd, a);
+            return 2;
+        } else if (o.input) {
+            fprintf(stderr, "gpume-mv: more than one input ('%s', '%s')\n", o.input, a);
+            return 2;
+        } else {
+            o.input = a;
+            continue;
+        }
+        i++;
+    }
+    if (!o.input) {
+        fprintf(stderr, "gpume-mv %s: no input given\n", cmd);
+        return 2;
+    }
+    if (!*o.graph) {
+        fprintf(stderr, "gpume-mv: -vf: empty filter graph (use null)\n");
+        return 2;
+    }
+
+    av_log_set_level(level);
+    err = dump ? cmd_dump(&o) : cmd_eval(&o);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "gpume-mv: error writing the output\n");
+        return 1;
+    }
+    if (err < 0) {
+        fprintf(stderr, "gpume-mv %s: failed: %s\n", cmd, av_err2str(err));
+        return 1;
+    }
+    return 0;
+}
