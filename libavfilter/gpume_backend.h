@@ -61,7 +61,8 @@ typedef struct GpumeBackend {
     /**
      * Estimate vectors of slot cur into slot ref. pred holds one quarter-pel
      * predictor (x, y) per CTU and may be reused once this returns. The work
-     * may run asynchronously: res is valid after wait(res) or sync(). The
+     * may run asynchronously: the arrays of res are valid after wait() of a
+     * GpumeResult with the same arrays, or sync(). The
      * caller keeps at most two frames of estimates in flight and does not
      * load a slot that one of them reads.
      */
@@ -75,6 +76,7 @@ typedef struct GpumeBackend {
 
 extern const GpumeBackend ff_gpume_backend_cpu;
 extern const GpumeBackend ff_gpume_backend_cuda;
+extern const GpumeBackend ff_gpume_backend_opencl;
 
 /** Fill the derived fields of p; returns AVERROR(EINVAL) for inconsistent values. */
 int ff_gpume_params_derive(GpumeParams *p);

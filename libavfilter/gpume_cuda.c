@@ -60,7 +60,8 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
 
-    GpumeResult *pending[NB_RESULTS];   ///< result each d_blocks[i] is computed for
+    /* where each d_blocks[i] goes, known by its blocks pointer; NULL: free */
+    GpumeResult pending[NB_RESULTS];
 } GpumeCUDAContext;
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host->log_ctx, s->cu, x)
@@ -309,7 +310,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
     CUcontext dummy;
     int err, e = 0;
 
-    while (e < NB_RESULTS && s->pending[e])
+    while (e < NB_RESULTS && s->pending[e].blocks)
         e++;
     if (e == NB_RESULTS)
         return AVERROR_BUG;
@@ -354,7 +355,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
     if (err >= 0)
         err = CHECK_CU(cu->cuEventRecord(s->done[e], s->stream));
     if (err >= 0)
-        s->pending[e] = res;
+        s->pending[e] = *res;
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
@@ -364,17 +365,17 @@ end:
 static int fetch(GpumeCUDAContext *s, int e)
 {
     const GpumeParams *p = &s->p;
-    GpumeResult *res = s->pending[e];
+    const GpumeResult res = s->pending[e];
     int err;
 
-    s->pending[e] = NULL;
+    s->pending[e].blocks = NULL;
     err = CHECK_CU(s->cu->cuEventSynchronize(s->done[e]));
     if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyDtoH(res->counts, s->d_counts[e],
-                                           p->nb_ctus * sizeof(*res->counts)));
+        err = CHECK_CU(s->cu->cuMemcpyDtoH(res.counts, s->d_counts[e],
+                                           p->nb_ctus * sizeof(*res.counts)));
     if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyDtoH(res->blocks, s->d_blocks[e],
-                                           (size_t)p->nb_ctus * p->max_out * sizeof(*res->blocks)));
+        err = CHECK_CU(s->cu->cuMemcpyDtoH(res.blocks, s->d_blocks[e],
+                                           (size_t)p->nb_ctus * p->max_out * sizeof(*res.blocks)));
     return err;
 }
 
@@ -385,7 +386,7 @@ static int cuda_wait(void *priv, GpumeResult *res)
     int err = AVERROR_BUG;
 
     for (int e = 0; e < NB_RESULTS; e++) {
-        if (s->pending[e] == res) {
+        if (s->pending[e].blocks == res->blocks) {
             err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
             if (err < 0)
                 return err;
@@ -407,7 +408,7 @@ static int cuda_sync(void *priv)
     if (err < 0)
         return err;
     for (int e = 0; e < NB_RESULTS; e++) {
-        if (s->pending[e]) {
+        if (s->pending[e].blocks) {
             const int ret = fetch(s, e);
             err = err < 0 ? err : ret;
         }
