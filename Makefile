@@ -91,6 +91,16 @@ bench: ffmpeg clips
 	@echo "RUN tools/bench.sh"
 	@$(TEST_ENV) $(SHELL) tools/bench.sh
 
+# gpume-mv (tools/gpume-mv.c, rules in tests/tools.mak): dumps and evaluates
+# motion vectors, linked against FFmpeg's static libraries; the sub-make runs
+# after 'ffmpeg' so that it sees the libraries that step rebuilt
+all: gpume-mv
+check: gpume-mv
+gpume-mv $(BUILDDIR)/gpume-mv: ffmpeg
+	+$(MAKE) --no-print-directory -f tests/tools.mak BUILDDIR=$(BUILDDIR) \
+	    FFMPEG_TREE=$(TREE) FFMPEG_BUILD=$(FFBUILD) $(BUILDDIR)/gpume-mv
+.PHONY: gpume-mv
+
 clean:
 	if [ -f $(FFBUILD)/Makefile ]; then $(MAKE) -C $(FFBUILD) clean; fi
 	rm -f $(DEMO_OUTPUT)

@@ -42,6 +42,7 @@
  *   {"frame":1,"pts":1,"pict_type":"P","count":300,"gpume":{"mean_sad":0.63,...},
  *    "mvs":[{"source":-1,"w":16,"h":16,"src_x":..,...,"motion_scale":4},...]}
  * (a metadata value is a JSON number when it is written as one, else a string).
+ * dump prints the side data as it is (mestimate's motion_* fields: see below).
  *
  * eval: per frame one line of a table, then one line "overall key=value ...".
  * Prediction of frame t's luma for the vectors of one direction (source -1:
@@ -56,8 +57,10 @@
  *     edge replication of docs/ALGORITHMS.md §2 (the same for every
  *     estimator);
  *   - the vector is motion_{x,y} / motion_scale pixels when motion_scale != 0
- *     (quarter pel: nearest, halves rounded up), else src - dst (mestimate
- *     leaves motion_scale at 0).
+ *     (quarter pel: nearest, halves rounded up), else src - dst. FFmpeg 7.1's
+ *     mestimate leaves motion_x, motion_y and motion_scale uninitialised (0 or
+ *     garbage): a motion / motion_scale more than a pixel away from src - dst
+ *     is not trusted, src - dst is used and a warning printed.
  * Columns (a '-' where a value does not exist for that frame):
  *   frame pts type    output frame index, pts, pict_type
  *   n_fwd n_bwd       number of vectors with source -1 / +1
@@ -160,8 +163,12 @@ static int to_qpel(int v, int scale)
 /**
  * Convert an exported vector of a w x h frame. Return 0 when the block has
  * no pixel inside the frame (b is then unusable), 1 otherwise.
+ * motion / motion_scale is used only where it agrees with src - dst within a
+ * pixel (exporters round src differently, none by more); else src - dst, and
+ * *inconsistent is set: FFmpeg 7.1's mestimate leaves motion_x, motion_y and
+ * motion_scale uninitialised, so they may hold anything.
  */
-static int block_from_mv(const AVMotionVector *mv, int w, int h, Block *b)
+static int block_from_mv(const AVMotionVector *mv, int w, int h, Block *b, int *inconsistent)
 {
     const int x = mv->dst_x - mv->w / 2, y = mv->dst_y - mv->h / 2;
     const int x1 = FFMIN(x + mv->w, w), y1 = FFMIN(y + mv->h, h);
@@ -172,12 +179,14 @@ static int block_from_mv(const AVMotionVector *mv, int w, int h, Block *b)
     b->h     = y1 - b->y;
     b->dst_x = mv->dst_x;
     b->dst_y = mv->dst_y;
-    if (mv->motion_scale) {
+    b->mx = mv->motion_scale ? (double)mv->motion_x / mv->motion_scale : 0;
+    b->my = mv->motion_scale ? (double)mv->motion_y / mv->motion_scale : 0;
+    if (mv->motion_scale && fabs(b->mx - (mv->src_x - mv->dst_x)) <= 1 &&
+        fabs(b->my - (mv->src_y - mv->dst_y)) <= 1) {
         b->qx = to_qpel(mv->motion_x, mv->motion_scale);
         b->qy = to_qpel(mv->motion_y, mv->motion_scale);
-        b->mx = (double)mv->motion_x / mv->motion_scale;
-        b->my = (double)mv->motion_y / mv->motion_scale;
     } else {
+        *inconsistent |= !!mv->motion_scale;
         b->mx = mv->src_x - mv->dst_x;
         b->my = mv->src_y - mv->dst_y;
         b->qx = 4 * (mv->src_x - mv->dst_x);
@@ -476,7 +485,7 @@ typedef struct EvalContext {
     size_t nb_epe, epe_size;
     double *epe_all;            ///< of every frame, for the overall median
     size_t nb_epe_all, epe_all_size;
-    int warned_ref;
+    int warned_ref, warned_motion;
 
     /* totals */
     int64_t frames, frames_dir[2], frames_bi, frames0, vectors[2];
@@ -527,14 +536,15 @@ static Plane plane_of(const AVFrame *f)
 }
 
 /** The vectors of cur with the given source, clipped, into e->blocks. */
-static int collect_blocks(EvalContext *e, const AVFrame *cur, int source, int *nb, int *nb_all)
+static int collect_blocks(EvalContext *e, const AVFrame *cur, int source, int *nb, int *nb_all,
+                          int *nb_inconsistent)
 {
     const AVFrameSideData *sd = av_frame_get_side_data(cur, AV_FRAME_DATA_MOTION_VECTORS);
     const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
     const size_t n = sd ? sd->size / sizeof(*mvs) : 0;
     Block *b;
 
-    *nb = *nb_all = 0;
+    *nb = *nb_all = *nb_inconsistent = 0;
     if (n > INT32_MAX / sizeof(*b))
         return AVERROR(ERANGE);
     b = av_fast_realloc(e->blocks, &e->blocks_size, FFMAX(n, 1) * sizeof(*b));
@@ -544,8 +554,10 @@ static int collect_blocks(EvalContext *e, const AVFrame *cur, int source, int *n
     for (size_t i = 0; i < n; i++) {
         if (mvs[i].source != source)
             continue;
+        int bad = 0;
         (*nb_all)++;
-        *nb += block_from_mv(&mvs[i], cur->width, cur->height, &b[*nb]);
+        *nb += block_from_mv(&mvs[i], cur->width, cur->height, &b[*nb], &bad);
+        *nb_inconsistent += bad;
     }
     return 0;
 }
@@ -595,11 +607,15 @@ static int eval_frame(EvalContext *e, const AVFrame *prev, const AVFrame *cur,
         const AVFrame *ref = d == FWD ? prev : next;
         Plane r;
         uint64_t sad;
-        int nb;
+        int nb, nb_bad;
         int64_t pairs;
 
-        if ((err = collect_blocks(e, cur, d == FWD ? -1 : 1, &nb, &st->n[d])) < 0)
+        if ((err = collect_blocks(e, cur, d == FWD ? -1 : 1, &nb, &st->n[d], &nb_bad)) < 0)
             return err;
+        if (nb_bad && !e->warned_motion++)
+            av_log(NULL, AV_LOG_WARNING, "frame %"PRId64": %d vectors whose motion_x,y / "
+                   "motion_scale disagree with src - dst by more than a pixel (fields left "
+                   "unset by the estimator?): src - dst used (reported once)\n", index, nb_bad);
         if (!st->n[d])
             continue;
         if (!ref || ref->width != w || ref->height != h) {
@@ -1300,7 +1316,7 @@ static int cmd_eval(const Options *o)
                    av_err2str(err));
             return err;
         }
-        text = av_strndup((const char *)buf, size);
+        text = size ? av_strndup((const char *)buf, size) : av_strdup("");
         av_file_unmap(buf, size);
         if (!text)
             return AVERROR(ENOMEM);
@@ -1428,11 +1444,11 @@ static void test_conversion(Tests *t)
 {
     AVMotionVector mv;
     Block b;
-    int ok;
+    int ok, bad = 0;
 
     /* quarter pel: q = motion */
     mv = mk_mv(-1, 16, 16, 8, 8, 3, -3, 4);
-    ok = block_from_mv(&mv, 32, 32, &b);
+    ok = block_from_mv(&mv, 32, 32, &b, &bad);
     expect(t, "qpel valid", ok, 1, 0);
     expect(t, "qpel qx", b.qx, 3, 0);
     expect(t, "qpel qy", b.qy, -3, 0);
@@ -1441,31 +1457,42 @@ static void test_conversion(Tests *t)
     expect(t, "qpel rect w", b.w, 16, 0);
     /* half pel: q = 2 * motion; integer: 4 * motion */
     mv = mk_mv(-1, 8, 8, 4, 4, 3, -1, 2);
-    block_from_mv(&mv, 32, 32, &b);
+    block_from_mv(&mv, 32, 32, &b, &bad);
     expect(t, "hpel qx", b.qx, 6, 0);
     expect(t, "hpel qy", b.qy, -2, 0);
     mv = mk_mv(1, 8, 8, 4, 4, 2, -5, 1);
-    block_from_mv(&mv, 32, 32, &b);
+    block_from_mv(&mv, 32, 32, &b, &bad);
     expect(t, "ipel qx", b.qx, 8, 0);
     expect(t, "ipel qy", b.qy, -20, 0);
     /* motion_scale 0 (mestimate): src - dst = (10 - 8, 7 - 8) = (2, -1) */
     mv = mk_mv(-1, 16, 16, 8, 8, 2, -1, 0);
-    block_from_mv(&mv, 32, 32, &b);
+    block_from_mv(&mv, 32, 32, &b, &bad);
     expect(t, "scale0 qx", b.qx, 8, 0);
     expect(t, "scale0 qy", b.qy, -4, 0);
     expect(t, "scale0 my", b.my, -1, 0);
     /* scale 8: 4 * 3 / 8 = 1.5 -> 2 (halves up); 4 * -3 / 8 = -1.5 -> -1 */
     mv = mk_mv(-1, 16, 16, 8, 8, 3, -3, 8);
-    block_from_mv(&mv, 32, 32, &b);
+    block_from_mv(&mv, 32, 32, &b, &bad);
     expect(t, "scale8 qx", b.qx, 2, 0);
     expect(t, "scale8 qy", b.qy, -1, 0);
     expect(t, "scale8 mx", b.mx, 0.375, 1e-12);
+    expect(t, "consistent vectors", bad, 0, 0);
+    /* garbage in motion_x / motion_scale (mestimate leaves them unset):
+     * 12345 / 4 is far from src - dst = (2, -1): src - dst is used, q = (8, -4) */
+    mv = mk_mv(-1, 16, 16, 8, 8, 2, -1, 0);
+    mv.motion_x     = 12345;
+    mv.motion_scale = 4;
+    block_from_mv(&mv, 32, 32, &b, &bad);
+    expect(t, "garbage motion flagged", bad, 1, 0);
+    expect(t, "garbage motion qx", b.qx, 8, 0);
+    expect(t, "garbage motion qy", b.qy, -4, 0);
+    expect(t, "garbage motion mx", b.mx, 2, 0);
     expect(t, "to_qpel 5/4", to_qpel(5, 4), 5, 0);
     expect(t, "to_qpel -1/2", to_qpel(-1, 2), -2, 0);
     /* clipping: 20x10 frame, 16x4 block centred at (18, 9): top-left (10, 7),
      * x in [10, 26) & [0, 20) -> w = 10, y in [7, 11) & [0, 10) -> h = 3 */
     mv = mk_mv(-1, 16, 4, 18, 9, 0, 0, 4);
-    ok = block_from_mv(&mv, 20, 10, &b);
+    ok = block_from_mv(&mv, 20, 10, &b, &bad);
     expect(t, "clip valid", ok, 1, 0);
     expect(t, "clip x", b.x, 10, 0);
     expect(t, "clip y", b.y, 7, 0);
@@ -1473,7 +1500,7 @@ static void test_conversion(Tests *t)
     expect(t, "clip h", b.h, 3, 0);
     /* a block entirely outside the frame */
     mv = mk_mv(-1, 4, 4, 30, 2, 0, 0, 4);
-    expect(t, "outside", block_from_mv(&mv, 20, 10, &b), 0, 0);
+    expect(t, "outside", block_from_mv(&mv, 20, 10, &b, &bad), 0, 0);
 }
 
 static void test_misc(Tests *t)

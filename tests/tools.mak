@@ -1,0 +1,28 @@
+# gpume-mv (tools/gpume-mv.c): dumps and evaluates motion vectors, linked
+# against the static FFmpeg libraries of the build.
+#
+# Included by the top Makefile (targets gpume-mv and $(BUILDDIR)/gpume-mv,
+# built by 'make' and 'make check'), or run alone:
+#   make -f tests/tools.mak BUILDDIR=<build dir> <build dir>/gpume-mv
+# It needs the FFmpeg build in $(FFMPEG_BUILD) (libraries and generated
+# headers) and its source tree $(FFMPEG_TREE).
+
+GPUME_MV_DIR      := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/..
+BUILDDIR          ?= build
+FFMPEG_TREE       ?= $(BUILDDIR)/ffmpeg-tree
+FFMPEG_BUILD      ?= $(BUILDDIR)/ffmpeg
+
+GPUME_MV_CFLAGS   ?= -O2 -g -std=c17 -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter
+GPUME_MV_CPPFLAGS := -I$(FFMPEG_TREE) -I$(FFMPEG_BUILD)
+# in link order: each library before the ones it uses
+GPUME_MV_FFLIBS   := avfilter swscale avformat avcodec swresample avutil
+GPUME_MV_LIBA     := $(foreach l,$(GPUME_MV_FFLIBS),$(FFMPEG_BUILD)/lib$(l)/lib$(l).a)
+# the system libraries those static libraries were configured with
+GPUME_MV_LIBS      = $(GPUME_MV_LIBA)                                                        \
+                     $(shell sed -n 's/^EXTRALIBS=//p;$(foreach l,$(GPUME_MV_FFLIBS),s/^EXTRALIBS-$(l)=//p;)' \
+                                    $(FFMPEG_BUILD)/ffbuild/config.mak 2>/dev/null)           \
+                     -lm -lpthread
+
+$(BUILDDIR)/gpume-mv: $(GPUME_MV_DIR)/tools/gpume-mv.c $(GPUME_MV_LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(GPUME_MV_CPPFLAGS) $(GPUME_MV_CFLAGS) -o $@ $< $(GPUME_MV_LIBS)
