@@ -347,44 +347,18 @@ extern "C" __global__ void gpume_pu_search16(GpumeCudaArgs a) { pu_search<16>(a)
 extern "C" __global__ void gpume_pu_search32(GpumeCudaArgs a) { pu_search<32>(a); }
 extern "C" __global__ void gpume_pu_search64(GpumeCudaArgs a) { pu_search<64>(a); }
 
-/** Block-wide sums of nv values per thread (nv <= 9); results in red[v * NT]. */
-__device__ static void block_sums(uint32_t *vals, int nv, uint32_t *red, int tid)
-{
-    for (int v = 0; v < nv; v++)
-        red[v * NT + tid] = vals[v];
-    __syncthreads();
-    for (int s = NT / 2; s > 0; s >>= 1) {
-        if (tid < s)
-            for (int v = 0; v < nv; v++)
-                red[v * NT + tid] += red[v * NT + tid + s];
-        __syncthreads();
-    }
-}
 
-/** SADs of the 9 sub-pel points around (qx, qy) at distance step, summed by the whole block. */
-__device__ static void subpel_sads(const GpumeCudaArgs *a, int x, int y, int w, int h,
-                                   int qx, int qy, int step, uint32_t *red, int tid)
-{
-    uint32_t acc[9];
-    for (int i = 0; i < 9; i++)
-        acc[i] = 0;
-    for (int p = tid; p < w * h; p += NT) {
-        const int px = x + p % w, py = y + p / w;
-        const int c = a->cur[0].data[py * a->cur[0].pitch + px];
-        for (int i = 0; i < 9; i++) {
-            int ox, oy;
-            gpume_subpel_offset(i, step, &ox, &oy);
-            acc[i] += gpume_iabs(c - gpume_sample_qpel(a->ref[0].data, a->ref[0].pitch,
-                                                       a->ref[0].w, a->ref[0].h,
-                                                       4 * px + qx + ox, 4 * py + qy + oy));
-        }
-    }
-    block_sums(acc, 9, red, tid);
-}
+/* Rows of all exported PUs of a CTU: they tile the CTU and are >= 4 wide;
+ * at most GPUME_MAX_OUT_PER_CTU (256) PUs, so a PU index fits a byte. */
+#define MAX_PU_ROWS (GPUME_MAX_CTU * GPUME_MAX_CTU / 4)
 
 /**
  * Partition choice (or the fixed blocks), then sub-pel refinement of every
  * exported PU; writes the CTU's blocks and count. One block per CTU.
+ * Each stage costs the 9 points of every PU at once: one thread per
+ * (PU row, point) sums a row, then one thread per (PU, point) adds the rows
+ * and one per PU picks the best key. No atomics, so sums are exact and the
+ * order of additions does not matter.
  */
 extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
 {
@@ -392,15 +366,22 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
     GPUME_SHARED uint32_t tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
     GPUME_SHARED uint8_t tmp_mode[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
     GPUME_SHARED uint16_t chosen[GPUME_MAX_OUT_PER_CTU];
-    GPUME_SHARED uint32_t red[9 * NT];
-    GPUME_SHARED int nb_chosen;
+    GPUME_SHARED int16_t bx[GPUME_MAX_OUT_PER_CTU], by[GPUME_MAX_OUT_PER_CTU];
+    GPUME_SHARED int16_t bw[GPUME_MAX_OUT_PER_CTU], bh[GPUME_MAX_OUT_PER_CTU];
+    GPUME_SHARED int16_t qx[GPUME_MAX_OUT_PER_CTU], qy[GPUME_MAX_OUT_PER_CTU];
+    GPUME_SHARED uint8_t row_pu[MAX_PU_ROWS];
+    GPUME_SHARED uint16_t first_row[GPUME_MAX_OUT_PER_CTU + 1];
+    GPUME_SHARED uint16_t row_sad[9 * MAX_PU_ROWS];   /* a row: <= 64 * 255 */
+    GPUME_SHARED uint32_t sad[GPUME_MAX_OUT_PER_CTU][9];
+    GPUME_SHARED int nb_chosen, nb_out, nb_rows;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
     const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
     const uint64_t *keys = a.pu_keys + (uint64_t)ctu_idx * a.p.nb_pus;
     GpumeBlock *out = a.blocks + (uint64_t)ctu_idx * a.p.max_out;
-    int wx0[2], wy0[2], n, nout = 0;
+    const GpumeCudaPlane *cur = &a.cur[0], *ref = &a.ref[0];
+    int wx0[2], wy0[2], n;
 
     pu_windows(&a, ctu_idx, wx0, wy0, &n);
     if (a.p.block) {
@@ -418,61 +399,95 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
     }
     __syncthreads();
 
-    for (int k = 0; k < nb_chosen; k++) {
-        const GpumePU pu = a.pu[chosen[k]];
-        const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
-        const int w = min(4 * (pu.r - pu.l), a.p.width - x);
-        const int h = min(4 * (pu.b - pu.t), a.p.height - y);
-        const uint32_t idx = (uint32_t)keys[chosen[k]];
-        const int win = idx / (n * n), r = idx % (n * n);
-        int qx = 4 * (wx0[win] + r % n), qy = 4 * (wy0[win] + r / n);
-        uint32_t sad = 0;
-
-        if (w <= 0 || h <= 0)
-            continue;
-        if (a.p.subpel == 0) {
-            uint32_t acc = 0;
-            for (int p = tid; p < w * h; p += NT) {
-                const int xx = x + p % w, yy = y + p / w;
-                acc += gpume_iabs(a.cur[0].data[yy * a.cur[0].pitch + xx] -
-                                  a.ref[0].data[(yy + qy / 4) * a.ref[0].pitch + xx + qx / 4]);
-            }
-            block_sums(&acc, 1, red, tid);
-            sad = red[0];
-        }
-        for (int step = 2; step >= 1; step--) {
-            uint64_t best = GPUME_INVALID_KEY;
-            int bx = qx, by = qy;
-            if (step == 2 ? a.p.subpel < 1 : a.p.subpel < 2)
+    /* clipped geometry and integer vectors of the exported PUs, rows numbered */
+    if (tid == 0) {
+        int k = 0, rows = 0;
+        for (int i = 0; i < nb_chosen; i++) {
+            const GpumePU pu = a.pu[chosen[i]];
+            const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
+            const int w = min(4 * (pu.r - pu.l), a.p.width - x);
+            const int h = min(4 * (pu.b - pu.t), a.p.height - y);
+            const uint32_t idx = (uint32_t)keys[chosen[i]];
+            const int win = idx / (n * n), r = idx % (n * n);
+            if (w <= 0 || h <= 0)
                 continue;
-            subpel_sads(&a, x, y, w, h, qx, qy, step, red, tid);
+            bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
+            qx[k] = 4 * ((win ? wx0[1] : wx0[0]) + r % n);
+            qy[k] = 4 * ((win ? wy0[1] : wy0[0]) + r / n);
+            first_row[k] = rows;
+            for (int j = 0; j < h; j++)
+                row_pu[rows++] = k;
+            k++;
+        }
+        first_row[k] = rows;
+        nb_out  = k;
+        nb_rows = rows;
+    }
+    __syncthreads();
+
+    /* stages: the integer SAD only (subpel=0), or half then quarter pel */
+    for (int step = a.p.subpel ? 2 : 0; step >= (a.p.subpel == 2 ? 1 : a.p.subpel ? 2 : 0); step--) {
+        const int np = step ? 9 : 1;
+        for (int it = tid; it < np * nb_rows; it += NT) {
+            const int i = it % np, row = it / np, k = row_pu[row];
+            const int y = by[k] + row - first_row[k], x0 = bx[k], w = bw[k];
+            const uint8_t *c = cur->data + y * cur->pitch + x0;
+            uint32_t acc = 0;
+            int ox, oy;
+            gpume_subpel_offset(i, step, &ox, &oy);
+            if (!step) {
+                const uint8_t *r = ref->data + (y + qy[k] / 4) * ref->pitch + x0 + qx[k] / 4;
+                for (int x = 0; x < w; x++)
+                    acc += gpume_iabs(c[x] - r[x]);
+            } else {
+                for (int x = 0; x < w; x++)
+                    acc += gpume_iabs(c[x] - gpume_sample_qpel(ref->data, ref->pitch, ref->w, ref->h,
+                                                               4 * (x0 + x) + qx[k] + ox,
+                                                               4 * y + qy[k] + oy));
+            }
+            row_sad[it] = acc;
+        }
+        __syncthreads();
+        for (int it = tid; it < np * nb_out; it += NT) {
+            const int i = it % np, k = it / np;
+            uint32_t sum = 0;
+            for (int row = first_row[k]; row < first_row[k + 1]; row++)
+                sum += row_sad[row * np + i];
+            sad[k][i] = sum;
+        }
+        __syncthreads();
+        for (int k = tid; k < nb_out && step; k += NT) {
+            uint64_t best = GPUME_INVALID_KEY;
+            int bi = 0;
             for (int i = 0; i < 9; i++) {
                 int ox, oy;
                 uint64_t key;
                 gpume_subpel_offset(i, step, &ox, &oy);
-                key = gpume_key(red[i * NT] + gpume_mv_cost(a.p.lambda, qx + ox, qy + oy, px, py), i);
+                key = gpume_key(sad[k][i] + gpume_mv_cost(a.p.lambda, qx[k] + ox, qy[k] + oy, px, py), i);
                 if (key < best) {
                     best = key;
-                    bx   = qx + ox;
-                    by   = qy + oy;
-                    sad  = red[i * NT];
+                    bi   = i;
                 }
             }
-            qx = bx;
-            qy = by;
-            __syncthreads();
+            {
+                int ox, oy;
+                gpume_subpel_offset(bi, step, &ox, &oy);
+                qx[k] += ox;
+                qy[k] += oy;
+                sad[k][0] = sad[k][bi];
+            }
         }
-        if (tid == 0) {
-            GpumeBlock b;
-            b.x = x; b.y = y; b.w = w; b.h = h;
-            b.mvx = qx; b.mvy = qy; b.sad = sad;
-            out[nout] = b;
-        }
-        nout++;
         __syncthreads();
     }
+
+    for (int k = tid; k < nb_out; k += NT) {
+        GpumeBlock b;
+        b.x = bx[k]; b.y = by[k]; b.w = bw[k]; b.h = bh[k];
+        b.mvx = qx[k]; b.mvy = qy[k]; b.sad = sad[k][0];
+        out[k] = b;
+    }
     if (tid == 0)
-        a.counts[ctu_idx] = nout;
+        a.counts[ctu_idx] = nb_out;
 }
 
 /**
