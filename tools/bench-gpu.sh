@@ -49,18 +49,24 @@ say ""
 say "== whole command: ffmpeg -i 1080p.y4m (software frames) -vf FILTER -f null -"
 $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
     -frames:v 200 -y "$tmp/1080p.y4m" || exit 1
+# median wall time of three runs over FRAMES frames (the 200-frame file looped)
 cmd() { # FRAMES FILTER
-    t=$( { /usr/bin/time -f %e $ff -v error -benchmark -i "$tmp/1080p.y4m" -frames:v "$1" -an \
-           -vf "$2" -f null - 2>&1 >/dev/null; } 2>&1 | tail -n 1)
+    for r in 1 2 3; do
+        { /usr/bin/time -f %e $ff -v error -stream_loop -1 -i "$tmp/1080p.y4m" -frames:v "$1" \
+              -an -vf "$2" -f null - 2>&1 >/dev/null; } 2>&1 | tail -n 1
+    done > "$tmp/times"
+    t=$(sort -n "$tmp/times" | sed -n 2p)
     fps=$(echo "$1 $t" | awk '{ printf "%.1f", $1 / $2 }')
     say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$2" "$1" "$t" "$fps")"
 }
-cmd 200 null
-cmd 200 gpume=device=cuda:algo=hme
-cmd 200 gpume=device=cuda:algo=lfs
-cmd 200 gpume=device=cuda:algo=full:range=16
-cmd 200 gpume=device=cuda:algo=hme:dir=bi
-cmd 10 gpume=device=cpu:algo=hme
+cmd 1000 null
+cmd 1000 gpume=device=cuda:algo=hme
+cmd 1000 gpume=device=cuda:algo=lfs
+cmd 1000 gpume=device=cuda:algo=full:range=16
+cmd 1000 gpume=device=cuda:algo=full:range=32:block=auto
+cmd 1000 gpume=device=cuda:algo=hme:dir=bi
+[ "${GPUME_OPENCL_BENCH:-}" ] && cmd 300 "gpume=device=opencl:algo=hme"
+cmd 20 gpume=device=cpu:algo=hme
 cmd 5 gpume=device=cpu:algo=full:range=16
 for m in esa epzs hexbs umh; do
     cmd 5 mestimate=method=$m:mb_size=16:search_param=16
