@@ -35,6 +35,14 @@
 #define GPUME_OCL_THREADS     256                         ///< work-items of every search work-group
 #define GPUME_OCL_LFS_THREADS (GPUME_LFS_N * GPUME_LFS_N) ///< one work-item per template point
 
+/**
+ * Candidates per batch of the PU-table search of a CTU of size ctu: its
+ * prefix tables take 12.5 to 20.3 KiB of local memory.
+ */
+#define GPUME_OCL_BATCH(ctu) ((ctu) == 16 ? 128 : (ctu) == 32 ? 64 : 16)
+/** Entries of the per-level work arrays of gpume_choose_partition(). */
+#define GPUME_OCL_PART_TMP   (2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8))
+
 /** A padded plane inside a buffer: sample (0, 0) is at byte offset. */
 typedef struct GpumeOclPlane {
     int offset, pitch, w, h;
@@ -48,7 +56,8 @@ typedef struct GpumeOclWindows {
 /**
  * The by-value argument of every search kernel. The buffers follow it:
  * cur, ref (the pyramid of each picture), pred, windows, pu_keys, pu,
- * fixed_pus, blocks, counts (see gpume_opencl.c, set_search_args()).
+ * fixed_pus, blocks, counts, then the kernel's local memory (see
+ * gpume_opencl.c, run_search()).
  */
 typedef struct GpumeOclArgs {
     GpumeParams p;

@@ -138,6 +138,10 @@ static const GpumeBackend *backend_for(int device)
     case DEVICE_CUDA:
         return &ff_gpume_backend_cuda;
 #endif
+#if CONFIG_OPENCL
+    case DEVICE_OPENCL:
+        return &ff_gpume_backend_opencl;
+#endif
     default:
         return NULL;
     }
@@ -214,6 +218,9 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV42,
 #if HAVE_GPUME_CUDA
     AV_PIX_FMT_CUDA,
+#endif
+#if CONFIG_OPENCL
+    AV_PIX_FMT_OPENCL,
 #endif
     AV_PIX_FMT_NONE
 };
@@ -348,22 +355,28 @@ static int config_input(AVFilterLink *inlink)
     if (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) {
         const AVHWFramesContext *frames = l->hw_frames_ctx ?
             (const AVHWFramesContext *)l->hw_frames_ctx->data : NULL;
+        const int frames_device = inlink->format == AV_PIX_FMT_OPENCL ? DEVICE_OPENCL : DEVICE_CUDA;
         if (!frames || !is_supported_sw_format(frames->sw_format)) {
             av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; "
                    "an 8-bit YUV or gray software format is needed\n",
                    frames ? av_get_pix_fmt_name(frames->sw_format) : "no frames context");
             return AVERROR(ENOSYS);
         }
-        if (inlink->format != AV_PIX_FMT_CUDA ||
-            (device != DEVICE_AUTO && device != DEVICE_CUDA)) {
+        if ((inlink->format != AV_PIX_FMT_CUDA && inlink->format != AV_PIX_FMT_OPENCL) ||
+            (device != DEVICE_AUTO && device != frames_device)) {
             av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
-                   "for the %s backend\n", desc->name,
-                   inlink->format == AV_PIX_FMT_CUDA ? "cuda" : "opencl",
+                   "for the %s backend\n", desc->name, device_names[frames_device],
                    device_names[device]);
             return AVERROR(ENOSYS);
         }
-        device    = DEVICE_CUDA;
+        device    = frames_device;
         hw_device = frames->device_ref;
+    } else if (backend_for(DEVICE_OPENCL) &&
+               (device == DEVICE_OPENCL ||
+                (device == DEVICE_AUTO && graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL)))) {
+        /* the graph's OpenCL device, else the backend creates one */
+        device    = DEVICE_OPENCL;
+        hw_device = graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL);
     } else if (device == DEVICE_AUTO || device == DEVICE_CUDA) {
         hw_device = graph_device(ctx, AV_HWDEVICE_TYPE_CUDA);
         if (device == DEVICE_AUTO && ctx->hw_device_ctx && !hw_device)

@@ -5,7 +5,7 @@
  * change. A backend whose device cannot be opened is reported as
  * "skipped: no <name> device" and never counts as passed.
  *
- * Usage: backendcheck [--backend=cuda] [--real=FILE.gray:WxH:N] [--quick]
+ * Usage: backendcheck [--backend=cuda|opencl] [--real=FILE.gray:WxH:N] [--quick]
  *                     [--seed=N] [--filter=SUBSTRING] [--verbose]
  * The last line of the output is "N passed, N failed, N skipped".
  *
@@ -37,6 +37,10 @@
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
+#if GPUME_TEST_OPENCL
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include "libavutil/hwcontext_opencl.h"
+#endif
 #include "libavfilter/gpume_backend.h"
 
 #define GUARD  16
@@ -247,14 +251,48 @@ static AVBufferRef *device_for(const char *name)
 {
     AVBufferRef *dev = NULL;
     enum AVHWDeviceType type = av_hwdevice_find_type_by_name(name);
-    if (type == AV_HWDEVICE_TYPE_NONE || av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0)
+    if (type == AV_HWDEVICE_TYPE_NONE)
+        return NULL;
+    if (type == AV_HWDEVICE_TYPE_OPENCL) {
+        /* a GPU if there is exactly one, else the only device, else the first */
+        AVDictionary *opts = NULL;
+        int err;
+        av_dict_set(&opts, "device_type", "gpu", 0);
+        err = av_hwdevice_ctx_create(&dev, type, NULL, opts, 0);
+        av_dict_free(&opts);
+        if (err < 0 && av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0 &&
+            av_hwdevice_ctx_create(&dev, type, "0.0", NULL, 0) < 0)
+            return NULL;
+        return dev;
+    }
+    if (av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0)
         return NULL;
     return dev;
+}
+
+/** 1 when dev is an OpenCL device of type CPU (PoCL): slow, so the quick case list runs. */
+static int is_cpu_device(AVBufferRef *dev)
+{
+#if GPUME_TEST_OPENCL
+    const AVHWDeviceContext *hwdev = (const AVHWDeviceContext *)dev->data;
+    cl_device_type type = 0;
+    if (hwdev->type != AV_HWDEVICE_TYPE_OPENCL)
+        return 0;
+    clGetDeviceInfo(((const AVOpenCLDeviceContext *)hwdev->hwctx)->device_id, CL_DEVICE_TYPE,
+                    sizeof(type), &type, NULL);
+    return !!(type & CL_DEVICE_TYPE_CPU);
+#else
+    return 0;
+#endif
 }
 
 /** Upload f to a hardware frame of dev (the in-place path of hardware input). */
 static AVFrame *to_hw(AVBufferRef *dev, const AVFrame *f)
 {
+    /* OpenCL frames of odd size with subsampled chroma fail to allocate (PoCL): gray there */
+    const int opencl = ((AVHWDeviceContext *)dev->data)->type == AV_HWDEVICE_TYPE_OPENCL;
+    const enum AVPixelFormat sw_format = opencl && (f->width & 1 || f->height & 1) ?
+                                         AV_PIX_FMT_GRAY8 : AV_PIX_FMT_YUV420P;
     AVBufferRef *frames = av_hwframe_ctx_alloc(dev);
     AVHWFramesContext *fc;
     AVFrame *hw = av_frame_alloc(), *sw = av_frame_alloc();
@@ -263,20 +301,20 @@ static AVFrame *to_hw(AVBufferRef *dev, const AVFrame *f)
     if (!frames || !hw || !sw)
         goto fail;
     fc = (AVHWFramesContext *)frames->data;
-    fc->format    = AV_PIX_FMT_CUDA;
-    fc->sw_format = AV_PIX_FMT_YUV420P;
+    fc->format    = opencl ? AV_PIX_FMT_OPENCL : AV_PIX_FMT_CUDA;
+    fc->sw_format = sw_format;
     fc->width     = f->width;
     fc->height    = f->height;
     if ((err = av_hwframe_ctx_init(frames)) < 0 || (err = av_hwframe_get_buffer(frames, hw, 0)) < 0)
         goto fail;
-    sw->format = AV_PIX_FMT_YUV420P;
+    sw->format = sw_format;
     sw->width  = f->width;
     sw->height = f->height;
     if ((err = av_frame_get_buffer(sw, 0)) < 0)
         goto fail;
     for (int y = 0; y < f->height; y++)
         memcpy(sw->data[0] + y * sw->linesize[0], f->data[0] + y * f->linesize[0], f->width);
-    for (int pl = 1; pl < 3; pl++)
+    for (int pl = 1; pl < 3 && sw->data[pl]; pl++)
         for (int y = 0; y < (f->height + 1) / 2; y++)
             memset(sw->data[pl] + y * sw->linesize[pl], 128, (f->width + 1) / 2);
     if ((err = av_hwframe_transfer_data(hw, sw, 0)) < 0)
@@ -463,6 +501,10 @@ int main(int argc, char **argv)
 #if GPUME_TEST_CUDA
         be = &ff_gpume_backend_cuda;
 #endif
+    } else if (!strcmp(backend, "opencl")) {
+#if GPUME_TEST_OPENCL
+        be = &ff_gpume_backend_opencl;
+#endif
     }
     if (!be) {
         printf("skipped: no %s backend in this build\n", backend);
@@ -474,6 +516,10 @@ int main(int argc, char **argv)
         printf("skipped: no %s device\n", backend);
         printf("0 passed, 0 failed, 1 skipped\n");
         return 0;
+    }
+    if (!st.quick && is_cpu_device(dev)) {
+        printf("note: %s runs on a CPU device here: the quick case list\n", backend);
+        st.quick = 1;
     }
     real = load_real();
 

@@ -61,13 +61,32 @@ GPU_TEST_CPPFLAGS = $(CHECKME_CPPFLAGS) -I$(FFMPEG_TREE)/libavfilter \
                     -I$(BUILDDIR)/deps/nvenc/usr/include
 ifeq ($(GPUME_CUDA),yes)
 GPU_TEST_CPPFLAGS += -DGPUME_TEST_CUDA=1
-GPU_TEST_SRCS      = $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda.c \
+GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda.c \
                      $(FFMPEG_BUILD)/libavfilter/gpume.ptx.o    \
                      $(FFMPEG_BUILD)/libavfilter/cuda/load_helper.o
-GPU_TEST_LIBS      = -lz -ldl
+GPU_TEST_LIBS     += -lz -ldl
 endif
+# OpenCL: the host code, and the kernel source strings that FFmpeg's build
+# generated from opencl/gpume.cl and the headers it needs (tools/overlay.sh)
+ifeq ($(GPUME_OPENCL),yes)
+GPU_TEST_CPPFLAGS += -DGPUME_TEST_OPENCL=1
+GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.c         \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.h         \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume.o           \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_h.o         \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_opencl_h.o
+GPU_TEST_LIBS     += -lOpenCL
+endif
+# rebuilt when the set of backends changes (GPUME_CUDA, GPUME_OPENCL)
+GPU_TEST_FLAGS = $(BUILDDIR)/tests/gpu-test.flags
+$(GPU_TEST_FLAGS): gpu-test-flags-force
+	@mkdir -p $(@D)
+	@echo '$(GPU_TEST_CPPFLAGS) $(GPU_TEST_SRCS)' | cmp -s - $@ || \
+	    echo '$(GPU_TEST_CPPFLAGS) $(GPU_TEST_SRCS)' > $@
+.PHONY: gpu-test-flags-force
+
 GPU_TEST_DEPS = $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c $(GPUME_SRC_ROOT)/libavfilter/gpume_params.c \
-                $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(GPU_TEST_SRCS)
+                $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(GPU_TEST_SRCS) $(GPU_TEST_FLAGS)
 
 $(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS)
 	@mkdir -p $(@D)

@@ -59,6 +59,15 @@ add() {
 cd "$root"
 add libavfilter/*.c libavfilter/*.h cuda/*.cu cuda/*.h opencl/*.cl \
     fate/gpume.mak fate/ref/*
+# headers the OpenCL kernels need, embedded as source strings of their own:
+# libavfilter/X.h -> libavfilter/opencl/X_h.cl -> ff_source_X_h_cl
+cl_hdrs=
+if ls opencl/*.cl >/dev/null 2>&1; then
+    cl_hdrs="gpume.h gpume_opencl.h"
+fi
+for h in $cl_hdrs; do
+    echo "libavfilter/$h libavfilter/opencl/${h%.h}_h.cl" >> "$list"
+done
 
 while read -r s d; do
     put "$root/$s" "$tree/$d"
@@ -92,6 +101,7 @@ cuda_c_objs=$(objs libavfilter _cuda.c _cuda.o)
 ocl_c_objs=$(objs libavfilter _opencl.c _opencl.o)
 cu_objs=$(objs cuda .cu .ptx.o)
 cl_objs=$(objs opencl .cl .o opencl/)
+for h in $cl_hdrs; do cl_objs="$cl_objs opencl/${h%.h}_h.o"; done
 # shellcheck disable=SC2016 # $(SRC_PATH) is for make
 hdrs=$(cd "$root" && for f in libavfilter/*.h cuda/*.h; do [ -f "$f" ] && printf ' $(SRC_PATH)/libavfilter/%s' "${f#*/}"; done; true)
 

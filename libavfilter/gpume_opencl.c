@@ -1,0 +1,530 @@
+/*
+ * gpume: OpenCL backend (host side). Kernels in opencl/gpume.cl.
+ *
+ * The program is built from three source strings: gpume.h, gpume_opencl.h
+ * (both embedded as opencl/gpume_h.cl and opencl/gpume_opencl_h.cl by
+ * tools/overlay.sh) and opencl/gpume.cl, so every constant and struct is
+ * written once. Pictures live in one buffer per slot holding the padded
+ * pyramid; a frame's luma plane first goes to a staging buffer (software
+ * frames: clEnqueueWriteBufferRect; AV_PIX_FMT_OPENCL frames, whose planes
+ * are image2d_t objects: clEnqueueCopyImageToBuffer, which writes tightly
+ * packed rows), then gpume_import pads it into its slot.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "opencl.h"     /* first: it enables the OpenCL 1.2 API */
+
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_opencl.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem.h"
+#include "libavutil/pixfmt.h"
+
+#include "gpume_backend.h"
+#include "gpume_opencl.h"
+
+extern const char *ff_source_gpume_h_cl;
+extern const char *ff_source_gpume_opencl_h_cl;
+extern const char *ff_source_gpume_cl;
+
+#define NB_RESULTS 4    ///< estimates in flight: two frames, two directions
+
+typedef struct GpumeOpenCLContext {
+    const GpumeHost *host;
+    GpumeParams p;
+    int pad;
+
+    AVBufferRef *device_ref;
+    AVOpenCLDeviceContext *hwctx;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel k_import, k_downscale, k_hme_coarse, k_pu_search, k_refine, k_lfs;
+
+    cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
+    GpumeOclPlane level[GPUME_HME_LEVELS + 1];  ///< its planes, the same in every slot
+    cl_mem staging;                             ///< a luma plane as received, width x height
+
+    cl_mem pu, fixed_pus, windows, keys;
+    cl_mem pred[NB_RESULTS], blocks[NB_RESULTS], counts[NB_RESULTS];
+    int16_t *pred_host[NB_RESULTS];             ///< source of the asynchronous pred writes
+    int nb_fixed_pus;
+
+    /* the host buffers estimate i reads back into: results are matched by
+     * their blocks array, so a caller may copy its GpumeResult meanwhile */
+    GpumeBlock *pending[NB_RESULTS];
+    cl_event done[NB_RESULTS];                  ///< completion of that read-back
+} GpumeOpenCLContext;
+
+static void ocl_uninit(void *priv)
+{
+    GpumeOpenCLContext *s = priv;
+    void *avctx = s->host ? s->host->log_ctx : NULL;
+    cl_int cle;
+
+    if (s->queue)
+        clFinish(s->queue);
+    for (int i = 0; i < NB_RESULTS; i++)
+        if (s->done[i])
+            clReleaseEvent(s->done[i]);
+    CL_RELEASE_KERNEL(s->k_import);
+    CL_RELEASE_KERNEL(s->k_downscale);
+    CL_RELEASE_KERNEL(s->k_hme_coarse);
+    CL_RELEASE_KERNEL(s->k_pu_search);
+    CL_RELEASE_KERNEL(s->k_refine);
+    CL_RELEASE_KERNEL(s->k_lfs);
+    if (s->program)
+        clReleaseProgram(s->program);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        CL_RELEASE_MEMORY(s->pic[i]);
+    CL_RELEASE_MEMORY(s->staging);
+    CL_RELEASE_MEMORY(s->pu);
+    CL_RELEASE_MEMORY(s->fixed_pus);
+    CL_RELEASE_MEMORY(s->windows);
+    CL_RELEASE_MEMORY(s->keys);
+    for (int i = 0; i < NB_RESULTS; i++) {
+        CL_RELEASE_MEMORY(s->pred[i]);
+        CL_RELEASE_MEMORY(s->blocks[i]);
+        CL_RELEASE_MEMORY(s->counts[i]);
+        av_freep(&s->pred_host[i]);
+    }
+    CL_RELEASE_QUEUE(s->queue);
+    av_buffer_unref(&s->device_ref);
+    memset(s, 0, sizeof(*s));
+}
+
+/**
+ * Create an OpenCL device: the gpu_index-th GPU over all platforms, or the
+ * gpu_index-th device of any type when there is no GPU at all. Indices as
+ * the "P.D" device string of hwcontext_opencl counts them.
+ */
+static int create_device(GpumeOpenCLContext *s, AVBufferRef **ref)
+{
+    void *avctx = s->host->log_ctx;
+    cl_platform_id *platforms = NULL;
+    cl_device_id *devices = NULL;
+    cl_uint nb_platforms = 0, nb_devices;
+    char name[32] = "";
+    int err = AVERROR(ENODEV), found = 0;
+
+    if (clGetPlatformIDs(0, NULL, &nb_platforms) != CL_SUCCESS || !nb_platforms) {
+        av_log(avctx, AV_LOG_ERROR, "no OpenCL platform\n");
+        return AVERROR(ENODEV);
+    }
+    platforms = av_malloc_array(nb_platforms, sizeof(*platforms));
+    if (!platforms)
+        return AVERROR(ENOMEM);
+    if (clGetPlatformIDs(nb_platforms, platforms, NULL) != CL_SUCCESS)
+        goto end;
+    /* pass 0: GPUs only; pass 1 (no GPU anywhere): every device */
+    for (int pass = 0; pass < 2 && !name[0]; pass++) {
+        found = 0;
+        for (cl_uint p = 0; p < nb_platforms && !name[0]; p++) {
+            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nb_devices) != CL_SUCCESS ||
+                !nb_devices)
+                continue;
+            av_freep(&devices);
+            devices = av_malloc_array(nb_devices, sizeof(*devices));
+            if (!devices) {
+                err = AVERROR(ENOMEM);
+                goto end;
+            }
+            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nb_devices, devices, NULL) != CL_SUCCESS)
+                continue;
+            for (cl_uint d = 0; d < nb_devices && !name[0]; d++) {
+                cl_device_type type = 0;
+                clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+                if (pass == 0 && !(type & CL_DEVICE_TYPE_GPU))
+                    continue;
+                if (found++ == s->host->gpu_index)
+                    snprintf(name, sizeof(name), "%u.%u", p, d);
+            }
+        }
+        if (found)
+            break;
+    }
+    if (!name[0]) {
+        av_log(avctx, AV_LOG_ERROR, "gpu=%d: only %d OpenCL %s\n", s->host->gpu_index,
+               found, found ? "GPUs" : "devices");
+        goto end;
+    }
+    err = av_hwdevice_ctx_create(ref, AV_HWDEVICE_TYPE_OPENCL, name, NULL, 0);
+end:
+    av_free(platforms);
+    av_free(devices);
+    return err;
+}
+
+static int build_program(GpumeOpenCLContext *s)
+{
+    void *avctx = s->host->log_ctx;
+    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
+    char opts[64];
+    cl_int cle;
+    int err = 0;
+
+    s->program = clCreateProgramWithSource(s->hwctx->context, FF_ARRAY_ELEMS(src), src, NULL, &cle);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create the OpenCL program: %d\n", cle);
+    snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -DGPUME_CTU=%d", s->p.ctu);
+    cle = clBuildProgram(s->program, 1, &s->hwctx->device_id, opts, NULL, NULL);
+    if (cle != CL_SUCCESS) {
+        size_t size = 0;
+        char *log;
+        av_log(avctx, AV_LOG_ERROR, "failed to build the OpenCL program: %d\n", cle);
+        clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+        log = av_malloc(size + 1);
+        if (log && clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG,
+                                         size, log, NULL) == CL_SUCCESS) {
+            log[size] = 0;
+            av_log(avctx, AV_LOG_ERROR, "build log:\n%s\n", log);
+        }
+        av_free(log);
+        return AVERROR(EIO);
+    }
+#define KERNEL(k, name, threads)                                                          \
+    do {                                                                                  \
+        size_t wg = 0;                                                                    \
+        s->k = clCreateKernel(s->program, name, &cle);                                    \
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel %s: %d\n", name, cle);    \
+        cle = clGetKernelWorkGroupInfo(s->k, s->hwctx->device_id, CL_KERNEL_WORK_GROUP_SIZE, \
+                                       sizeof(wg), &wg, NULL);                            \
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to query kernel %s: %d\n", name, cle);     \
+        if (wg < (threads)) {                                                             \
+            av_log(avctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "         \
+                   "work-items per group, %d needed\n", name, wg, threads);              \
+            return AVERROR(ENOSYS);                                                       \
+        }                                                                                 \
+    } while (0)
+    KERNEL(k_import,     "gpume_import",     1);
+    KERNEL(k_downscale,  "gpume_downscale",  1);
+    KERNEL(k_hme_coarse, "gpume_hme_coarse", GPUME_OCL_THREADS);
+    KERNEL(k_pu_search,  "gpume_pu_search",  GPUME_OCL_THREADS);
+    KERNEL(k_refine,     "gpume_refine",     GPUME_OCL_THREADS);
+    KERNEL(k_lfs,        "gpume_lfs",        GPUME_OCL_LFS_THREADS);
+#undef KERNEL
+fail:
+    return err;
+}
+
+static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
+{
+    cl_int cle;
+    cl_mem m = clCreateBuffer(s->hwctx->context, CL_MEM_READ_WRITE, FFMAX(size, 1), NULL, &cle);
+    if (!m) {
+        av_log(s->host->log_ctx, AV_LOG_ERROR, "failed to allocate %zu bytes of OpenCL memory: %d\n",
+               size, cle);
+        *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+    }
+    return m;
+}
+
+static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+{
+    GpumeOpenCLContext *s = priv;
+    void *avctx = host->log_ctx;
+    GpumePU pu[GPUME_MAX_PUS];
+    uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
+    size_t pic_size = 0;
+    cl_int cle;
+    int err = 0;
+
+    s->host = host;
+    s->p    = *p;
+    s->pad  = p->range + 4;     /* as the CPU reference: vectors, then bilinear taps */
+
+    /* in device=auto the host may offer another backend's device: create ours then */
+    if (host->hw_device &&
+        ((AVHWDeviceContext *)host->hw_device->data)->type == AV_HWDEVICE_TYPE_OPENCL) {
+        s->device_ref = av_buffer_ref(host->hw_device);
+        if (!s->device_ref)
+            return AVERROR(ENOMEM);
+    } else if ((err = create_device(s, &s->device_ref)) < 0) {
+        return err;
+    }
+    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    /* the device's queue if it has one (FFmpeg's convention), else our own; in order */
+    if (s->hwctx->command_queue) {
+        cle = clRetainCommandQueue(s->hwctx->command_queue);
+        if (cle == CL_SUCCESS)
+            s->queue = s->hwctx->command_queue;
+    } else {
+        s->queue = clCreateCommandQueue(s->hwctx->context, s->hwctx->device_id, 0, &cle);
+    }
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to get an OpenCL command queue: %d\n", cle);
+
+    if ((err = build_program(s)) < 0)
+        goto fail;
+
+    for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
+        GpumeOclPlane *pl = &s->level[k];
+        pl->w      = p->lw[k];
+        pl->h      = p->lh[k];
+        pl->pitch  = FFALIGN(pl->w + 2 * s->pad, 64);
+        pl->offset = pic_size + s->pad * pl->pitch + s->pad;
+        pic_size  += (size_t)pl->pitch * (pl->h + 2 * s->pad);
+    }
+    if (pic_size > INT32_MAX) {
+        err = AVERROR(EINVAL);
+        goto fail;
+    }
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        if (!(s->pic[i] = alloc_buffer(s, pic_size, &err)))
+            goto fail;
+
+    for (int i = 0; i < p->nb_pus; i++)
+        pu[i] = gpume_pu_rect(p->ctu, i);
+    s->nb_fixed_pus = 0;
+    if (p->block)
+        for (int z = 0; z < (p->ctu / p->block) * (p->ctu / p->block); z++)
+            fixed[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
+
+    if (!(s->staging   = alloc_buffer(s, (size_t)p->width * p->height, &err)) ||
+        !(s->pu        = alloc_buffer(s, p->nb_pus * sizeof(*pu), &err)) ||
+        !(s->fixed_pus = alloc_buffer(s, s->nb_fixed_pus * sizeof(*fixed), &err)) ||
+        !(s->windows   = alloc_buffer(s, p->nb_ctus * sizeof(GpumeOclWindows), &err)) ||
+        !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)))
+        goto fail;
+    for (int i = 0; i < NB_RESULTS; i++) {
+        if (!(s->pred[i]   = alloc_buffer(s, 2 * p->nb_ctus * sizeof(int16_t), &err)) ||
+            !(s->blocks[i] = alloc_buffer(s, (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock), &err)) ||
+            !(s->counts[i] = alloc_buffer(s, p->nb_ctus * sizeof(uint16_t), &err)))
+            goto fail;
+        s->pred_host[i] = av_malloc_array(2 * p->nb_ctus, sizeof(*s->pred_host[i]));
+        if (!s->pred_host[i]) {
+            err = AVERROR(ENOMEM);
+            goto fail;
+        }
+    }
+    cle = clEnqueueWriteBuffer(s->queue, s->pu, CL_TRUE, 0, p->nb_pus * sizeof(*pu), pu, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the PU table: %d\n", cle);
+    if (s->nb_fixed_pus) {
+        cle = clEnqueueWriteBuffer(s->queue, s->fixed_pus, CL_TRUE, 0,
+                                   s->nb_fixed_pus * sizeof(*fixed), fixed, 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the block list: %d\n", cle);
+    }
+    return 0;
+fail:
+    ocl_uninit(s);
+    return err;
+}
+
+/** Run a plane kernel over the padded area of a.dst. */
+static int run_plane_kernel(GpumeOpenCLContext *s, cl_kernel k, cl_mem src, cl_mem dst,
+                            const GpumeOclPlaneArgs *a)
+{
+    void *avctx = s->host->log_ctx;
+    const size_t local[2]  = { 32, 8 };
+    const size_t global[2] = { FFALIGN(a->dst.w + 2 * a->pad, 32), FFALIGN(a->dst.h + 2 * a->pad, 8) };
+    cl_int cle;
+    int err = 0, arg = 0;
+
+    if (src) {
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &src);
+    }
+    CL_SET_KERNEL_ARG(k, arg++, cl_mem, &dst);
+    CL_SET_KERNEL_ARG(k, arg++, GpumeOclPlaneArgs, a);
+    cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a plane kernel: %d\n", cle);
+fail:
+    return err;
+}
+
+static int ocl_load(void *priv, int slot, const AVFrame *frame)
+{
+    GpumeOpenCLContext *s = priv;
+    void *avctx = s->host->log_ctx;
+    const int w = s->p.width, h = s->p.height;
+    GpumeOclPlaneArgs a = { .src = { 0, w, w, h }, .dst = s->level[0], .pad = s->pad };
+    cl_int cle;
+    int err = 0;
+
+    if (frame->width != w || frame->height != h)
+        return AVERROR(EINVAL);
+    if (frame->format == AV_PIX_FMT_OPENCL) {
+        const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
+        cl_event copied;
+        cle = clEnqueueCopyImageToBuffer(s->queue, (cl_mem)frame->data[0], s->staging,
+                                         origin, region, 0, 0, NULL, &copied);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
+        /* as for software frames: the frame may be released once this returns */
+        cle = clWaitForEvents(1, &copied);
+        clReleaseEvent(copied);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
+    } else if (frame->linesize[0] >= 0) {
+        const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
+        /* blocking: the frame may be released as soon as this returns */
+        cle = clEnqueueWriteBufferRect(s->queue, s->staging, CL_TRUE, origin, origin, region,
+                                       w, 0, frame->linesize[0], 0, frame->data[0], 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
+    } else {
+        for (int y = 0; y < h; y++) {
+            cle = clEnqueueWriteBuffer(s->queue, s->staging, CL_FALSE, (size_t)y * w, w,
+                                       frame->data[0] + y * frame->linesize[0], 0, NULL, NULL);
+            CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
+        }
+        cle = clFinish(s->queue);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
+    }
+    err = run_plane_kernel(s, s->k_import, s->staging, s->pic[slot], &a);
+    for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
+        a.src = s->level[k - 1];
+        a.dst = s->level[k];
+        err = run_plane_kernel(s, s->k_downscale, NULL, s->pic[slot], &a);
+    }
+fail:
+    return err;
+}
+
+/**
+ * Run a search kernel, one work-group of threads work-items per CTU. Its
+ * arguments: a, the buffers shared by every search kernel, then its local
+ * arrays of the byte sizes in local (zero-terminated).
+ */
+static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeOclArgs *a,
+                      int cur, int ref, int e, size_t threads, const size_t *local)
+{
+    void *avctx = s->host->log_ctx;
+    const size_t global = (size_t)s->p.nb_ctus * threads;
+    const cl_mem bufs[] = { s->pic[cur], s->pic[ref], s->pred[e], s->windows, s->keys,
+                            s->pu, s->fixed_pus, s->blocks[e], s->counts[e] };
+    cl_int cle;
+    int err = 0, arg = 0;
+
+    CL_SET_KERNEL_ARG(k, arg++, GpumeOclArgs, a);
+    for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &bufs[i]);
+    }
+    for (int i = 0; local[i]; i++) {
+        cle = clSetKernelArg(k, arg++, local[i], NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to set local memory argument %d: %d\n", arg - 1, cle);
+    }
+    cle = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &threads, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a search kernel: %d\n", cle);
+fail:
+    return err;
+}
+
+static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+{
+    GpumeOpenCLContext *s = priv;
+    void *avctx = s->host->log_ctx;
+    const GpumeParams *p = &s->p;
+    GpumeOclArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
+    cl_int cle;
+    int err = 0, e = 0;
+
+    while (e < NB_RESULTS && s->pending[e])
+        e++;
+    if (e == NB_RESULTS)
+        return AVERROR_BUG;
+    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
+        return AVERROR(ENOSYS);
+    memcpy(a.cur, s->level, sizeof(a.cur));
+    memcpy(a.ref, s->level, sizeof(a.ref));
+    memcpy(s->pred_host[e], pred, 2 * p->nb_ctus * sizeof(*pred));
+
+    cle = clEnqueueWriteBuffer(s->queue, s->pred[e], CL_FALSE, 0, 2 * p->nb_ctus * sizeof(*pred),
+                               s->pred_host[e], 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
+    if (p->algo == GPUME_ALGO_LFS) {
+        const size_t lfs_local[] = { GPUME_OCL_LFS_THREADS * sizeof(uint64_t),
+                                     GPUME_OCL_LFS_THREADS * sizeof(uint32_t), 0 };
+        err = run_search(s, s->k_lfs, &a, cur, ref, e, GPUME_OCL_LFS_THREADS, lfs_local);
+    } else {
+        const int batch = GPUME_OCL_BATCH(p->ctu), u1 = p->units + 1;
+        const size_t coarse_local[] = { GPUME_OCL_THREADS * sizeof(uint64_t), 0 };
+        const size_t search_local[] = { (size_t)batch * u1 * u1 * sizeof(uint32_t),
+                                        (size_t)p->ctu * p->ctu,
+                                        batch * sizeof(uint32_t), batch * sizeof(uint32_t), 0 };
+        const size_t refine_local[] = { GPUME_MAX_PUS * sizeof(uint32_t),
+                                        GPUME_OCL_PART_TMP * sizeof(uint32_t),
+                                        GPUME_OCL_PART_TMP,
+                                        GPUME_MAX_OUT_PER_CTU * sizeof(uint16_t),
+                                        9 * GPUME_OCL_THREADS * sizeof(uint32_t),
+                                        sizeof(int), 0 };
+        if (p->algo == GPUME_ALGO_HME)
+            err = run_search(s, s->k_hme_coarse, &a, cur, ref, e, GPUME_OCL_THREADS, coarse_local);
+        if (err >= 0)
+            err = run_search(s, s->k_pu_search, &a, cur, ref, e, GPUME_OCL_THREADS, search_local);
+        if (err >= 0)
+            err = run_search(s, s->k_refine, &a, cur, ref, e, GPUME_OCL_THREADS, refine_local);
+    }
+    if (err < 0)
+        return err;
+    cle = clEnqueueReadBuffer(s->queue, s->blocks[e], CL_FALSE, 0,
+                              (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock), res->blocks,
+                              0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the blocks: %d\n", cle);
+    cle = clEnqueueReadBuffer(s->queue, s->counts[e], CL_FALSE, 0, p->nb_ctus * sizeof(uint16_t),
+                              res->counts, 0, NULL, &s->done[e]);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the block counts: %d\n", cle);
+    s->pending[e] = res->blocks;
+fail:
+    return err;
+}
+
+/** Wait for estimate e (its result is on the host then) and free its slot. */
+static int finish(GpumeOpenCLContext *s, int e)
+{
+    void *avctx = s->host->log_ctx;
+    cl_int cle = clWaitForEvents(1, &s->done[e]);
+    int err = 0;
+
+    clReleaseEvent(s->done[e]);
+    s->done[e]    = NULL;
+    s->pending[e] = NULL;
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "OpenCL estimate failed: %d\n", cle);
+fail:
+    return err;
+}
+
+static int ocl_wait(void *priv, GpumeResult *res)
+{
+    GpumeOpenCLContext *s = priv;
+    for (int e = 0; e < NB_RESULTS; e++)
+        if (s->pending[e] && s->pending[e] == res->blocks)
+            return finish(s, e);
+    return AVERROR_BUG;
+}
+
+static int ocl_sync(void *priv)
+{
+    GpumeOpenCLContext *s = priv;
+    int err = 0;
+
+    for (int e = 0; e < NB_RESULTS; e++) {
+        if (s->pending[e]) {
+            const int ret = finish(s, e);
+            err = err < 0 ? err : ret;
+        }
+    }
+    return err;
+}
+
+const GpumeBackend ff_gpume_backend_opencl = {
+    .name      = "opencl",
+    .priv_size = sizeof(GpumeOpenCLContext),
+    .init      = ocl_init,
+    .load      = ocl_load,
+    .estimate  = ocl_estimate,
+    .wait      = ocl_wait,
+    .sync      = ocl_sync,
+    .uninit    = ocl_uninit,
+};
