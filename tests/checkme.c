@@ -540,8 +540,13 @@ static int run_backend(const GpumeParams *p, const Drive *d, const AVFrame *cur,
     if ((err = be->load(priv, d->slot_ref, ref)) < 0 ||
         (err = be->load(priv, d->slot_cur, cur)) < 0)
         goto end;
-    if (d->junk && (err = be->load(priv, 3 - d->slot_cur - d->slot_ref, d->junk)) < 0)
-        goto end;
+    if (d->junk) {
+        /* junk in every other slot: the estimate must not read it */
+        for (int slot = 0; slot < GPUME_NB_SLOTS; slot++)
+            if (slot != d->slot_cur && slot != d->slot_ref &&
+                (err = be->load(priv, slot, d->junk)) < 0)
+                goto end;
+    }
     if ((err = be->estimate(priv, d->slot_cur, d->slot_ref, pred, &res)) < 0)
         goto end;
     err = be->sync(priv);
