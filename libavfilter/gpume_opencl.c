@@ -452,7 +452,8 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpume
         const size_t coarse_local[] = { GPUME_OCL_THREADS * sizeof(uint64_t), 0 };
         const size_t search_local[] = { (size_t)batch * u1 * u1 * sizeof(uint32_t),
                                         (size_t)p->ctu * p->ctu,
-                                        batch * sizeof(uint32_t), batch * sizeof(uint32_t), 0 };
+                                        batch * sizeof(uint32_t), batch * sizeof(uint32_t),
+                                        GPUME_OCL_THREADS * sizeof(uint64_t), 0 };
         const size_t refine_local[] = { GPUME_MAX_PUS * sizeof(uint32_t),
                                         GPUME_OCL_PART_TMP * sizeof(uint32_t),
                                         GPUME_OCL_PART_TMP,

@@ -223,7 +223,8 @@ void gpume_pu_search(GpumeOclArgs a, SEARCH_BUFFERS,
                      __local uint *S,           /* NB_CAND * TW */
                      __local uchar *cur_s,      /* CTU * CTU */
                      __local uint *cand_idx,    /* NB_CAND */
-                     __local uint *cand_mvc)    /* NB_CAND */
+                     __local uint *cand_mvc,    /* NB_CAND */
+                     __local ulong *red)        /* NT: keys of the work-items sharing PUs */
 {
 
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
@@ -319,7 +320,6 @@ void gpume_pu_search(GpumeOclArgs a, SEARCH_BUFFERS,
     }
 
     if (G > 1) {
-        __local ulong *red = (__local ulong *)S;
         red[tid] = best[0];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (tid < nb) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # GPU test suite, run on a machine with an NVIDIA GPU from a tree built
 # elsewhere: CUDA against the CPU reference (tests/backendcheck), the same
-# under compute-sanitizer, and the filter end to end with device=cuda.
+# under compute-sanitizer, OpenCL against the CPU reference through NVIDIA's
+# OpenCL, and the filter end to end with device=cuda and device=opencl.
 # Results go to ${OUT:-build/gpu-check}.
 #
 # usage: tools/gpu-check.sh [BUILDDIR]
@@ -33,6 +34,14 @@ else
     note "skipped: compute-sanitizer not found"
 fi
 ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
+# OpenCL on the NVIDIA GPU: a vendors directory of our own names NVIDIA's
+# library, for machines (containers) without /etc/OpenCL/vendors/nvidia.icd
+icd=$(mktemp -d)
+echo libnvidia-opencl.so.1 > "$icd/nvidia.icd"
+run backendcheck-opencl env OCL_ICD_VENDORS="$icd" "$b/tests/backendcheck" --backend=opencl "$real"
+run filter-opencl env OCL_ICD_VENDORS="$icd" $ff -i "$b/clips/cockatoo.mp4" -an \
+    -vf gpume=device=opencl,codecview=mv=pf -f null -
+rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
     -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
