@@ -79,6 +79,8 @@ int main()
                ops / (best * 1e-3) / 1e12,
                k ? "32-bit adds" : "each op: 4 absolute byte differences summed");
     }
-    printf("device: %s, %d SMs, %.0f MHz\n", prop.name, prop.multiProcessorCount, prop.clockRate / 1e3);
+    int khz = 0;
+    cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
+    printf("device: %s, %d SMs, %.0f MHz\n", prop.name, prop.multiProcessorCount, khz / 1e3);
     return cudaGetLastError() != cudaSuccess;
 }
