@@ -3,10 +3,10 @@
  * GPU backends: device time of the search (CUDA events on the compute
  * stream around estimate()), and host time per frame with the filter's
  * pipeline (load frame n and issue its search, then collect frame n-1).
- * CPU: host time. Prints medians and quartiles over many frames after a
+ * CPU and OpenCL: host time of estimate() and sync(). Prints medians and quartiles over many frames after a
  * warm-up.
  *
- * usage: bench-backend --backend=cuda|cpu --frames=FILE.gray:WxH:N
+ * usage: bench-backend --backend=cuda|opencl|cpu --frames=FILE.gray:WxH:N
  *                      [--algo=full|hme|lfs] [--range=N] [--block=N|auto]
  *                      [--ctu=N] [--subpel=N] [--iters=N] [--threads=N]
  *
@@ -154,6 +154,13 @@ int main(int argc, char **argv)
 
     if (!strcmp(backend, "cpu")) {
         be = &ff_gpume_backend_cpu;
+    } else if (!strcmp(backend, "opencl")) {
+#if GPUME_TEST_OPENCL
+        be = &ff_gpume_backend_opencl;  /* opens its own device, a GPU first */
+#else
+        printf("skipped: no OpenCL backend in this build\n");
+        return 0;
+#endif
     } else {
 #if GPUME_TEST_CUDA
         be = &ff_gpume_backend_cuda;

@@ -46,6 +46,20 @@ for s in 1280x720 1920x1080 3840x2160; do
 done
 
 say ""
+say "== OpenCL (NVIDIA's OpenCL driver) beside CUDA on the same GPU"
+vendors=$tmp/vendors
+mkdir -p "$vendors"
+echo libnvidia-opencl.so.1 > "$vendors/nvidia.icd"
+for cfg in "1920x1080 --algo=hme --range=16" "1920x1080 --algo=full --range=16" \
+           "1920x1080 --algo=lfs --range=16"; do
+    set -- $cfg
+    s=$1; shift
+    eval "n=\$frames_$s"
+    OCL_ICD_VENDORS=$vendors "$bench" --backend=opencl --frames="$tmp/$s.gray:$s:$n" --iters=50 "$@" | tee -a "$res"
+    "$bench" --backend=cuda --frames="$tmp/$s.gray:$s:$n" --iters=50 "$@" | tee -a "$res"
+done
+
+say ""
 say "== whole command: ffmpeg -i 1080p.y4m (software frames) -vf FILTER -f null -"
 $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
     -frames:v 200 -y "$tmp/1080p.y4m" || exit 1
@@ -65,7 +79,7 @@ cmd 1000 gpume=device=cuda:algo=lfs
 cmd 1000 gpume=device=cuda:algo=full:range=16
 cmd 1000 gpume=device=cuda:algo=full:range=32:block=auto
 cmd 1000 gpume=device=cuda:algo=hme:dir=bi
-[ "${GPUME_OPENCL_BENCH:-}" ] && cmd 300 "gpume=device=opencl:algo=hme"
+(export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme")
 cmd 20 gpume=device=cpu:algo=hme
 cmd 5 gpume=device=cpu:algo=full:range=16
 for m in esa epzs hexbs umh; do
