@@ -71,6 +71,18 @@ enum GpumePred {
     GPUME_PRED_NB,
 };
 
+/** Search window of the Intel VME path (CLK_AVC_ME_SEARCH_WINDOW_*_INTEL, mapped in opencl/gpume_vme.cl). */
+enum GpumeVmeWindow {
+    GPUME_VME_WINDOW_AUTO,          ///< from range: the smallest of the four below that covers it
+    GPUME_VME_WINDOW_EXHAUSTIVE,    ///< 48x40: vectors within +-16 x +-12
+    GPUME_VME_WINDOW_SMALL,         ///< 28x28: +-6
+    GPUME_VME_WINDOW_TINY,          ///< 24x24: +-4
+    GPUME_VME_WINDOW_EXTRA_TINY,    ///< 20x20: +-2
+    GPUME_VME_WINDOW_DIAMOND,       ///< 48x40, diamond path
+    GPUME_VME_WINDOW_LARGE_DIAMOND, ///< 48x40, large diamond path
+    GPUME_VME_WINDOW_NB,
+};
+
 enum GpumeDir {
     GPUME_DIR_FWD = 1,  ///< vectors into the previous frame (source = -1)
     GPUME_DIR_BWD = 2,  ///< vectors into the next frame (source = +1)
@@ -133,6 +145,8 @@ typedef struct GpumeParams {
     int pu_penalty;     ///< cost of each PU beyond the first in a CTU partition
     int pred;           ///< enum GpumePred
     int lfs_threshold;  ///< LFS early-termination SAD per 64 pixels
+    int vme_qp;         ///< VME: QP of the default MV cost and shape penalty tables, 0..51
+    int vme_window;     ///< VME: enum GpumeVmeWindow
     /* derived by ff_gpume_params_derive() */
     int units;          ///< ctu / 4
     int ctu_cols, ctu_rows, nb_ctus;

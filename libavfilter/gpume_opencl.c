@@ -40,6 +40,7 @@
 
 #include "gpume_backend.h"
 #include "gpume_opencl.h"
+#include "gpume_vme_opencl.h"
 
 extern const char *ff_source_gpume_h_cl;
 extern const char *ff_source_gpume_opencl_h_cl;
@@ -70,7 +71,10 @@ typedef struct GpumeOpenCLContext {
     /* the host buffers estimate i reads back into: results are matched by
      * their blocks array, so a caller may copy its GpumeResult meanwhile */
     GpumeBlock *pending[NB_RESULTS];
+    uint16_t *pending_counts[NB_RESULTS];
     cl_event done[NB_RESULTS];                  ///< completion of that read-back
+
+    GpumeVmeOpenCL *vme;                        ///< algo=vme: everything but device, queue, staging
 } GpumeOpenCLContext;
 
 static void ocl_uninit(void *priv)
@@ -84,6 +88,7 @@ static void ocl_uninit(void *priv)
     for (int i = 0; i < NB_RESULTS; i++)
         if (s->done[i])
             clReleaseEvent(s->done[i]);
+    ff_gpume_vme_opencl_uninit(&s->vme);
     CL_RELEASE_KERNEL(s->k_import);
     CL_RELEASE_KERNEL(s->k_downscale);
     CL_RELEASE_KERNEL(s->k_hme_coarse);
@@ -269,6 +274,13 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     }
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to get an OpenCL command queue: %d\n", cle);
 
+    if (p->algo == GPUME_ALGO_VME) {
+        if ((err = ff_gpume_vme_opencl_init(&s->vme, avctx, s->hwctx->context, s->hwctx->device_id,
+                                            s->queue, p, NB_RESULTS)) < 0 ||
+            !(s->staging = alloc_buffer(s, (size_t)p->width * p->height, &err)))
+            goto fail;
+        return 0;
+    }
     if ((err = build_program(s)) < 0)
         goto fail;
 
@@ -382,6 +394,8 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
         cle = clFinish(s->queue);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
     }
+    if (s->vme)
+        return ff_gpume_vme_opencl_load(s->vme, slot, s->staging);
     err = run_plane_kernel(s, s->k_import, s->staging, s->pic[slot], &a);
     for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
         a.src = s->level[k - 1];
@@ -434,6 +448,14 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpume
         e++;
     if (e == NB_RESULTS)
         return AVERROR_BUG;
+    if (s->vme) {
+        /* pred is unused: the VME path predicts from its own HME tiers */
+        if ((err = ff_gpume_vme_opencl_estimate(s->vme, cur, ref, e, &s->done[e])) < 0)
+            return err;
+        s->pending[e]        = res->blocks;
+        s->pending_counts[e] = res->counts;
+        return 0;
+    }
     if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
         return AVERROR(ENOSYS);
     memcpy(a.cur, s->level, sizeof(a.cur));
@@ -490,9 +512,12 @@ static int finish(GpumeOpenCLContext *s, int e)
 
     clReleaseEvent(s->done[e]);
     s->done[e]    = NULL;
-    s->pending[e] = NULL;
     CL_FAIL_ON_ERROR(AVERROR(EIO), "OpenCL estimate failed: %d\n", cle);
+    if (s->vme)
+        err = ff_gpume_vme_opencl_result(s->vme, e, s->pending[e], s->pending_counts[e]);
 fail:
+    s->pending[e]        = NULL;
+    s->pending_counts[e] = NULL;
     return err;
 }
 

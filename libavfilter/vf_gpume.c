@@ -53,6 +53,7 @@ typedef struct GpumeContext {
 
     /* options */
     int algo, range, ctu, block, subpel, lambda, pu_penalty, pred, lfs_threshold;
+    int vme_qp, vme_window;
     int dir, device, gpu_index;
 
     int active_device;          ///< device after resolving hardware input
@@ -109,6 +110,17 @@ static const AVOption gpume_options[] = {
         CONST("temporal", "the co-located CTU's vector of the previous frame", GPUME_PRED_TEMPORAL, "pred"),
     { "lfs_threshold", "lfs early-termination SAD per 64 pixels", OFFSET(lfs_threshold), AV_OPT_TYPE_INT,
       { .i64 = 32 }, 0, 64 * 255, FLAGS },
+    { "vme_qp", "vme: QP of the default MV cost table and shape penalties", OFFSET(vme_qp), AV_OPT_TYPE_INT,
+      { .i64 = 26 }, 0, 51, FLAGS },
+    { "vme_window", "vme: search window", OFFSET(vme_window), AV_OPT_TYPE_INT,
+      { .i64 = GPUME_VME_WINDOW_AUTO }, 0, GPUME_VME_WINDOW_NB - 1, FLAGS, .unit = "vme_window" },
+        CONST("auto",          "the smallest of the four windows below that covers range", GPUME_VME_WINDOW_AUTO, "vme_window"),
+        CONST("exhaustive",    "48x40 (+-16 x +-12)", GPUME_VME_WINDOW_EXHAUSTIVE, "vme_window"),
+        CONST("small",         "28x28 (+-6)", GPUME_VME_WINDOW_SMALL, "vme_window"),
+        CONST("tiny",          "24x24 (+-4)", GPUME_VME_WINDOW_TINY, "vme_window"),
+        CONST("extra_tiny",    "20x20 (+-2)", GPUME_VME_WINDOW_EXTRA_TINY, "vme_window"),
+        CONST("diamond",       "48x40, diamond search path", GPUME_VME_WINDOW_DIAMOND, "vme_window"),
+        CONST("large_diamond", "48x40, large diamond search path", GPUME_VME_WINDOW_LARGE_DIAMOND, "vme_window"),
     { "dir", "direction of the vectors", OFFSET(dir), AV_OPT_TYPE_INT,
       { .i64 = GPUME_DIR_FWD }, GPUME_DIR_FWD, GPUME_DIR_BI, FLAGS, .unit = "dir" },
         CONST("fwd", "into the previous frame (source -1)", GPUME_DIR_FWD, "dir"),
@@ -159,7 +171,7 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "block=%d: must be auto, 8, 16, 32 or 64\n", s->block);
         return AVERROR(EINVAL);
     }
-    if (s->block > s->ctu) {
+    if (s->block > s->ctu && s->algo != GPUME_ALGO_VME) {
         av_log(ctx, AV_LOG_ERROR, "block=%d is larger than ctu=%d\n", s->block, s->ctu);
         return AVERROR(EINVAL);
     }
@@ -167,11 +179,25 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "block=auto needs algo=full or algo=hme; lfs uses fixed blocks\n");
         return AVERROR(EINVAL);
     }
+    /* VME estimates 16x16 macroblocks (ctu is 16 whatever it says), each
+     * with all its partitions (block=auto) or 16x16 only; the device check
+     * (cl_intel_device_side_avc_motion_estimation) comes with the device */
     if (s->algo == GPUME_ALGO_VME) {
-        av_log(ctx, AV_LOG_ERROR, "algo=vme needs an OpenCL device with "
-               "cl_intel_device_side_avc_motion_estimation (Intel Gen9-Gen11 GPU); "
-               "this build has no VME backend\n");
-        return AVERROR(ENOSYS);
+        if (s->device != DEVICE_AUTO && s->device != DEVICE_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only: use device=auto or device=opencl\n");
+            return AVERROR(EINVAL);
+        }
+        if (s->block && s->block != 16) {
+            av_log(ctx, AV_LOG_ERROR, "block=%d: algo=vme exports 16x16 macroblocks (block=16) "
+                   "or their VME partitions (block=auto)\n", s->block);
+            return AVERROR(EINVAL);
+        }
+        if (!CONFIG_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "algo=vme needs an OpenCL device with "
+                   "cl_intel_device_side_avc_motion_estimation (Intel Gen9-Gen11 GPU); "
+                   "this build has no OpenCL\n");
+            return AVERROR(ENOSYS);
+        }
     }
     if (s->device != DEVICE_AUTO && s->device != DEVICE_CPU && !backend_for(s->device)) {
         av_log(ctx, AV_LOG_ERROR, "device=%s: this build has no %s backend\n",
@@ -261,9 +287,11 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
 
     release_backend(s);
     *p = (GpumeParams) {
-        .width = w, .height = h, .algo = s->algo, .range = s->range, .ctu = s->ctu,
+        .width = w, .height = h, .algo = s->algo, .range = s->range,
+        .ctu = s->algo == GPUME_ALGO_VME ? 16 : s->ctu,
         .block = s->block, .subpel = s->subpel, .lambda = s->lambda,
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
+        .vme_qp = s->vme_qp, .vme_window = s->vme_window,
     };
     err = ff_gpume_params_derive(p);
     if (err < 0) {
@@ -282,9 +310,12 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
 
     if (device == DEVICE_AUTO) {
         static const int order[] = { DEVICE_CUDA, DEVICE_OPENCL, DEVICE_CPU };
+        static const int order_vme[] = { DEVICE_OPENCL };
+        const int vme = s->algo == GPUME_ALGO_VME;
+        const int nb = vme ? FF_ARRAY_ELEMS(order_vme) : FF_ARRAY_ELEMS(order);
         err = AVERROR(ENOSYS);
-        for (int i = 0; i < FF_ARRAY_ELEMS(order) && err < 0; i++) {
-            s->backend = backend_for(order[i]);
+        for (int i = 0; i < nb && err < 0; i++) {
+            s->backend = backend_for(vme ? order_vme[i] : order[i]);
             if (!s->backend)
                 continue;
             s->backend_priv = av_mallocz(s->backend->priv_size);
@@ -367,6 +398,10 @@ static int config_input(AVFilterLink *inlink)
             av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
                    "for the %s backend\n", desc->name, device_names[frames_device],
                    device_names[device]);
+            return AVERROR(ENOSYS);
+        }
+        if (s->algo == GPUME_ALGO_VME && frames_device != DEVICE_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL: %s frames need hwdownload\n", desc->name);
             return AVERROR(ENOSYS);
         }
         device    = frames_device;

@@ -72,7 +72,12 @@ ifeq ($(GPUME_OPENCL),yes)
 GPU_TEST_CPPFLAGS += -DGPUME_TEST_OPENCL=1
 GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.c         \
                      $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.h         \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_vme_opencl.c     \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_vme_opencl.h     \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.c            \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.h            \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume.o           \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_vme.o       \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_h.o         \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_opencl_h.o
 GPU_TEST_LIBS     += -lOpenCL
@@ -95,3 +100,18 @@ $(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEP
 $(BUILDDIR)/tests/bench-backend: $(GPUME_SRC_ROOT)/tools/bench-backend.c $(GPU_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS) -ldl
+
+# Intel VME host conversion (libavfilter/gpume_vme.c) on hand-made VME
+# results: plain C, no OpenCL, no device (tests/suites/vme.sh runs it)
+VMECHECK_SRCS := $(GPUME_TESTS_DIR)/vmecheck.c $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.c
+VMECHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.h $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.h \
+                 $(GPUME_SRC_ROOT)/libavfilter/gpume.h
+
+$(BUILDDIR)/tests/vmecheck: $(VMECHECK_SRCS) $(VMECHECK_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(VMECHECK_SRCS)
+
+vmecheck: $(BUILDDIR)/tests/vmecheck
+	$(BUILDDIR)/tests/vmecheck
+
+.PHONY: vmecheck

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Install the Debian packages the build needs, and unpack Debian trixie's
 # ffnvcodec headers (bookworm's are too old for FFmpeg 7.1) under
-# BUILDDIR/deps/nvenc, using a private apt configuration so that the
+# BUILDDIR/deps/nvenc and bookworm's ocloc under BUILDDIR/deps/intel
+# (tools/fetch-ocloc.sh), using private apt configurations so that the
 # system's apt sources are left untouched.
 #
 # usage: install-deps.sh BUILDDIR
-# environment: CUDA=no or OPENCL=no skip that backend's requirements
+# environment: CUDA=no or OPENCL=no skip that backend's requirements;
+#   GPUME_OCLOC=no skips ocloc
 set -eu
 
 builddir=${1:-build}
@@ -26,6 +28,7 @@ xz-utils:xz
 debian-archive-keyring:$keyring
 zlib1g-dev:/usr/include/zlib.h
 valgrind:valgrind
+gnuplot-nox:gnuplot
 "
 [ "${CUDA:-auto}" = no ] || pkgs="$pkgs clang:clang"
 [ "${OPENCL:-auto}" = no ] || pkgs="$pkgs
@@ -53,6 +56,20 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends $missing ||
         die "apt-get install failed; missing packages:$missing"
+fi
+
+# Intel's offline OpenCL compiler (ocloc) for tests/suites/vme.sh, unpacked
+# from Debian bookworm, never installed (tools/fetch-ocloc.sh). Optional: on
+# failure the reason goes to deps/intel.failed and the suite skips its ocloc
+# checks. GPUME_OCLOC=no leaves it out.
+if [ "${GPUME_OCLOC:-auto}" != no ] && [ ! -f "$builddir/deps/intel/.done" ]; then
+    mkdir -p "$builddir/deps"
+    if sh "${0%/*}/fetch-ocloc.sh" "$builddir" 2> "$builddir/deps/intel.failed"; then
+        rm -f "$builddir/deps/intel.failed"
+    else
+        echo "install-deps: warning: no ocloc, the vme suite will skip its offline compiles:" \
+             "$(cat "$builddir/deps/intel.failed")" >&2
+    fi
 fi
 
 # ffnvcodec headers >= 12: arch-independent package, unpacked, never installed

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Unpack Intel's offline OpenCL compiler (ocloc, from Debian bookworm's
+# intel-opencl-icd) and the libraries it loads under BUILDDIR/deps/intel,
+# with a private apt configuration: nothing is installed, no OpenCL driver
+# is registered. tests/suites/vme.sh compiles the VME kernels with it
+# (LD_LIBRARY_PATH into the unpacked tree).
+#
+# usage: fetch-ocloc.sh BUILDDIR
+# environment: GPUME_OCLOC_SUITE (bookworm), GPUME_DEBIAN_MIRROR
+# Exit status 0 with BUILDDIR/deps/intel/.done naming the ocloc binary, or
+# 1 with a message saying why (the vme suite then reports "skipped").
+set -eu
+
+builddir=${1:-build}
+suite=${GPUME_OCLOC_SUITE:-bookworm}
+mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+# ocloc's package and every library it loads that a minimal Debian lacks
+debs="intel-opencl-icd libigc1 libigdfcl1 libigdgmm12 libopencl-clang14 libllvmspirvlib14 libllvm14"
+
+die() { echo "fetch-ocloc: $*" >&2; exit 1; }
+
+dest=$builddir/deps/intel
+[ -f "$dest/.done" ] && exit 0
+command -v apt-get >/dev/null || die "apt-get not found (ocloc comes from Debian packages)"
+command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
+
+work=$builddir/deps/apt-$suite
+mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
+work=$(cd "$work" && pwd)
+echo "deb [signed-by=$keyring] $mirror $suite main" > "$work/sources.list"
+aptopts="-o Dir::Etc::SourceList=$work/sources.list
+ -o Dir::Etc::SourceParts=/dev/null
+ -o Dir::State::Lists=$work/lists
+ -o Dir::Cache=$work/cache
+ -o APT::Sandbox::User=root"
+# shellcheck disable=SC2086
+apt-get -q $aptopts update >/dev/null || die "apt-get update ($suite) failed (no network?)"
+rm -f "$work"/deb/*.deb
+# shellcheck disable=SC2086
+(cd "$work/deb" && apt-get -q $aptopts download $debs >/dev/null) ||
+    die "could not download $debs from $suite"
+rm -rf "$dest"
+mkdir -p "$dest"
+for d in "$work"/deb/*.deb; do
+    dpkg-deb -x "$d" "$dest" || die "could not unpack ${d##*/}"
+done
+dest=$(cd "$dest" && pwd)
+# ocloc disasm loads the disassembler as libiga64.so; libigc1 ships libiga64.so.1
+iga=$(find "$dest" -name 'libiga64.so.1' | head -n 1)
+[ -n "$iga" ] || die "no libiga64.so.1 in libigc1 ($suite): ocloc disasm would not work"
+ln -sf libiga64.so.1 "${iga%.1}"
+ocloc=$(find "$dest" -name 'ocloc*' -type f | head -n 1)
+[ -n "$ocloc" ] || die "no ocloc in intel-opencl-icd ($suite)"
+libs=$(find "$dest" -name '*.so*' -printf '%h\n' | sort -u | tr '\n' ':')
+LD_LIBRARY_PATH=$libs "$ocloc" --help >/dev/null 2>&1 ||
+LD_LIBRARY_PATH=$libs "$ocloc" compile --help >/dev/null 2>&1 ||
+    die "$ocloc does not run (LD_LIBRARY_PATH=$libs)"
+printf 'OCLOC=%s\nOCLOC_LIBS=%s\n' "$ocloc" "$libs" > "$dest/.done"
+echo "fetch-ocloc: $ocloc"
