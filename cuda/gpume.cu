@@ -239,6 +239,7 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
     const int total = nwin * n * n;
     GpumePU my_pu[MAX_PUS_PER_THREAD];
     uint64_t best[MAX_PUS_PER_THREAD];
+    int bn;
 
 #pragma unroll
     for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
@@ -268,9 +269,13 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
         }
         __syncthreads();
 
+        /* the last batch of a window may be short */
+        bn = min(B, total - base);
         for (int it = tid; it < B * u; it += NT) {
             const int c = it % B, uy = it / B;
             uint32_t *row = S + c * tw + (uy + 1) * u1;
+            if (c >= bn)
+                continue;
             if (uy == 0)
                 for (int x = 0; x < u1; x++)
                     S[c * tw + x] = 0;
@@ -293,6 +298,8 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
         /* column sums turn row sums into the 2-D prefix table */
         for (int it = tid; it < B * u; it += NT) {
             const int c = it % B, ux = it / B + 1;
+            if (c >= bn)
+                continue;
             uint32_t *col = S + c * tw + ux;
             uint32_t run = col[u1];
             for (int y = 2; y <= u; y++) {
@@ -310,7 +317,7 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
                 const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
                 const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
                 uint64_t b = best[i];
-                for (int c = G > 1 ? tid / nb : 0; c < B; c += G) {
+                for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
                     const uint32_t *t = S + c * tw;
                     const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
                                                    cand_idx[c]);
@@ -440,10 +447,16 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
                 for (int x = 0; x < w; x++)
                     acc += gpume_iabs(c[x] - r[x]);
             } else {
+                /* gpume_sample_qpel() without its clamps: the border of the
+                 * padded plane (range + 4) already holds the clamped samples */
+                const int sx = qx[k] + ox, sy = 4 * y + qy[k] + oy;
+                const int fx = sx & 3, fy = sy & 3;
+                const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
+                const uint8_t *r0 = ref->data + (sy >> 2) * ref->pitch + x0 + (sx >> 2);
+                const uint8_t *r1 = r0 + ref->pitch;
                 for (int x = 0; x < w; x++)
-                    acc += gpume_iabs(c[x] - gpume_sample_qpel(ref->data, ref->pitch, ref->w, ref->h,
-                                                               4 * (x0 + x) + qx[k] + ox,
-                                                               4 * y + qy[k] + oy));
+                    acc += gpume_iabs(c[x] - ((wa * r0[x] + wb * r0[x + 1] + wc * r1[x] +
+                                               wd * r1[x + 1] + 8) >> 4));
             }
             row_sad[it] = acc;
         }
