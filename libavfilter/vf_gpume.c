@@ -139,7 +139,11 @@ static const AVOption gpume_options[] = {
 
 AVFILTER_DEFINE_CLASS(gpume);
 
-static const char *const device_names[] = { "auto", "cpu", "cuda", "opencl" };
+static const char *device_name(int device)
+{
+    static const char *const names[] = { "auto", "cpu", "cuda", "opencl" };
+    return device >= 0 && device < FF_ARRAY_ELEMS(names) ? names[device] : "unknown";
+}
 
 static const GpumeBackend *backend_for(int device)
 {
@@ -201,7 +205,7 @@ static av_cold int init(AVFilterContext *ctx)
     }
     if (s->device != DEVICE_AUTO && s->device != DEVICE_CPU && !backend_for(s->device)) {
         av_log(ctx, AV_LOG_ERROR, "device=%s: this build has no %s backend\n",
-               device_names[s->device], device_names[s->device]);
+               device_name(s->device), device_name(s->device));
         return AVERROR(ENOSYS);
     }
     return 0;
@@ -338,8 +342,13 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
             return AVERROR(ENOMEM);
         err = s->backend->init(s->backend_priv, &s->host, p);
         if (err < 0) {
-            av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
-                   device_names[device], av_err2str(err));
+            if (device == DEVICE_CPU || err == AVERROR(ENOMEM))
+                av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
+                       device_name(device), av_err2str(err));
+            else
+                av_log(ctx, AV_LOG_ERROR, "device=%s: no usable %s device (driver, GPU or "
+                       "kernels unavailable; see the messages above): %s\n",
+                       device_name(device), device_name(device), av_err2str(err));
             av_freep(&s->backend_priv);
             return err;
         }
@@ -396,8 +405,8 @@ static int config_input(AVFilterLink *inlink)
         if ((inlink->format != AV_PIX_FMT_CUDA && inlink->format != AV_PIX_FMT_OPENCL) ||
             (device != DEVICE_AUTO && device != frames_device)) {
             av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
-                   "for the %s backend\n", desc->name, device_names[frames_device],
-                   device_names[device]);
+                   "for the %s backend\n", desc->name, device_name(frames_device),
+                   device_name(device));
             return AVERROR(ENOSYS);
         }
         if (s->algo == GPUME_ALGO_VME && frames_device != DEVICE_OPENCL) {
