@@ -43,6 +43,7 @@ typedef struct GpumeHost {
     int              nb_threads;
     AVBufferRef     *hw_device;   ///< device of the backend's type, or NULL to create one
     int              gpu_index;   ///< used when the backend creates its own device
+    int              gpu_only;    ///< a device it creates must be a GPU (device=auto)
 } GpumeHost;
 
 /** The result of one estimate: blocks grouped by CTU in raster order. */

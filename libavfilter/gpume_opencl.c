@@ -138,8 +138,9 @@ static int create_device(GpumeOpenCLContext *s, AVBufferRef **ref)
         return AVERROR(ENOMEM);
     if (clGetPlatformIDs(nb_platforms, platforms, NULL) != CL_SUCCESS)
         goto end;
-    /* pass 0: GPUs only; pass 1 (no GPU anywhere): every device */
-    for (int pass = 0; pass < 2 && !name[0]; pass++) {
+    /* pass 0: GPUs only; pass 1 (no GPU anywhere): every device, unless
+     * only a GPU will do (device=auto: the CPU backend beats CPU OpenCL) */
+    for (int pass = 0; pass < (s->host->gpu_only ? 1 : 2) && !name[0]; pass++) {
         found = 0;
         for (cl_uint p = 0; p < nb_platforms && !name[0]; p++) {
             if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nb_devices) != CL_SUCCESS ||
@@ -166,8 +167,9 @@ static int create_device(GpumeOpenCLContext *s, AVBufferRef **ref)
             break;
     }
     if (!name[0]) {
-        av_log(avctx, AV_LOG_ERROR, "gpu=%d: only %d OpenCL %s\n", s->host->gpu_index,
-               found, found ? "GPUs" : "devices");
+        av_log(avctx, s->host->gpu_only ? AV_LOG_VERBOSE : AV_LOG_ERROR,
+               "gpu=%d: only %d OpenCL %s\n", s->host->gpu_index, found,
+               found || s->host->gpu_only ? "GPUs" : "devices");
         goto end;
     }
     err = av_hwdevice_ctx_create(ref, AV_HWDEVICE_TYPE_OPENCL, name, NULL, 0);

@@ -128,7 +128,7 @@ static const AVOption gpume_options[] = {
         CONST("bi",  "both, one frame of delay", GPUME_DIR_BI, "dir"),
     { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = DEVICE_AUTO }, DEVICE_AUTO, DEVICE_OPENCL, FLAGS, .unit = "device" },
-        CONST("auto",   "the graph's device, else the first that works of cuda, opencl, cpu", DEVICE_AUTO, "device"),
+        CONST("auto",   "the graph's device, else the first that works of cuda, an OpenCL GPU, cpu", DEVICE_AUTO, "device"),
         CONST("cpu",    "CPU reference, slice threaded", DEVICE_CPU, "device"),
         CONST("cuda",   "CUDA", DEVICE_CUDA, "device"),
         CONST("opencl", "OpenCL", DEVICE_OPENCL, "device"),
@@ -310,6 +310,7 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
         .nb_threads  = ff_filter_get_nb_threads(ctx),
         .hw_device   = hw_device,
         .gpu_index   = s->gpu_index,
+        .gpu_only    = device == DEVICE_AUTO && s->algo != GPUME_ALGO_VME,
     };
 
     if (device == DEVICE_AUTO) {
