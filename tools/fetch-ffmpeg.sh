@@ -11,28 +11,16 @@ work=$1
 dest=$2
 suite=${GPUME_DEBIAN_SUITE:-trixie}
 mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "fetch-ffmpeg: $*" >&2; exit 1; }
+. "$(dirname "$0")/private-apt.sh"
 
-[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
 command -v apt-get >/dev/null || die "apt-get not found: use ./configure --ffmpeg-source=DIR"
 command -v dpkg-source >/dev/null || die "dpkg-source not found (install dpkg-dev)"
 
-mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/src"
+mkdir -p "$work/src"
 work=$(cd "$work" && pwd)
-cat > "$work/apt/sources.list" <<EOT
-deb-src [signed-by=$keyring] $mirror $suite main
-EOT
-
-aptopts="-o Dir::Etc::SourceList=$work/apt/sources.list
- -o Dir::Etc::SourceParts=/dev/null
- -o Dir::State::Lists=$work/apt/lists
- -o Dir::Cache=$work/apt/cache
- -o APT::Sandbox::User=root"
-
-# shellcheck disable=SC2086
-apt-get -q $aptopts update || die "apt-get update failed (no network?)"
+private_apt "$work/apt" "deb-src $suite"
 cd "$work/src"
 rm -rf ffmpeg-*/
 # shellcheck disable=SC2086
@@ -42,8 +30,8 @@ case "$dsc" in
 ffmpeg_7.1*) ;;
 *) die "expected FFmpeg 7.1.x in $suite, got $dsc" ;;
 esac
-# --require-valid-signature applies to the .dsc (checked by apt already via the
-# signed index); the upstream tarball is checked against debian/upstream/signing-key.asc.
+# the .dsc's checksums were checked by apt against the signed index; dpkg-source
+# checks the upstream tarball's signature with debian/upstream/signing-key.asc
 dpkg-source --require-strong-checksums -x "$dsc" ffmpeg-src >/dev/null \
     || die "dpkg-source failed to unpack $dsc"
 rm -rf "$dest"

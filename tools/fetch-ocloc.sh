@@ -14,29 +14,21 @@ set -eu
 builddir=${1:-build}
 suite=${GPUME_OCLOC_SUITE:-bookworm}
 mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # ocloc's package and every library it loads that a minimal Debian lacks
 debs="intel-opencl-icd libigc1 libigdfcl1 libigdgmm12 libopencl-clang14 libllvmspirvlib14 libllvm14"
 
 die() { echo "fetch-ocloc: $*" >&2; exit 1; }
+. "$(dirname "$0")/private-apt.sh"
 
 dest=$builddir/deps/intel
 [ -f "$dest/.done" ] && exit 0
 command -v apt-get >/dev/null || die "apt-get not found (ocloc comes from Debian packages)"
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
-[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
 
 work=$builddir/deps/apt-$suite
-mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
-work=$(cd "$work" && pwd)
-echo "deb [signed-by=$keyring] $mirror $suite main" > "$work/sources.list"
-aptopts="-o Dir::Etc::SourceList=$work/sources.list
- -o Dir::Etc::SourceParts=/dev/null
- -o Dir::State::Lists=$work/lists
- -o Dir::Cache=$work/cache
- -o APT::Sandbox::User=root"
-# shellcheck disable=SC2086
-apt-get -q $aptopts update >/dev/null || die "apt-get update ($suite) failed (no network?)"
+private_apt "$work" "deb $suite"
+work=$pa_work
+mkdir -p "$work/deb"
 rm -f "$work"/deb/*.deb
 # shellcheck disable=SC2086
 (cd "$work/deb" && apt-get -q $aptopts download $debs >/dev/null) ||

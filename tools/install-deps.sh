@@ -13,9 +13,9 @@ set -eu
 builddir=${1:-build}
 suite=${GPUME_DEBIAN_SUITE:-trixie}
 mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "install-deps: $*" >&2; exit 1; }
+. "$(dirname "$0")/private-apt.sh"
 
 # command or file that proves each package is present
 pkgs="
@@ -78,20 +78,9 @@ if [ "${CUDA:-auto}" = no ] || [ -f "$nvenc/.done" ]; then
     exit 0
 fi
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
-[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
-work=$builddir/deps/apt
-mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/deb"
-work=$(cd "$work" && pwd)
-cat > "$work/sources.list" <<EOT
-deb [signed-by=$keyring] $mirror $suite main
-EOT
-aptopts="-o Dir::Etc::SourceList=$work/sources.list
- -o Dir::Etc::SourceParts=/dev/null
- -o Dir::State::Lists=$work/lists
- -o Dir::Cache=$work/cache
- -o APT::Sandbox::User=root"
-# shellcheck disable=SC2086
-apt-get -q $aptopts update >/dev/null || die "apt-get update ($suite) failed (no network?)"
+private_apt "$builddir/deps/apt" "deb $suite"
+work=$pa_work
+mkdir -p "$work/deb"
 rm -f "$work"/deb/*.deb
 # shellcheck disable=SC2086
 (cd "$work/deb" && apt-get -q $aptopts download libffmpeg-nvenc-dev) ||
