@@ -41,6 +41,7 @@ typedef struct GpumeCPUContext {
     const GpumeHost *host;
     GpumeParams p;
     int pad;
+    int levels;         ///< pyramid levels kept: 1, or GPUME_HME_LEVELS + 1 for hme
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
     int nb_fixed_pus;
@@ -49,7 +50,7 @@ typedef struct GpumeCPUContext {
 
 typedef struct EstimateJob {
     GpumeCPUContext *s;
-    const CPUPlane *cur, *ref;  ///< GPUME_HME_LEVELS + 1 levels each
+    const CPUPlane *cur, *ref;  ///< pyramids (coarse levels for hme only)
     const int16_t *pred;
     GpumeResult *res;
 } EstimateJob;
@@ -70,6 +71,8 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->p    = *p;
     /* vectors reach range pixels, bilinear taps one more, sub-pel one more */
     s->pad  = p->range + 4;
+    /* only hme searches the coarse levels */
+    s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     for (int i = 0; i < p->nb_pus; i++)
         s->pu[i] = gpume_pu_rect(p->ctu, i);
     s->nb_fixed_pus = 0;
@@ -80,7 +83,7 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     }
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
-        for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
+        for (int k = 0; k < s->levels; k++) {
             CPUPlane *pl = &s->pic[i][k];
             pl->w      = p->lw[k];
             pl->h      = p->lh[k];
@@ -120,14 +123,14 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
         return AVERROR(EINVAL);
     for (int y = 0; y < lv[0].h; y++)
         memcpy(lv[0].data + y * lv[0].stride, frame->data[0] + y * frame->linesize[0], lv[0].w);
-    for (int k = 1; k <= GPUME_HME_LEVELS; k++) {
+    for (int k = 1; k < s->levels; k++) {
         for (int y = 0; y < lv[k].h; y++)
             for (int x = 0; x < lv[k].w; x++)
                 lv[k].data[y * lv[k].stride + x] =
                     gpume_downscale_px(lv[k - 1].data, lv[k - 1].stride,
                                        lv[k - 1].w, lv[k - 1].h, x, y);
     }
-    for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+    for (int k = 0; k < s->levels; k++)
         pad_plane(&lv[k], s->pad);
     return 0;
 }
