@@ -1,4 +1,5 @@
-# gpume: builds an FFmpeg 7.1 that contains the gpume filter.
+# gpume: builds an FFmpeg 7.1 that contains the filters of this repository
+# (libavfilter/filters.mak: gpume, ...).
 # 'make' alone: install missing build dependencies, fetch FFmpeg, overlay
 # gpume onto it, configure and build ffmpeg and ffprobe in $(BUILDDIR)/ffmpeg.
 
@@ -73,14 +74,19 @@ check: ffmpeg clips
 	@echo "RUN tests/run.sh"
 	@$(TEST_ENV) $(SHELL) tests/run.sh
 
-fate-gpume: ffmpeg clips
-	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) fate-gpume
+# the FATE tests of each filter (fate/NAME.mak): make fate-gpume, make fate
+FATE_TARGETS := $(patsubst fate/%.mak,fate-%,$(wildcard fate/*.mak))
+fate: $(FATE_TARGETS)
+$(FATE_TARGETS): ffmpeg clips
+	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) $@
 
 # regenerate the references of failing or new tests and copy them to fate/ref
-fate-gpume-ref: ffmpeg clips
+# (fate-ref: every filter; fate-gpume-ref: one filter)
+fate-ref: $(FATE_TARGETS:%=%-ref)
+$(FATE_TARGETS:%=%-ref): ffmpeg clips
 	@mkdir -p fate/ref
 	touch $(BUILDDIR)/fate-gen.stamp
-	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) -k fate-gpume GEN=1 || true
+	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) -k $(@:-ref=) GEN=1 || true
 	find $(TREE)/tests/ref/fate -type f -newer $(BUILDDIR)/fate-gen.stamp -exec cp {} fate/ref/ \;
 
 demo: ffmpeg clips
@@ -109,4 +115,4 @@ distclean:
 	rm -rf $(BUILDDIR)
 	rm -f config.mak $(DEMO_OUTPUT)
 
-.PHONY: all deps clips overlay ffmpeg-configure ffmpeg check fate-gpume fate-gpume-ref demo bench clean distclean
+.PHONY: all deps clips overlay ffmpeg-configure ffmpeg check fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean

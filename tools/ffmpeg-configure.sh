@@ -47,7 +47,9 @@ if pkg-config --exists zlib 2>/dev/null || [ -f /usr/include/zlib.h ]; then
     zlib=yes
 fi
 
-filters=gpume,mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
+# this repository's filters (tools/overlay.sh wrote them into the tree)
+ours=$(cat "$tree/.gpume-filters" 2>/dev/null) || die "no $tree/.gpume-filters: run tools/overlay.sh first"
+filters=$(echo $ours | tr ' ' ','),mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
 filters=$filters,testsrc,testsrc2,color,crop,pad,overlay,split,hwupload,hwdownload,hwmap
 filters=$filters,fps,trim,setpts,select,aresample,anull,anullsink
 if [ "$cuda" = yes ]; then filters=$filters,hwupload_cuda,scale_cuda; fi
@@ -96,7 +98,10 @@ echo "$cmd"
     tail -n 30 "$out/gpume-configure.log" >&2
     die "FFmpeg configure failed; see $out/gpume-configure.log and $out/ffbuild/config.log"
 }
-grep -q '^CONFIG_GPUME_FILTER=yes' "$out/ffbuild/config.mak" ||
-    die "the gpume filter is not enabled in FFmpeg's configuration (see $out/ffbuild/config.log)"
+for n in $ours; do
+    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+    grep -q "^CONFIG_${N}_FILTER=yes" "$out/ffbuild/config.mak" ||
+        die "the $n filter is not enabled in FFmpeg's configuration (see $out/ffbuild/config.log)"
+done
 printf '%s\n' "$cmd" > "$out/gpume-configure.cmd"
 printf '%s\n' "$sig" > "$out/gpume-configure.sig"

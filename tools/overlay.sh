@@ -1,6 +1,9 @@
 #!/bin/sh
-# Overlay gpume's sources onto a copy of an FFmpeg 7.1 source tree and
-# register the filter. The source tree is never modified. Only files whose
+# Overlay this repository's sources onto a copy of an FFmpeg source tree
+# (7.1, 8.x, 9.0) and register its filters: each filter's objects, as
+# libavfilter/filters.mak lists them, in libavfilter/Makefile, its declaration
+# in allfilters.c and its FATE tests (fate/NAME.mak) in tests/Makefile. The
+# source tree is never modified. Only files whose
 # content changed are rewritten, so re-running is cheap and keeps timestamps
 # (and therefore FFmpeg's object files) of everything else.
 #
@@ -40,7 +43,16 @@ put() {
     fi
 }
 
-# files of gpume: "source destination" pairs, relative to root and tree
+# the filters and their objects (libavfilter/filters.mak, tools/filters.sh):
+# lines "KIND NAME SYMBOL OBJECT..."
+manifest=$tree/.gpume-manifest
+sh "$root/tools/filters.sh" "$root/libavfilter/filters.mak" > "$manifest" ||
+    die "cannot read libavfilter/filters.mak"
+[ -s "$manifest" ] || die "libavfilter/filters.mak lists no filter"
+filters=$(awk '!seen[$2]++ { print $2 }' "$manifest")
+all_objs=$(cut -d' ' -f4- "$manifest" | tr ' ' '\n' | sort -u)
+
+# files of the repository: "source destination" pairs, relative to root and tree
 list=$tree/.gpume-files.new
 : > "$list"
 add() {
@@ -50,23 +62,53 @@ add() {
         libavfilter/*) d=$f ;;
         cuda/*)        d=libavfilter/${f#cuda/} ;;
         opencl/*)      d=libavfilter/$f ;;
-        fate/gpume.mak) d=tests/fate/gpume.mak ;;
         fate/ref/*)    d=tests/ref/fate/${f#fate/ref/} ;;
+        fate/*.mak)    d=tests/$f ;;
         esac
         echo "$f $d" >> "$list"
     done
 }
 cd "$root"
-add libavfilter/*.c libavfilter/*.h cuda/*.cu cuda/*.h opencl/*.cl \
-    fate/gpume.mak fate/ref/*
-# headers the OpenCL kernels need, embedded as source strings of their own:
-# libavfilter/X.h -> libavfilter/opencl/X_h.cl -> ff_source_X_h_cl
-cl_hdrs=
-if ls opencl/*.cl >/dev/null 2>&1; then
-    cl_hdrs="gpume.h gpume_opencl.h"
-fi
-for h in $cl_hdrs; do
-    echo "libavfilter/$h libavfilter/opencl/${h%.h}_h.cl" >> "$list"
+add libavfilter/*.c libavfilter/*.h cuda/*.cu cuda/*.h opencl/*.cl fate/ref/*
+for n in $filters; do
+    add "fate/$n.mak"
+done
+# a header the OpenCL kernels need is embedded as a source string of its own
+# when an object list names it: opencl/X_h.o <- libavfilter/opencl/X_h.cl <-
+# libavfilter/X.h (ff_source_X_h_cl)
+for o in $all_objs; do
+    case $o in
+    opencl/*_h.o)
+        b=${o#opencl/}; b=${b%_h.o}
+        [ ! -f "opencl/${b}_h.cl" ] || continue
+        [ -f "libavfilter/$b.h" ] ||
+            die "libavfilter/filters.mak: $o embeds libavfilter/$b.h, which does not exist"
+        echo "libavfilter/$b.h libavfilter/opencl/${b}_h.cl" >> "$list"
+        ;;
+    esac
+done
+
+# every listed object has a source, every source is in some list
+for o in $all_objs; do
+    case $o in
+    *.ptx.o)   s=cuda/${o%.ptx.o}.cu ;;
+    opencl/*)  s=$(grep " libavfilter/${o%.o}.cl\$" "$list" | cut -d' ' -f1) ;;
+    *)         s=libavfilter/${o%.o}.c ;;
+    esac
+    if [ -z "$s" ] || { [ ! -f "$s" ] && [ ! -f "$src/libavfilter/${o%.o}.c" ]; }; then
+        die "libavfilter/filters.mak: no source for $o (expected ${s:-opencl/${o#opencl/}})"
+    fi
+done
+for f in libavfilter/*.c cuda/*.cu opencl/*.cl; do
+    [ -f "$f" ] || continue
+    b=${f##*/}
+    case $f in
+    libavfilter/*) o=${b%.c}.o ;;
+    cuda/*)        o=${b%.cu}.ptx.o ;;
+    opencl/*)      o=opencl/${b%.cl}.o ;;
+    esac
+    echo "$all_objs" | grep -qx "$o" ||
+        echo "overlay: warning: $f is in no object list of libavfilter/filters.mak; not built" >&2
 done
 
 while read -r s d; do
@@ -87,89 +129,89 @@ if [ -f "$tree/.gpume-files" ]; then
 fi
 mv "$list" "$tree/.gpume-files"
 
-# object lists, from the globbed file names
-objs() { # DIR SUFFIX NEWSUFFIX [PREFIX]
-    for f in "$root/$1"/*"$2"; do
-        [ -f "$f" ] || continue
-        b=${f##*/}
-        printf ' %s%s' "${4:-}" "${b%"$2"}$3"
-    done
-}
-# host code of a backend (*_cuda.c, *_opencl.c) builds only with that backend
-c_objs=$(objs libavfilter .c .o | tr ' ' '\n' | grep -v -e '_cuda\.o$' -e '_opencl\.o$' | tr '\n' ' ')
-cuda_c_objs=$(objs libavfilter _cuda.c _cuda.o)
-ocl_c_objs=$(objs libavfilter _opencl.c _opencl.o)
-cu_objs=$(objs cuda .cu .ptx.o)
-cl_objs=$(objs opencl .cl .o opencl/)
-for h in $cl_hdrs; do cl_objs="$cl_objs opencl/${h%.h}_h.o"; done
 # shellcheck disable=SC2016 # $(SRC_PATH) is for make
 hdrs=$(cd "$root" && for f in libavfilter/*.h cuda/*.h; do [ -f "$f" ] && printf ' $(SRC_PATH)/libavfilter/%s' "${f#*/}"; done; true)
 
-[ -n "$c_objs" ] || echo "overlay: warning: no libavfilter/*.c in $root" >&2
-
 tmp=$tree/.gpume-tmp
-# allfilters.c
-if grep -q 'ff_vf_gpume;' "$src/libavfilter/allfilters.c"; then
-    cp "$src/libavfilter/allfilters.c" "$tmp"
-else
-    awk '{ print } /^extern const AVFilter ff_vf_mestimate;/ { print "extern const AVFilter ff_vf_gpume;"; n++ }
-         END { if (!n) exit 1 }' "$src/libavfilter/allfilters.c" > "$tmp" ||
-        die "ff_vf_mestimate not found in libavfilter/allfilters.c"
-fi
+# allfilters.c: declare each filter after mestimate, in the form this FFmpeg
+# uses (extern const AVFilter in 7.x, extern const FFFilter from 8.0 on)
+type=$(sed -n 's/^extern const \([A-Za-z]*\) ff_vf_mestimate;$/\1/p' "$src/libavfilter/allfilters.c")
+[ -n "$type" ] || die "ff_vf_mestimate not found in libavfilter/allfilters.c"
+decls=$(awk -v t="$type" '!seen[$2]++ { printf "extern const %s %s;\n", t, $3 }' "$manifest" |
+        while read -r l; do grep -qxF "$l" "$src/libavfilter/allfilters.c" || echo "$l"; done)
+awk -v decls="$decls" '{ print } /^extern const [A-Za-z]* ff_vf_mestimate;$/ && decls != "" { print decls }' \
+    "$src/libavfilter/allfilters.c" > "$tmp"
 put "$tmp" "$tree/libavfilter/allfilters.c"
 
-# libavfilter/Makefile: GPU objects only when the backend is enabled
-# (CONFIG_* come from ffbuild/config.mak, included before this file).
-# The .ptx rule only knows the .cu, so add the headers it may include.
-{
-    echo "OBJS-\$(CONFIG_GPUME_FILTER)                 +=$c_objs"
-    if [ -n "$cu_objs" ]; then
-        echo "ifeq (\$(CONFIG_CUDA),yes)"
-        echo "ifneq (\$(CONFIG_CUDA_NVCC)\$(CONFIG_CUDA_LLVM),)"
-        echo "OBJS-\$(CONFIG_GPUME_FILTER)                 +=$cu_objs$cuda_c_objs cuda/load_helper.o"
-        [ -z "$hdrs" ] ||
-        echo "$(for o in $cu_objs; do printf 'libavfilter/%s ' "${o%.o}"; done):$hdrs"
-        echo "endif"
-        echo "endif"
-    fi
-    if [ -n "$cl_objs" ]; then
-        echo "ifeq (\$(CONFIG_OPENCL),yes)"
-        echo "OBJS-\$(CONFIG_GPUME_FILTER)                 += opencl.o$cl_objs$ocl_c_objs"
-        echo "endif"
-    fi
-} > "$tmp.mak"
-if grep -q 'CONFIG_GPUME_FILTER' "$src/libavfilter/Makefile"; then
-    cp "$src/libavfilter/Makefile" "$tmp"
-else
-    # insert after the mestimate line and its continuation lines, if any
-    awk -v block="$tmp.mak" '
-        { print }
-        /^OBJS-\$\(CONFIG_MESTIMATE_FILTER\)/ { want = 1 }
-        want && !/\\$/ {
-            while ((getline l < block) > 0) print l
-            want = 0; n++
-        }
-        END { if (!n) exit 1 }' "$src/libavfilter/Makefile" > "$tmp" ||
-        die "OBJS-\$(CONFIG_MESTIMATE_FILTER) not found in libavfilter/Makefile"
+# libavfilter/Makefile: each filter's objects after mestimate's; GPU objects
+# only with that backend (CONFIG_* come from ffbuild/config.mak, included
+# before this file). The .ptx rule only knows the .cu, so add the headers it
+# may include. Filters the source tree already has are left as they are.
+: > "$tmp.mak"
+ptx=
+for n in $filters; do
+    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+    grep -q "CONFIG_${N}_FILTER" "$src/libavfilter/Makefile" && continue
+    while read -r kind name _ objs; do
+        [ "$name" = "$n" ] || continue
+        line="OBJS-\$(CONFIG_${N}_FILTER)                 += $objs"
+        case $kind in
+        all)    echo "$line" ;;
+        cuda)   echo "ifeq (\$(CONFIG_CUDA),yes)"
+                echo "ifneq (\$(CONFIG_CUDA_NVCC)\$(CONFIG_CUDA_LLVM),)"
+                echo "$line"
+                echo "endif"
+                echo "endif" ;;
+        opencl) echo "ifeq (\$(CONFIG_OPENCL),yes)"
+                echo "$line"
+                echo "endif" ;;
+        esac
+        for o in $objs; do
+            case $o in *.ptx.o) ptx="$ptx libavfilter/${o%.o}" ;; esac
+        done
+    done < "$manifest" >> "$tmp.mak"
+done
+if [ -n "$ptx" ] && [ -n "$hdrs" ]; then
+    # shellcheck disable=SC2086 # one word per line
+    echo "$(echo $ptx | tr ' ' '\n' | sort -u | tr '\n' ' '):$hdrs" >> "$tmp.mak"
 fi
+# insert after the mestimate line and its continuation lines, if any
+awk -v block="$tmp.mak" '
+    { print }
+    /^OBJS-\$\(CONFIG_MESTIMATE_FILTER\)/ { want = 1 }
+    want && !/\\$/ {
+        while ((getline l < block) > 0) print l
+        want = 0; n++
+    }
+    END { if (!n) exit 1 }' "$src/libavfilter/Makefile" > "$tmp" ||
+    die "OBJS-\$(CONFIG_MESTIMATE_FILTER) not found in libavfilter/Makefile"
 rm -f "$tmp.mak"
 put "$tmp" "$tree/libavfilter/Makefile"
 
-# tests/Makefile: the FATE tests, after the last fate include
-if [ -f "$root/fate/gpume.mak" ] && ! grep -q 'tests/fate/gpume.mak' "$src/tests/Makefile"; then
-    awk '
-        { line[NR] = $0 }
-        /^include \$\(SRC_PATH\)\/tests\/fate\// { last = NR }
-        END {
-            if (!last) exit 1
-            for (i = 1; i <= NR; i++) {
-                print line[i]
-                if (i == last) print "include $(SRC_PATH)/tests/fate/gpume.mak"
-            }
-        }' "$src/tests/Makefile" > "$tmp" ||
-        die "no fate include found in tests/Makefile"
-else
-    cp "$src/tests/Makefile" "$tmp"
-fi
+# tests/Makefile: each filter's FATE tests (fate/NAME.mak), after the last
+# fate include
+incs=
+for n in $filters; do
+    [ -f "$root/fate/$n.mak" ] || continue
+    grep -q "tests/fate/$n.mak" "$src/tests/Makefile" && continue
+    incs="${incs}include \$(SRC_PATH)/tests/fate/$n.mak
+"
+done
+awk -v incs="$incs" '
+    { line[NR] = $0 }
+    /^include \$\(SRC_PATH\)\/tests\/fate\// { last = NR }
+    END {
+        if (!last) exit 1
+        for (i = 1; i <= NR; i++) {
+            print line[i]
+            if (i == last && incs != "") printf "%s", incs
+        }
+    }' "$src/tests/Makefile" > "$tmp" ||
+    die "no fate include found in tests/Makefile"
 put "$tmp" "$tree/tests/Makefile"
 rm -f "$tmp"
+# the filters, for tools/ffmpeg-configure.sh
+# shellcheck disable=SC2086 # on one line
+echo $filters > "$tmp"
+put "$tmp" "$tree/.gpume-filters"
+rm -f "$tmp" "$manifest"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# FATE tests of gpume (fate/gpume.mak), run inside the FFmpeg build:
-# one result per FATE test.
+# FATE tests of every filter (fate/NAME.mak: make fate-NAME), run inside the
+# FFmpeg build: one result per FATE test.
 set -u
 : "${FFMPEG_BUILD:=build/ffmpeg}"
 
-log=$(make -k -C "$FFMPEG_BUILD" fate-gpume 2>&1)
+targets=$(for f in fate/*.mak; do [ -f "$f" ] && n=${f##*/} && echo "fate-${n%.mak}"; done)
+log=$(make -k -C "$FFMPEG_BUILD" $targets 2>&1)
 rc=$?
 echo "$log" | grep -E '^TEST|failed'
 tests=$(echo "$log" | grep -c '^TEST ')
