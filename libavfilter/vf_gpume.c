@@ -19,8 +19,11 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <math.h>
+
 #include "config.h"
 
+#include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
@@ -33,6 +36,12 @@
 #include "gpume_backend.h"
 
 #define HAVE_GPUME_CUDA (CONFIG_CUDA && (CONFIG_CUDA_NVCC || CONFIG_CUDA_LLVM))
+
+/**
+ * Largest frame width and height: AVMotionVector stores positions as int16_t,
+ * and src_x = dst_x + motion_x / motion_scale must fit with any vector.
+ */
+#define GPUME_MAX_DIM (INT16_MAX / 2)
 
 enum GpumeDevice {
     DEVICE_AUTO,
@@ -58,6 +67,8 @@ typedef struct GpumeContext {
 
     int active_device;          ///< device after resolving hardware input
     AVBufferRef *hw_device;     ///< not owned: the link's or the graph's
+    enum AVPixelFormat in_format; ///< format of the frames being estimated
+    AVBufferRef *in_frames;     ///< their hardware frames context, if any
 
     GpumeParams params;
     GpumeHost host;
@@ -236,6 +247,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     GpumeContext *s = ctx->priv;
     release_backend(s);
     av_frame_free(&s->pending);
+    av_buffer_unref(&s->in_frames);
 }
 
 static const enum AVPixelFormat pix_fmts[] = {
@@ -297,6 +309,13 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
         .vme_qp = s->vme_qp, .vme_window = s->vme_window,
     };
+    if (w > GPUME_MAX_DIM || h > GPUME_MAX_DIM) {
+        av_log(ctx, AV_LOG_ERROR, "frame size %dx%d: width and height must be at most %d; "
+               "AVMotionVector stores positions as 16-bit integers and a block's source "
+               "position (its centre plus the vector) must fit them. Scale or crop the "
+               "input first\n", w, h, GPUME_MAX_DIM);
+        return AVERROR(EINVAL);
+    }
     err = ff_gpume_params_derive(p);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "unsupported size %dx%d or option combination\n", w, h);
@@ -335,7 +354,6 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
         }
         if (err < 0)
             return err;
-        av_log(ctx, AV_LOG_INFO, "using the %s backend\n", s->backend->name);
     } else {
         s->backend = backend_for(device);
         s->backend_priv = av_mallocz(s->backend->priv_size);
@@ -355,6 +373,9 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
         }
     }
     s->backend_ready = 1;
+    av_log(ctx, AV_LOG_INFO, "using the %s backend%s\n", s->backend->name,
+           hw_device && hw_device == ctx->hw_device_ctx ? " on the filter graph's device" :
+           hw_device ? " on the input frames' device" : "");
 
     nb_slots = p->nb_ctus * p->max_out;
     for (int d = 0; d < 2; d++) {
@@ -429,6 +450,9 @@ static int config_input(AVFilterLink *inlink)
     }
     s->active_device = device;
     s->hw_device     = hw_device;
+    s->in_format     = inlink->format;
+    if (av_buffer_replace(&s->in_frames, l->hw_frames_ctx) < 0)
+        return AVERROR(ENOMEM);
     return setup_backend(ctx, inlink->w, inlink->h, device, hw_device);
 }
 
@@ -523,6 +547,14 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
     return err;
 }
 
+/** Remove every lavfi.gpume.* key, whoever set it. */
+static void remove_gpume_metadata(AVFrame *frame)
+{
+    const AVDictionaryEntry *e;
+    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX)))
+        av_dict_set(&frame->metadata, e->key, NULL, 0);
+}
+
 /** Wait for the oldest issued frame's results, attach them and send it on. */
 static int finish_oldest(AVFilterContext *ctx)
 {
@@ -550,21 +582,19 @@ static int finish_oldest(AVFilterContext *ctx)
     if (err < 0)
         goto fail;
 
+    /* nothing of an earlier gpume (or of the decoder) survives that the
+     * vectors of this frame do not back: no vectors, no lavfi.gpume.* keys,
+     * pict_type I when there are none */
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    remove_gpume_metadata(frame);
     if (in.fwd)
         n[0] = collect(s, &in.res[0], 0, &sad_sum, &bad_area);
-    if (in.bwd) {
+    if (in.bwd)
         n[1] = collect(s, &in.res[1], 1, &sad_bwd, &bad_bwd);
-        if (!in.fwd) {
-            sad_sum  = sad_bwd;
-            bad_area = bad_bwd;
-        }
-    }
+    frame->pict_type = n[1] ? AV_PICTURE_TYPE_B : n[0] ? AV_PICTURE_TYPE_P : AV_PICTURE_TYPE_I;
     if (n[0] + n[1]) {
         AVFrameSideData *sd = av_frame_new_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS,
                                                      (n[0] + n[1]) * sizeof(AVMotionVector));
-        const double area = (double)p->width * p->height;
-        char buf[32];
         if (!sd) {
             err = AVERROR(ENOMEM);
             goto fail;
@@ -573,8 +603,16 @@ static int finish_oldest(AVFilterContext *ctx)
             fill_vectors(s, &in.res[0], 0, (AVMotionVector *)sd->data);
         if (in.bwd)
             fill_vectors(s, &in.res[1], 1, (AVMotionVector *)sd->data + n[0]);
-        frame->pict_type = in.bwd ? AV_PICTURE_TYPE_B : AV_PICTURE_TYPE_P;
-
+    }
+    /* the metadata describe one direction on every frame: the backward
+     * vectors with dir=bwd, else the forward ones (none on the first frame) */
+    if (s->dir == GPUME_DIR_BWD ? n[1] : n[0]) {
+        const double area = (double)p->width * p->height;
+        char buf[32];
+        if (s->dir == GPUME_DIR_BWD) {
+            sad_sum  = sad_bwd;
+            bad_area = bad_bwd;
+        }
         snprintf(buf, sizeof(buf), "%.4f", sad_sum / area);
         av_dict_set(&frame->metadata, "lavfi.gpume.mean_sad", buf, 0);
         snprintf(buf, sizeof(buf), "%.4f", bad_area / area);
@@ -608,6 +646,111 @@ static int flush(AVFilterContext *ctx)
     return err;
 }
 
+/** "gray", or "cuda(nv12)" for hardware frames */
+static const char *format_name(char *buf, size_t size, enum AVPixelFormat format,
+                               const AVBufferRef *frames_ref)
+{
+    const AVHWFramesContext *fc = frames_ref ? (const AVHWFramesContext *)frames_ref->data : NULL;
+    const char *name = av_get_pix_fmt_name(format);
+    snprintf(buf, size, "%s%s%s%s", name ? name : "none", fc ? "(" : "",
+             fc ? av_get_pix_fmt_name(fc->sw_format) : "", fc ? ")" : "");
+    return buf;
+}
+
+/**
+ * Compare a frame with the ones being estimated. Returns 0 when it continues
+ * the stream, 1 when estimation must restart for it (a new size, another
+ * supported software format, or new hardware frames of the same device and a
+ * supported format; a warning says which), or an error for a frame the
+ * running backend cannot read (any other change of format or device): that
+ * needs a new filter graph, as the ffmpeg CLI builds unless -reinit_filter 0.
+ */
+static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
+{
+    GpumeContext *s = ctx->priv;
+    const AVHWFramesContext *ofc = s->in_frames ? (const AVHWFramesContext *)s->in_frames->data : NULL;
+    const AVHWFramesContext *nfc = frame->hw_frames_ctx ?
+                                   (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+    char oname[64], nname[64];
+
+    format_name(oname, sizeof(oname), s->in_format, s->in_frames);
+    format_name(nname, sizeof(nname), frame->format, frame->hw_frames_ctx);
+    if (frame->format == s->in_format && nfc == ofc) {
+        if (frame->width == s->params.width && frame->height == s->params.height)
+            return 0;
+        av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
+               "restarting estimation\n", s->params.width, s->params.height,
+               frame->width, frame->height);
+        return 1;
+    }
+    if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL) && !ofc && !nfc &&
+        is_supported_sw_format(frame->format)) {
+        av_log(ctx, AV_LOG_WARNING, "pixel format changed from %s to %s (%dx%d to %dx%d); "
+               "restarting estimation\n", oname, nname, s->params.width, s->params.height,
+               frame->width, frame->height);
+        s->in_format = frame->format;
+        return 1;
+    }
+    if (frame->format == s->in_format && ofc && nfc &&
+        nfc->device_ref->data == ofc->device_ref->data && is_supported_sw_format(nfc->sw_format)) {
+        av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same device "
+               "(%dx%d to %dx%d); restarting estimation\n", oname, nname,
+               s->params.width, s->params.height, frame->width, frame->height);
+        return av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0 ? AVERROR(ENOMEM) : 1;
+    }
+    av_log(ctx, AV_LOG_ERROR, "a %s frame arrived in a filter graph configured for %s%s; "
+           "gpume reads 8-bit luma of the software formats it lists, or hardware frames "
+           "of the device it runs on, and cannot take this change without a new filter "
+           "graph (the ffmpeg CLI builds one unless -reinit_filter 0 is given)\n", nname, oname,
+           ofc && nfc && nfc->device_ref->data != ofc->device_ref->data ? " on another device" : "");
+    return AVERROR(EINVAL);
+}
+
+/** Search operations (absolute differences) per second of one thread of the CPU backend, and of a GPU */
+#define CPU_OPS_PER_S 2e9
+#define GPU_OPS_PER_S 1e12
+
+/**
+ * A frame's search cannot be interrupted (FFmpeg gives a filter no means to
+ * cancel one): say so before a frame whose search takes more than a few
+ * seconds, and name the options that make it fast.
+ */
+static void warn_cost(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+    const GpumeParams *p = &s->params;
+    const double r = p->range, area = (double)p->width * p->height;
+    const int cpu = s->backend == &ff_gpume_backend_cpu;
+    const int nb_dir = (s->dir & GPUME_DIR_FWD ? 1 : 0) + (s->dir & GPUME_DIR_BWD ? 1 : 0);
+    /* candidates per pixel: full search (lfs stops early, but may not), or
+     * hme's coarse search at 1/4 resolution, its refinement at 1/2 and two
+     * 9x9 windows at full resolution, plus the sub-pel steps */
+    const double hme_ops = (2 * ceil(r / 4) + 1) * (2 * ceil(r / 4) + 1) / 16 + 25 / 4.0 + 2 * 81 + 16;
+    double ops, secs;
+
+    if (p->algo == GPUME_ALGO_VME)
+        return;
+    if (p->algo == GPUME_ALGO_HME)
+        ops = hme_ops;
+    else
+        ops = (2 * r + 1) * (2 * r + 1);
+    ops *= area * nb_dir;
+    secs = ops / (cpu ? CPU_OPS_PER_S * FFMAX(s->host.nb_threads, 1) : GPU_OPS_PER_S);
+    if (secs < 4)
+        return;
+    av_log(ctx, AV_LOG_INFO, "%dx%d, algo=%s, range=%d: about %.0f s of search per frame on "
+           "the %s backend, and a frame's search cannot be interrupted (a signal ends the "
+           "run after the frame in progress); ", p->width, p->height,
+           p->algo == GPUME_ALGO_FULL ? "full" : p->algo == GPUME_ALGO_LFS ? "lfs" : "hme",
+           p->range, secs, s->backend->name);
+    if (p->algo == GPUME_ALGO_HME)
+        av_log(ctx, AV_LOG_INFO, "smaller frames (scale) make it faster\n");
+    else
+        av_log(ctx, AV_LOG_INFO, "algo=hme searches the same range about %.0f times faster\n",
+               (2 * r + 1) * (2 * r + 1) / hme_ops);
+}
+
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 {
     GpumeContext *s = ctx->priv;
@@ -617,16 +760,16 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     int64_t n;
     int err;
 
-    if (frame->width != s->params.width || frame->height != s->params.height) {
-        av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
-               "restarting estimation\n", s->params.width, s->params.height,
-               frame->width, frame->height);
+    err = check_frame(ctx, frame);
+    if (err > 0) {
         err = flush(ctx);
         if (err >= 0)
             err = setup_backend(ctx, frame->width, frame->height, s->active_device, s->hw_device);
-        if (err < 0)
-            goto fail;
     }
+    if (err < 0)
+        goto fail;
+    if (!s->nb_loaded)
+        warn_cost(ctx);
 
     n = s->nb_loaded;
     err = s->backend->load(s->backend_priv, slot_of(n), frame);
