@@ -97,13 +97,13 @@ bench: ffmpeg clips
 	@echo "RUN tools/bench.sh"
 	@$(TEST_ENV) $(SHELL) tools/bench.sh
 
-# gpume-mv (tools/gpume-mv.c, rules in tests/tools.mak): dumps and evaluates
-# motion vectors, linked against FFmpeg's static libraries; the sub-make runs
-# after 'ffmpeg' so that it sees the libraries that step rebuilt
+# gpume-mv (tools/gpume-mv/, rules in tools/gpume-mv/gpume-mv.mak): dumps and
+# evaluates motion vectors, linked against FFmpeg's static libraries; the
+# sub-make runs after 'ffmpeg' so that it sees the libraries that step rebuilt
 all: gpume-mv
 check: gpume-mv
 gpume-mv $(BUILDDIR)/gpume-mv: ffmpeg
-	+$(MAKE) --no-print-directory -f tests/tools.mak BUILDDIR=$(BUILDDIR) \
+	+$(MAKE) --no-print-directory -f tools/gpume-mv/gpume-mv.mak BUILDDIR=$(BUILDDIR) \
 	    FFMPEG_TREE=$(TREE) FFMPEG_BUILD=$(FFBUILD) $(BUILDDIR)/gpume-mv
 .PHONY: gpume-mv
 

@@ -58,6 +58,7 @@ suite unit      build_and_run checkme
 suite unit-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
                     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
                     sh -c 'make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/checkme-asan" && "$BUILDDIR/tests/checkme-asan" --quick'
+suite mvcheck   build_and_run mvcheck
 suite cuda      build_and_run backendcheck --backend=cuda
 suite opencl    build_and_run backendcheck --backend=opencl
 for s in tests/suites/*.sh; do

@@ -10,6 +10,7 @@
 #   $(BUILDDIR)/tests/checkme       -O2 build
 #   $(BUILDDIR)/tests/checkme-asan  the same under ASan + UBSan (aborts on the first error)
 #   checkme, checkme-asan           build and run (the ASan run uses --quick)
+#   $(BUILDDIR)/tests/backendcheck, vmecheck, mvcheck: the other test programs, below
 # checkme options: --seed=N --filter=SUBSTRING --quick --verbose; the last
 # line of its output is "N passed, N failed", exit status 1 on any failure.
 
@@ -115,3 +116,16 @@ vmecheck: $(BUILDDIR)/tests/vmecheck
 	$(BUILDDIR)/tests/vmecheck
 
 .PHONY: vmecheck
+
+# gpume-mv's metrics, truth parser, eval and dump (tools/gpume-mv/, the files
+# that need libavutil only) on hand-made frames, under ASan and UBSan
+include $(GPUME_SRC_ROOT)/tools/gpume-mv/gpume-mv.mak
+
+$(BUILDDIR)/tests/mvcheck: $(GPUME_TESTS_DIR)/mvcheck.c $(GPUME_MV_CORE_SRCS) $(GPUME_MV_HDRS) $(CHECKME_AVUTIL)
+	@mkdir -p $(@D)
+	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(GPUME_TESTS_DIR)/mvcheck.c $(GPUME_MV_CORE_SRCS) $(CHECKME_LIBS)
+
+mvcheck: $(BUILDDIR)/tests/mvcheck
+	$(BUILDDIR)/tests/mvcheck
+
+.PHONY: mvcheck

@@ -14,8 +14,8 @@
 #    none on streams of 0, 1 and 2 frames;
 #  - valgrind memcheck of the CPU path (every search, odd sizes, a size change,
 #    failure paths).
-# Vector counts come from $BUILDDIR/gpume-mv (tools/gpume-mv.c, built here
-# through tests/tools.mak when needed); without it, those checks fall back to
+# Vector counts come from $BUILDDIR/gpume-mv (tools/gpume-mv/, built here
+# through tools/gpume-mv/gpume-mv.mak when needed); without it, those checks fall back to
 # frame counts and the presence of the side data (ffprobe).
 #
 # environment (tests/run.sh): FFMPEG FFPROBE BUILDDIR GPUME_CUDA. Prints
@@ -62,8 +62,8 @@ has_gpu() { [ "$GPUME_CUDA" = yes ] && nvidia-smi > /dev/null 2>&1; }
 
 # gpume-mv: build or update it (a no-op when it is up to date); fall back without it
 have_mv=no
-if [ -f tools/gpume-mv.c ] && [ -f tests/tools.mak ]; then
-    make --no-print-directory -f tests/tools.mak BUILDDIR="$BUILDDIR" "$MV" > "$tmp/build.log" 2>&1 ||
+if [ -f tools/gpume-mv/gpume-mv.mak ]; then
+    make --no-print-directory -f tools/gpume-mv/gpume-mv.mak BUILDDIR="$BUILDDIR" "$MV" > "$tmp/build.log" 2>&1 ||
         echo "note: building $MV failed: $(tailof "$tmp/build.log")"
 fi
 if [ -x "$MV" ] && "$MV" dump -f csv lavfi:testsrc2=s=16x16:d=0.04 > /dev/null 2>&1; then
