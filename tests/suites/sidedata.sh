@@ -363,4 +363,63 @@ expect_error error-empty-truth 1 "no truth lines" eval -truth "$tmp/empty-truth.
 head -c 1000 /dev/urandom > "$tmp/garbage.mp4"
 expect_error error-garbage-input 1 "garbage.mp4" dump "$tmp/garbage.mp4"
 
+# --- gpume-mv: nothing on stdout from a run that fails before its first frame --
+# (a header-only csv or table looked like a stream without frames)
+# silent_failure NAME ARGS...: gpume-mv fails and prints nothing on stdout
+silent_failure() {
+    name=$1
+    shift
+    "$MV" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ ! -s "$tmp/$name.out" ]; then ok "$name"
+    else bad "$name" "exit $rc, stdout: $(head -c 120 "$tmp/$name.out" | tr '\n' ' ')"; fi
+}
+silent_failure no-header-dump-missing-file dump "$tmp/nonexistent.mp4"
+silent_failure no-header-eval-missing-file eval "$tmp/nonexistent.mp4"
+silent_failure no-header-dump-garbage dump "$tmp/garbage.mp4"
+silent_failure no-header-dump-bad-graph dump -vf "gpume=nosuchoption=1" "$SRC"
+silent_failure no-header-eval-bad-graph eval -vf "gpume=nosuchoption=1" "$SRC"
+
+# --- gpume-mv: a new filter graph when the decoded frames change --------------
+# PNG sequences whose frames change size or pixel format: gpume-mv, like the
+# ffmpeg CLI, drains the graph and configures a new one for the new frames.
+# png NAME FILTER PIX_FMT: one PNG of testsrc2 through FILTER
+png() {
+    "$FFMPEG" -v error -nostdin -f lavfi -i "testsrc2=s=64x48:d=0.04,$2" -frames:v 1 \
+        -pix_fmt "$3" -y "$tmp/$1" 2>&1
+}
+if png size00.png null gray && png size01.png null gray &&
+   png size02.png crop=32:32 gray && png size03.png crop=32:32 gray &&
+   png fmt00.png crop=32:32 gray && png fmt01.png crop=32:32 monob &&
+   png fmt02.png crop=32:32 monob && png fmt03.png crop=32:32 gray; then
+    # 64x48 x2 then 32x32 x2, halved by crop: 32x24 (12 blocks of 8) then
+    # 16x16 (4 blocks); in the old graph, crop and gpume would keep 32x24
+    if dump rebuild-size -vf "crop=iw/2:ih/2:0:0,$G:block=8" "$tmp/size%02d.png"; then
+        check rebuild-size "$tmp/rebuild-size.csv" "$AWK_LIB"'
+            NR > 1 { n[$1] = $4; frames[$1] = 1 }
+            END { if (length(frames) != 4) die(length(frames) " frames out of 4")
+                  if (n[0] != 0 || n[1] != 12 || n[2] != 0 || n[3] != 4)
+                      die("vectors per frame " n[0] " " n[1] " " n[2] " " n[3] ", expected 0 12 0 4") }'
+    fi
+    # the old graph's delayed frame comes out before the new graph starts
+    if dump rebuild-size-bwd -vf "$G:dir=bwd:block=8" "$tmp/size%02d.png"; then
+        check rebuild-size-bwd "$tmp/rebuild-size-bwd.csv" "$AWK_LIB"'
+            NR > 1 { n[$1] = $4; src[$1] = $5; frames[$1] = 1 }
+            END { if (length(frames) != 4) die(length(frames) " frames out of 4")
+                  if (n[0] != 48 || src[0] != 1 || n[1] != 0 || n[2] != 16 || src[2] != 1 || n[3] != 0)
+                      die("vectors per frame " n[0] " " n[1] " " n[2] " " n[3] ", expected 48 0 16 0") }'
+    fi
+    # gray, monob, monob, gray: format=gray converts the monob frames in their
+    # own graph; in a graph configured for gray they would reach eval as monob
+    if "$MV" eval -vf format=gray "$tmp/fmt%02d.png" > "$tmp/rebuild-format.txt" 2> "$tmp/rebuild-format.err"; then
+        f=$(overall "$tmp/rebuild-format.txt" frames) p=$(evalcol "$tmp/rebuild-format.txt" 2 psnr0)
+        if [ "$f" = 4 ] && [ "$p" = inf ]; then ok rebuild-format
+        else bad rebuild-format "frames=$f, psnr0 of frame 2 (after frame 1, the same monob image) $p, expected 4 and inf"; fi
+    else
+        bad rebuild-format "gpume-mv eval failed: $(tail -n 2 "$tmp/rebuild-format.err" | tr '\n' ' ')"
+    fi
+else
+    bad rebuild-inputs "cannot make the PNG sequences"
+fi
+
 finish

@@ -186,7 +186,7 @@ int mv_eval_frame(EvalContext *e, const AVFrame *prev, const AVFrame *cur,
                   const AVFrame *next, int64_t index, FrameStats *st);
 void mv_eval_uninit(EvalContext *e);
 
-/** Pipeline callbacks of 'eval': print the table header ... */
+/** Pipeline callbacks of 'eval': print the table header once the input is open ... */
 int mv_eval_start(void *opaque);
 /** ... take output frame index (its row is printed when the next one arrives) ... */
 int mv_eval_take(void *opaque, AVFrame *f, int64_t index);
@@ -224,7 +224,7 @@ typedef struct Options {
 } Options;
 
 typedef struct FrameSink {
-    /** Called once, before the input is opened; may be NULL. */
+    /** Called once, when the input is open and the graph configured; may be NULL. */
     int (*start)(void *opaque);
     /** Gets every output frame (and may keep its content); returns > 0 to stop. */
     int (*take)(void *opaque, AVFrame *f, int64_t index);
@@ -233,7 +233,9 @@ typedef struct FrameSink {
 
 /**
  * Decode o->input, run it through o->graph and pass every output frame to
- * sink->take().
+ * sink->take(). The graph is rebuilt (after the old one is drained) when the
+ * decoded frames change size, pixel format, colour space, colour range or
+ * hardware frames context.
  */
 int mv_run_pipeline(const Options *o, const FrameSink *sink);
 

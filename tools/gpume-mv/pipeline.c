@@ -25,9 +25,11 @@
 #include "libavfilter/buffersrc.h"
 #include "libavformat/avformat.h"
 #include "libavutil/avstring.h"
+#include "libavutil/buffer.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
+#include "libavutil/pixdesc.h"
 
 #include "gpume-mv.h"
 
@@ -43,6 +45,12 @@ typedef struct Pipeline {
     AVFilterGraph *graph;
     AVFilterContext *buffer, *sink;
     AVRational time_base, frame_rate;
+
+    /* the frames the graph was configured for */
+    int format, width, height;
+    enum AVColorSpace color_space;
+    enum AVColorRange color_range;
+    AVBufferRef *hw_frames_ctx;
 } Pipeline;
 
 static void pipeline_close(Pipeline *p)
@@ -52,6 +60,7 @@ static void pipeline_close(Pipeline *p)
     avcodec_free_context(&p->dec);
     avformat_close_input(&p->fmt);
     av_packet_free(&p->pkt);
+    av_buffer_unref(&p->hw_frames_ctx);
 }
 
 /**
@@ -209,6 +218,20 @@ static int read_frame(Pipeline *p, AVFrame *frame)
     }
 }
 
+/**
+ * Whether frame differs from those the graph was configured for in what the
+ * buffer source was told (the ffmpeg CLI reconfigures its graphs on the same
+ * changes).
+ */
+static int graph_outdated(const Pipeline *p, const AVFrame *frame)
+{
+    return frame->format != p->format || frame->width != p->width ||
+           frame->height != p->height || frame->colorspace != p->color_space ||
+           frame->color_range != p->color_range ||
+           !!frame->hw_frames_ctx != !!p->hw_frames_ctx ||
+           (frame->hw_frames_ctx && frame->hw_frames_ctx->data != p->hw_frames_ctx->data);
+}
+
 static int make_graph(Pipeline *p, const Options *o, const AVFrame *frame)
 {
     AVBufferSrcParameters *par;
@@ -231,6 +254,13 @@ static int make_graph(Pipeline *p, const Options *o, const AVFrame *frame)
     av_free(par);
     if (err < 0 || (err = avfilter_init_dict(p->buffer, NULL)) < 0)
         return err;
+    if ((err = av_buffer_replace(&p->hw_frames_ctx, frame->hw_frames_ctx)) < 0)
+        return err;
+    p->format      = frame->format;
+    p->width       = frame->width;
+    p->height      = frame->height;
+    p->color_space = frame->colorspace;
+    p->color_range = frame->color_range;
     err = avfilter_graph_create_filter(&p->sink, avfilter_get_by_name("buffersink"), "out",
                                        NULL, NULL, p->graph);
     if (err < 0)
@@ -238,23 +268,61 @@ static int make_graph(Pipeline *p, const Options *o, const AVFrame *frame)
     return parse_graph(p->graph, o->graph, p->buffer, p->sink);
 }
 
+static const char *or_unknown(const char *s)
+{
+    return s ? s : "unknown";
+}
+
+enum { PULL_AGAIN, PULL_EOF, PULL_STOP };
+
+/**
+ * Pass the output frames that the graph has ready to sink->take().
+ * Returns PULL_AGAIN when it needs input, PULL_EOF at its end, PULL_STOP when
+ * take() asked to stop, or an error.
+ */
+static int pull(Pipeline *p, const FrameSink *sink, AVFrame *out, int64_t *nb_out)
+{
+    for (;;) {
+        int err = av_buffersink_get_frame(p->sink, out);
+        if (err == AVERROR(EAGAIN))
+            return PULL_AGAIN;
+        if (err == AVERROR_EOF)
+            return PULL_EOF;
+        if (err < 0) {
+            av_log(NULL, AV_LOG_ERROR, "filtering failed: %s\n", av_err2str(err));
+            return err;
+        }
+        err = sink->take(sink->opaque, out, (*nb_out)++);
+        av_frame_unref(out);
+        if (err)
+            return err < 0 ? err : PULL_STOP;
+    }
+}
+
+/** Feed frame (NULL: the end of the input) to the graph. */
+static int feed(Pipeline *p, AVFrame *frame)
+{
+    int err = av_buffersrc_add_frame_flags(p->buffer, frame, 0);
+    if (err < 0)
+        av_log(NULL, AV_LOG_ERROR, "cannot feed the filter graph: %s\n", av_err2str(err));
+    return err;
+}
+
 int mv_run_pipeline(const Options *o, const FrameSink *sink)
 {
     Pipeline p = { 0 };
     AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
     int64_t nb_out = 0;
-    int err, done = 0, eof = 0;
+    int err, state = PULL_AGAIN, started = 0, eof = 0;
 
     if (!in || !out) {
         err = AVERROR(ENOMEM);
         goto end;
     }
-    if (sink->start && (err = sink->start(sink->opaque)) < 0)
-        goto end;
     if ((err = open_input(&p, o)) < 0)
         goto end;
 
-    while (!done && !eof) {
+    while (state == PULL_AGAIN && !eof) {
         err = read_frame(&p, in);
         if (err == AVERROR_EOF) {
             eof = 1;
@@ -263,38 +331,42 @@ int mv_run_pipeline(const Options *o, const FrameSink *sink)
                 err = AVERROR_INVALIDDATA;
                 goto end;
             }
-            err = av_buffersrc_add_frame_flags(p.buffer, NULL, 0);
+            if ((err = feed(&p, NULL)) < 0)
+                goto end;
         } else if (err < 0) {
             av_log(NULL, AV_LOG_ERROR, "'%s': %s\n", o->input, av_err2str(err));
             goto end;
         } else {
-            if (!p.graph && (err = make_graph(&p, o, in)) < 0)
-                goto end;
-            err = av_buffersrc_add_frame_flags(p.buffer, in, 0);
+            if (p.graph && graph_outdated(&p, in)) {
+                av_log(NULL, AV_LOG_INFO, "reconfiguring the filter graph for %s(%s, %s) %dx%d "
+                       "frames%s\n", or_unknown(av_get_pix_fmt_name(in->format)),
+                       or_unknown(av_color_space_name(in->colorspace)),
+                       or_unknown(av_color_range_name(in->color_range)), in->width, in->height,
+                       in->hw_frames_ctx ? " (hardware)" : "");
+                /* the old graph's last frames first, as at the end of the input */
+                if ((err = feed(&p, NULL)) < 0 ||
+                    (err = state = pull(&p, sink, out, &nb_out)) < 0)
+                    goto end;
+                avfilter_graph_free(&p.graph);
+                if (state == PULL_STOP) {
+                    av_frame_unref(in);
+                    break;
+                }
+                state = PULL_AGAIN;
+            }
+            if (!p.graph) {
+                if ((err = make_graph(&p, o, in)) < 0)
+                    goto end;
+                if (!started++ && sink->start && (err = sink->start(sink->opaque)) < 0)
+                    goto end;
+            }
+            err = feed(&p, in);
             av_frame_unref(in);
-        }
-        if (err < 0) {
-            av_log(NULL, AV_LOG_ERROR, "cannot feed the filter graph: %s\n", av_err2str(err));
-            goto end;
-        }
-        while (!done) {
-            err = av_buffersink_get_frame(p.sink, out);
-            if (err == AVERROR(EAGAIN))
-                break;
-            if (err == AVERROR_EOF) {
-                done = 1;
-                break;
-            }
-            if (err < 0) {
-                av_log(NULL, AV_LOG_ERROR, "filtering failed: %s\n", av_err2str(err));
-                goto end;
-            }
-            err = sink->take(sink->opaque, out, nb_out++);
-            av_frame_unref(out);
             if (err < 0)
                 goto end;
-            done = err > 0;
         }
+        if ((err = state = pull(&p, sink, out, &nb_out)) < 0)
+            goto end;
     }
     err = 0;
     if (!nb_out)
