@@ -55,9 +55,10 @@ checkme-asan: $(BUILDDIR)/tests/checkme-asan
 
 .PHONY: checkme checkme-asan
 
-# GPU backends against the CPU reference, and the backend benchmark. They
-# link the backend's host code and kernels from the FFmpeg build; without a
-# GPU backend in the build they still build and report "skipped".
+# GPU backends against the CPU reference. backendcheck links the backends'
+# host code and kernels from the FFmpeg build (so does the benchmark,
+# tools/bench-backend.mak, with the same variables); without a GPU backend in
+# the build it still builds and reports "skipped".
 GPU_TEST_CPPFLAGS = $(CHECKME_CPPFLAGS) -I$(FFMPEG_TREE)/libavfilter \
                     -I$(BUILDDIR)/deps/nvenc/usr/include
 ifeq ($(GPUME_CUDA),yes)
@@ -97,10 +98,6 @@ GPU_TEST_DEPS = $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c $(GPUME_SRC_ROOT)/liba
 $(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS)
-
-$(BUILDDIR)/tests/bench-backend: $(GPUME_SRC_ROOT)/tools/bench-backend.c $(GPU_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS) -ldl
 
 # Intel VME host conversion (libavfilter/gpume_vme.c) on hand-made VME
 # results: plain C, no OpenCL, no device (tests/suites/vme.sh runs it)

@@ -14,7 +14,7 @@ out=${OUT:-$b/bench}
 tmp=${TMPDIR:-/tmp}/gpume-bench
 mkdir -p "$out" "$tmp"
 ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
-bench=$b/tests/bench-backend
+bench=$b/tools/bench-backend
 res=$out/bench.txt
 : > "$res"
 say() { echo "$*" | tee -a "$res"; }

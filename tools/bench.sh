@@ -9,7 +9,7 @@
 #    CPU-side filters) on cockatoo.mp4 at its native 1280x720 and scaled to
 #    1920x1080; gpume algo=full|hme|lfs and mestimate esa|epzs|hexbs|umh at
 #    ranges 8, 16, 32, block 16 (mestimate mb_size=16:search_param=RANGE);
-#    GPU time per frame from build/tests/bench-backend (CUDA events) at 1080p;
+#    GPU time per frame from build/tools/bench-backend (CUDA events) at 1080p;
 #  - quality: MC-PSNR (gpume-mv eval psnr_fwd) on the three natural clips,
 #    end-point error against ground truth on synthetic clips with known
 #    integer, fractional and per-object motion, interpolation PSNR (psnr_bi)
@@ -64,7 +64,7 @@ B=${BUILDDIR:-build}
 FF=${FFMPEG:-$B/ffmpeg/ffmpeg}
 CL=${CLIPS:-$B/clips}
 MV=${GPUME_MV:-$B/gpume-mv}
-BB=$B/tests/bench-backend
+BB=$B/tools/bench-backend
 OUTDIR=${BENCH_OUT:-docs/bench}
 TMP=${BENCH_TMP:-${TMPDIR:-/tmp}/gpume-bench.$$}
 NPROC=$(nproc 2>/dev/null || echo 1)

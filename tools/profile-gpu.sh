@@ -10,5 +10,5 @@ eval "n=\$(( \$(stat -c %s $tmp/$s.gray) / ($(echo $s | tr x '*')) ))"
 command -v ncu >/dev/null || { echo "skipped: ncu not found"; exit 0; }
 ncu --kernel-name regex:gpume --launch-skip 20 --launch-count 12 \
     --metrics gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_shared_mem \
-    "$b/tests/bench-backend" --backend=cuda --frames="$tmp/$s.gray:$s:$n" --iters=3 "$@" 2>&1 |
+    "$b/tools/bench-backend" --backend=cuda --frames="$tmp/$s.gray:$s:$n" --iters=3 "$@" 2>&1 |
     grep -E "gpume_|gpu__time|warps_active|registers|occupancy_limit" | head -60
