@@ -1,14 +1,22 @@
 #!/bin/sh
-# GPU test suite, run on a machine with an NVIDIA GPU from a tree built
-# elsewhere: CUDA against the CPU reference (tests/backendcheck), the same
-# under compute-sanitizer, OpenCL against the CPU reference through NVIDIA's
-# OpenCL, and the filter end to end with device=cuda and device=opencl.
-# Results go to ${OUT:-build/gpu-check}.
+# GPU test suite, for a machine with an NVIDIA GPU: CUDA against the CPU
+# reference (tests/backendcheck), the same under compute-sanitizer, OpenCL
+# against the CPU reference through NVIDIA's OpenCL, the filter end to end
+# with device=cuda and device=opencl, and a soak test of host and device
+# memory. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
+# "N failed", the exit status 1 on a failure.
 #
-# usage: tools/gpu-check.sh [BUILDDIR]
+# It builds what it needs: tests/backendcheck through tests/tests.mak where
+# the FFmpeg build is present (on a machine without one, e.g. a GPU machine
+# that got the tree built elsewhere, the binary must already be there), and
+# the real test frames from BUILDDIR/clips/cockatoo.mp4 with BUILDDIR's ffmpeg.
+# Without an NVIDIA GPU it prints "skipped: ..." after that and exits 0.
+#
+# usage: tests/gpu-check.sh [BUILDDIR]
 set -u
 
 b=${1:-build}
+tests=$(dirname "$0")
 out=${OUT:-$b/gpu-check}
 mkdir -p "$out"
 fails=0
@@ -18,11 +26,42 @@ run() { # NAME CMD...
     if "$@" > "$out/$name.log" 2>&1; then r=ok; else r=FAIL; fails=$((fails + 1)); fi
     note "$r $name: $(tail -n 1 "$out/$name.log")"
 }
+die() { note "FAIL $*"; note "1 failed"; exit 1; }
+: > "$out/summary.txt"
 
+# backendcheck: (re)built where FFmpeg's build is here, with the backends it has
+fb=$b/ffmpeg
+if [ -f "$fb/ffbuild/config.mak" ] && [ -f "$fb/libavutil/libavutil.a" ]; then
+    cuda=$(grep -q '^CONFIG_CUDA_LLVM=yes\|^CONFIG_CUDA_NVCC=yes' "$fb/ffbuild/config.mak" && echo yes || echo no)
+    opencl=$(grep -q '^CONFIG_OPENCL=yes' "$fb/ffbuild/config.mak" && echo yes || echo no)
+    make --no-print-directory -f "$tests/tests.mak" BUILDDIR="$b" FFMPEG_TREE="$b/ffmpeg-tree" \
+        FFMPEG_BUILD="$fb" GPUME_CUDA="$cuda" GPUME_OPENCL="$opencl" "$b/tests/backendcheck" \
+        > "$out/build.log" 2>&1 || die "building $b/tests/backendcheck: $(tail -n 2 "$out/build.log" | tr '\n' ' ')"
+fi
+[ -x "$b/tests/backendcheck" ] || die "no $b/tests/backendcheck and no FFmpeg build in $fb to build it"
+ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
+[ -x "$b/ffmpeg/ffmpeg" ] || die "no $b/ffmpeg/ffmpeg (make)"
+[ -f "$b/clips/cockatoo.mp4" ] || die "no $b/clips/cockatoo.mp4 (make clips)"
+
+# real frames: FRAMES consecutive frames of cockatoo.mp4 from frame 40, scaled, gray8
+real_frames() { # SIZE FRAMES
+    $ff -v error -i "$b/clips/cockatoo.mp4" -an \
+        -vf "select='gte(n\,40)',scale=$1:flags=bicubic,format=gray" -fps_mode passthrough \
+        -frames:v "$2" -f rawvideo -y "$out/cockatoo-$1.gray" ||
+        die "cannot make $out/cockatoo-$1.gray"
+}
+real_frames 320x240 4
+real_frames 1280x720 3
+
+if ! nvidia-smi > /dev/null 2>&1; then
+    note "skipped: no NVIDIA GPU (nvidia-smi failed)"
+    note "0 failed"
+    exit 0
+fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
-real="--real=$b/real/cockatoo-320x240.gray:320x240:4"
+real="--real=$out/cockatoo-320x240.gray:320x240:4"
 run backendcheck "$b/tests/backendcheck" "$real"
-run backendcheck-720p "$b/tests/backendcheck" --real="$b/real/cockatoo-1280x720.gray:1280x720:3" --filter=real
+run backendcheck-720p "$b/tests/backendcheck" --real="$out/cockatoo-1280x720.gray:1280x720:3" --filter=real
 if command -v compute-sanitizer >/dev/null; then
     run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
         "$b/tests/backendcheck" --quick "$real"
@@ -33,7 +72,6 @@ if command -v compute-sanitizer >/dev/null; then
 else
     note "skipped: compute-sanitizer not found"
 fi
-ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
 # OpenCL on the NVIDIA GPU: a vendors directory of our own names NVIDIA's
 # library, for machines (containers) without /etc/OpenCL/vendors/nvidia.icd
 icd=$(mktemp -d)
