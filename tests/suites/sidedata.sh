@@ -4,7 +4,9 @@
 # geometry (odd sizes too), motion_x/motion_scale against src - dst, source
 # and pict_type per direction, frame counts with a one-frame delay, the
 # lavfi.gpume.* metadata (scene cuts), a known translation, untouched pixels,
-# and gpume-mv itself on mestimate and decoder vectors.
+# and gpume-mv itself: on mestimate and decoder vectors, its errors (no
+# output from a run that fails before its first frame) and a new filter graph
+# when the input's frames change size or pixel format.
 #
 # environment (tests/run.sh): FFMPEG BUILDDIR CLIPS. Prints "FAIL name: detail"
 # per failure and "N passed, N failed" last; exit status 1 on a failure.
