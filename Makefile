@@ -116,3 +116,6 @@ distclean:
 	rm -f config.mak $(DEMO_OUTPUT)
 
 .PHONY: all deps clips overlay ffmpeg-configure ffmpeg check fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean
+
+# make fuzz: the libFuzzer target under ASan+UBSan (rules in tests/fuzz/fuzz.mak)
+include tests/fuzz/fuzz.mak

@@ -720,7 +720,8 @@ static void warn_cost(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
     const GpumeParams *p = &s->params;
-    const double r = p->range, area = (double)p->width * p->height;
+    /* the search covers whole CTUs: a 16000x1 frame costs as much as 16000x32 */
+    const double r = p->range, area = (double)p->ctu_cols * p->ctu * p->ctu_rows * p->ctu;
     const int cpu = s->backend == &ff_gpume_backend_cpu;
     const int nb_dir = (s->dir & GPUME_DIR_FWD ? 1 : 0) + (s->dir & GPUME_DIR_BWD ? 1 : 0);
     /* candidates per pixel: full search (lfs stops early, but may not), or
