@@ -741,8 +741,8 @@ static void warn_cost(AVFilterContext *ctx)
     if (secs < 4)
         return;
     av_log(ctx, AV_LOG_INFO, "%dx%d, algo=%s, range=%d: about %.0f s of search per frame on "
-           "the %s backend, and a frame's search cannot be interrupted (a signal ends the "
-           "run after the frame in progress); ", p->width, p->height,
+           "the %s backend, and a frame's search cannot be interrupted (on Ctrl-C the "
+           "ffmpeg CLI still filters every frame it has queued); ", p->width, p->height,
            p->algo == GPUME_ALGO_FULL ? "full" : p->algo == GPUME_ALGO_LFS ? "lfs" : "hme",
            p->range, secs, s->backend->name);
     if (p->algo == GPUME_ALGO_HME)
