@@ -51,6 +51,16 @@ fate-gpume-metadata: CMD = run ffprobe$(PROGSSUF)$(EXESUF) -bitexact -of compact
 FATE_GPUME_FFPROBE-$(call ALLYES, GPUME_FILTER TESTSRC2_FILTER CROP_FILTER LAVFI_INDEV WRAPPED_AVFRAME_DECODER) += fate-gpume-metadata-bwd
 fate-gpume-metadata-bwd: CMD = run ffprobe$(PROGSSUF)$(EXESUF) -bitexact -of compact=p=0 -show_entries frame=pts,pict_type:frame_tags=lavfi.gpume.mean_sad,lavfi.gpume.scene_score:frame_side_data=side_data_type -f lavfi "$(GPUME_SRC),gpume=device=cpu:algo=lfs:dir=bwd"
 
+# dir=bi: the metadata describe the forward vectors on every frame, so the
+# first frame (backward vectors only, B) has no key
+FATE_GPUME_FFPROBE-$(call ALLYES, GPUME_FILTER TESTSRC2_FILTER CROP_FILTER LAVFI_INDEV WRAPPED_AVFRAME_DECODER) += fate-gpume-metadata-bi
+fate-gpume-metadata-bi: CMD = run ffprobe$(PROGSSUF)$(EXESUF) -bitexact -of compact=p=0 -show_entries frame=pts,pict_type:frame_tags=lavfi.gpume.mean_sad,lavfi.gpume.scene_score:frame_side_data=side_data_type -f lavfi "$(GPUME_SRC),gpume=device=cpu:algo=full:dir=bi"
+
+# two instances: a frame without vectors of the second carries nothing of
+# the first (frame 0: I, no key, no vectors; not the first's B and mean_sad)
+FATE_GPUME_FFPROBE-$(call ALLYES, GPUME_FILTER TESTSRC2_FILTER CROP_FILTER LAVFI_INDEV WRAPPED_AVFRAME_DECODER) += fate-gpume-metadata-chain
+fate-gpume-metadata-chain: CMD = run ffprobe$(PROGSSUF)$(EXESUF) -bitexact -of compact=p=0 -show_entries frame=pts,pict_type:frame_tags=lavfi.gpume.mean_sad,lavfi.gpume.scene_score:frame_side_data=side_data_type -f lavfi "$(GPUME_SRC),gpume=device=cpu:algo=lfs:dir=bwd,gpume=device=cpu:algo=hme"
+
 FATE_FFMPEG         += $(FATE_GPUME-yes)
 FATE_SAMPLES_FFMPEG += $(FATE_GPUME_SAMPLES-yes)
 FATE_FFPROBE        += $(FATE_GPUME_FFPROBE-yes)
