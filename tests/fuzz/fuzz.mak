@@ -54,7 +54,7 @@ $(FUZZ_TARGET): $(FUZZ_SRC) $(FUZZ_LIBS)
 	    $(FUZZ_LIBS) $(FUZZ_EXTRALIBS)
 
 # LeakSanitizer: PoCL and the OpenCL loader keep what they allocate until exit
-FUZZ_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+FUZZ_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:quarantine_size_mb=64 \
            LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp) \
            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 POCL_CACHE_DIR=$(abspath $(FUZZ_DIR))/pocl-cache
 
@@ -66,7 +66,7 @@ fuzz: fuzz-target
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
 	$(FUZZ_ENV) $(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) \
 	    $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
-	    -timeout=30 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+	    -timeout=120 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
 	    -artifact_prefix=$(abspath $(FUZZ_DIR))/artifacts/ $(FUZZ_ARGS) \
 	    $(FUZZ_DIR)/corpus tests/fuzz/corpus
 
