@@ -37,7 +37,7 @@ fi
 
 vg=
 if command -v valgrind > /dev/null 2>&1; then
-    vg="valgrind -q --error-exitcode=100 --exit-on-first-error=yes"
+    vg="valgrind -q --error-exitcode=100 --leak-check=full --errors-for-leak-kinds=definite"
 else
     echo "note: valgrind not installed: the inputs run without it"
 fi
