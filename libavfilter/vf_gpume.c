@@ -697,9 +697,12 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
         av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same device "
                "(%dx%d to %dx%d); restarting estimation\n", oname, nname,
                s->params.width, s->params.height, frame->width, frame->height);
-        return av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0 ? AVERROR(ENOMEM) : 1;
+        if (av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0)
+            return AVERROR(ENOMEM);
+        s->hw_device = nfc->device_ref; /* the same device, held by in_frames */
+        return 1;
     }
-    av_log(ctx, AV_LOG_ERROR, "a %s frame arrived in a filter graph configured for %s%s; "
+    av_log(ctx, AV_LOG_ERROR, "a %s frame followed %s frames%s; "
            "gpume reads 8-bit luma of the software formats it lists, or hardware frames "
            "of the device it runs on, and cannot take this change without a new filter "
            "graph (the ffmpeg CLI builds one unless -reinit_filter 0 is given)\n", nname, oname,

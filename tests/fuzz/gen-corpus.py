@@ -17,7 +17,7 @@ ALGO = {"full": 1, "hme": 2, "lfs": 3, "vme": 4}
 CTU = {16: 1, 32: 2, 64: 3}
 BLOCK = {"auto": 1, 8: 2, 16: 3, 32: 4, 64: 5}
 DIR = {"fwd": 1, "bwd": 2, "bi": 3}
-SEND, SIZE, FORMAT, CLOSE = 0, 5, 6, 7
+SEND, NEWCTX, SIZE, FORMAT, CLOSE = 0, 4, 5, 6, 7
 NOISE, SHIFT, FLAT, BYTES = 0, 1, 2, 3
 TS_NEXT, TS_RAW, TS_NONE, TS_BACK = 0, 1, 2, 3
 
@@ -32,7 +32,7 @@ def cmd(op, ts=TS_NEXT, content=NOISE, extra=b""):
 
 
 def seed(device="cpu", threads=1, mcfps=False, **opts):
-    dev = {"cpu": 0, "auto": 62, "opencl": 63}[device]
+    dev = {"cpu": 0, "opencl-frames": 61, "auto": 62, "opencl": 63}[device]
     b = bytes([dev << 2 | (threads - 1) | (2 if mcfps else 0)])
     for name in OPTS:
         b += bytes([opts.get(name, 0)])
@@ -74,6 +74,10 @@ cases = {
     "unsupported-first": seed() + size(32, 32) + bytes([FMT["yuv420p10le"]]) + frames(2),
     "opencl-small": seed(device="opencl", algo=ALGO["full"], range=4, dir=DIR["bi"]) + size(40, 24)
                      + bytes([FMT["gray"]]) + frames(1) + frames(2, SHIFT),
+    "opencl-frames-change": seed(device="opencl-frames", algo=ALGO["full"], range=4, dir=DIR["bi"])
+                     + size(64, 32) + bytes([FMT["gray"]]) + frames(1) + frames(1, SHIFT)
+                     + cmd(NEWCTX) + frames(1, SHIFT) + cmd(FORMAT, extra=bytes([FMT["yuv420p"]])) + frames(1)
+                     + cmd(FORMAT, extra=bytes([FMT["gray16le"]])),
     "mcfps-bi": seed(mcfps=True, dir=DIR["bi"]) + size(32, 32) + bytes([FMT["yuv420p"]]) + frames(4),
 }
 

@@ -8,13 +8,16 @@
  *
  * Input (a byte reader that gives zeros once the input is exhausted):
  *   byte 0    flags: bit 0 two threads, bit 1 append mcfps when the build has
- *             it, bits 2-7 the device (63 opencl, 62 auto, else cpu)
+ *             it, bits 2-7 the device (63 opencl, 62 auto, 61 OpenCL frames
+ *             uploaded here, with a new frames context at each size or
+ *             format change and at command 4; else cpu software frames)
  *   13 option selectors, one per option of OPTS below: 0 leaves the option
  *             out, 1..0xef picks a valid value, 0xf0.. an invalid one
  *   4 bytes   first frame: width, height (size())
  *   1 byte    first pixel format (FORMATS, supported ones first)
  *   then commands, one byte each, until EOF of the input or command 7:
- *     bits 0-2  0..4 send a frame, 5 new size (4 bytes) and send, 6 new
+ *     bits 0-2  0..4 send a frame (4: in new OpenCL frames), 5 new size
+ *               (4 bytes) and send, 6 new
  *               format (1 byte) and send, 7 close the input now
  *     bits 3-4  timestamp: previous + 1, 8 raw bytes, none, previous - 1
  *     bits 5-6  contents: noise, the previous frame shifted (2 bytes),
@@ -54,6 +57,7 @@
 #include "libavutil/common.h"
 #include "libavutil/dict.h"
 #include "libavutil/frame.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
@@ -362,6 +366,35 @@ static void fill(AVFrame *frame, const AVFrame *prev, Reader *r, unsigned mode, 
     }
 }
 
+/* one OpenCL device for the whole process (PoCL here): NULL without one */
+static AVBufferRef *opencl_device(void)
+{
+    static AVBufferRef *dev;
+    static int tried;
+    if (!tried && !getenv("GPUME_FUZZ_NO_OPENCL"))
+        av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_OPENCL, NULL, NULL, 0);
+    tried = 1;
+    return dev;
+}
+
+/* a frames context of w x h OpenCL frames of software format sw, or NULL
+ * where the device cannot make one */
+static AVBufferRef *opencl_frames(int w, int h, enum AVPixelFormat sw)
+{
+    AVBufferRef *ref = av_hwframe_ctx_alloc(opencl_device());
+    AVHWFramesContext *fc;
+    if (!ref)
+        return NULL;
+    fc = (AVHWFramesContext *)ref->data;
+    fc->format    = AV_PIX_FMT_OPENCL;
+    fc->sw_format = sw;
+    fc->width     = w;
+    fc->height    = h;
+    if (av_hwframe_ctx_init(ref) < 0)
+        av_buffer_unref(&ref);
+    return ref;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -373,6 +406,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     AVFrame *frame = NULL, *prev = NULL, *out = av_frame_alloc();
     char args[512], opts[512] = "";
     unsigned flags, devsel;
+    AVBufferRef *frames = NULL;     /* hw: OpenCL frames of the current segment */
+    int hw;
     int w, h, ret, seg = 0, valid = 1, failed = 0;
     enum AVPixelFormat fmt;
     int64_t pts = 0;
@@ -389,9 +424,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* no scale filter between buffer and gpume: its formats reach it */
     avfilter_graph_set_auto_convert(graph, AVFILTER_AUTO_CONVERT_NONE);
     f->mcfps = (flags & 2) && avfilter_get_by_name("mcfps");
+    /* 61: OpenCL frames, uploaded by the target, each segment (and command
+     * 4) in a frames context of its own; the filter follows them on auto */
+    hw = devsel == 61 && opencl_device();
     av_strlcatf(opts, sizeof(opts), "device=%s",
                 devsel == 63 && !getenv("GPUME_FUZZ_NO_OPENCL") ? "opencl" :
-                devsel == 62 && !getenv("GPUME_FUZZ_NO_OPENCL") ? "auto" : "cpu");
+                (devsel == 62 && !getenv("GPUME_FUZZ_NO_OPENCL")) || hw ? "auto" : "cpu");
     for (int i = 0; i < NB_OPTS; i++) {
         const Opt *o = &OPTS[i];
         unsigned b = rd8(&r);
@@ -411,11 +449,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (valid)
         bound_size(f, &w, &h);
 
+    if (hw && !(frames = opencl_frames(w, h, fmt)))
+        goto end;   /* not a format or size the device has */
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/25:pixel_aspect=1/1",
-             w, h, fmt);
+             w, h, hw ? AV_PIX_FMT_OPENCL : fmt);
     if (avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, NULL, graph) < 0 ||
         avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, graph) < 0)
         FAIL("cannot create buffer/buffersink");
+    if (hw) {
+        AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
+        if (!par)
+            FAIL("out of memory");
+        par->hw_frames_ctx = frames;
+        ret = av_buffersrc_parameters_set(src, par);
+        av_free(par);
+        if (ret < 0)
+            FAIL("buffer: hw_frames_ctx: %s", av_err2str(ret));
+    }
     /* options the filter refuses end the run here; that is their check */
     if (avfilter_graph_create_filter(&last, avfilter_get_by_name("gpume"), "gpume", opts, NULL, graph) < 0 ||
         avfilter_link(src, 0, last, 0) < 0)
@@ -458,8 +508,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else if (op == 6) {
             fmt = FORMATS[rd8(&r) % NB_FORMATS];
         }
-        if (f->nb_sent && (w != pw || h != ph || fmt != pfmt))
+        if (f->nb_sent && (w != pw || h != ph || fmt != pfmt || (hw && op == 4))) {
             seg++;
+            if (hw) {
+                av_buffer_unref(&frames);
+                if (!(frames = opencl_frames(w, h, fmt)))
+                    break;
+            }
+        }
         refuse = !supported(fmt) || w > MAX_DIM || h > MAX_DIM;
         if (!refuse)
             spent += frame_cost(f, w, h);
@@ -488,8 +544,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(prev = av_frame_clone(frame)))
             FAIL("out of memory");
 
+        if (hw) {
+            AVFrame *up = av_frame_alloc();
+            if (!up || av_hwframe_get_buffer(frames, up, 0) < 0 ||
+                av_hwframe_transfer_data(up, frame, 0) < 0) {
+                av_frame_free(&up);
+                av_frame_free(&frame);
+                break;      /* the device's trouble, not the filter's */
+            }
+            up->pts = pts;
+            av_frame_free(&frame);
+            frame = up;
+        }
         s = &f->sent[f->nb_sent++];
-        *s = (Sent){ w, h, seg, fmt, pts, frame->data[0] };
+        *s = (Sent){ w, h, seg, frame->format, pts, frame->data[0] };
         ret = av_buffersrc_add_frame_flags(src, frame, AV_BUFFERSRC_FLAG_PUSH);
         av_frame_free(&frame);
         if (ret < 0 && !refuse)
@@ -516,6 +584,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
 end:
+    av_buffer_unref(&frames);
     av_frame_free(&prev);
     av_frame_free(&out);
     avfilter_graph_free(&graph);

@@ -72,7 +72,7 @@ refused() {
         bad "$name" "valgrind: $(grep -m1 -A3 'Invalid\|uninitialised' "$tmp/$name.err" | tr '\n' ' ' | cut -c1-300)"
     elif [ "$rc" -eq 0 ]; then
         bad "$name" "a $3 frame in a gray graph was accepted"
-    elif ! grep -q "gpume.*a $3 frame arrived in a filter graph configured for gray" "$tmp/$name.err"; then
+    elif ! grep -q "gpume.*a $3 frame followed gray frames" "$tmp/$name.err"; then
         bad "$name" "no error naming $3 and gray: $(tailof "$tmp/$name.err")"
     else
         ok "$name"
