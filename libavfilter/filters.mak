@@ -33,3 +33,5 @@ CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume.ptx.o cuda/load_helper.
 OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o opencl.o \
                                       opencl/gpume.o opencl/gpume_vme.o          \
                                       opencl/gpume_h.o opencl/gpume_opencl_h.o
+
+OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o

@@ -1,0 +1,347 @@
+/*
+ * mcfps: the per-cell and per-pixel steps of motion-compensated frame-rate
+ * conversion, shared by the CPU reference, the CUDA kernels and the OpenCL
+ * kernels. docs/ALGORITHMS.md ("mcfps") is the prose form of what is coded
+ * here. Integer arithmetic only, so that every backend writes the same bytes.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_MCFPS_H
+#define AVFILTER_MCFPS_H
+
+/* MCFPS_GLOBAL: address space of pictures and vector fields (__global in OpenCL). */
+#if defined(__OPENCL_C_VERSION__)
+typedef uchar  uint8_t;
+typedef short  int16_t;
+typedef ushort uint16_t;
+typedef int    int32_t;
+typedef uint   uint32_t;
+#define MCFPS_FN static inline
+#define MCFPS_GLOBAL __global
+#elif defined(__CUDACC__) || defined(__CUDA__)
+typedef unsigned char  uint8_t;
+typedef short          int16_t;
+typedef unsigned short uint16_t;
+typedef int            int32_t;
+typedef unsigned int   uint32_t;
+#define MCFPS_FN __device__ static inline
+#else
+#include <stdint.h>
+#define MCFPS_FN static inline
+#endif
+#ifndef MCFPS_GLOBAL
+#define MCFPS_GLOBAL
+#endif
+
+enum McfpsMode {
+    MCFPS_MODE_MC,      ///< motion-compensated interpolation
+    MCFPS_MODE_BLEND,   ///< weighted average of the two frames
+    MCFPS_MODE_DUP,     ///< nearest frame
+    MCFPS_MODE_NB,
+};
+
+/** How a cell of the intermediate frame is predicted (occlusion handling). */
+enum McfpsSide {
+    MCFPS_SIDE_BOTH,    ///< visible in both frames: bidirectional
+    MCFPS_SIDE_A,       ///< visible in the earlier frame only
+    MCFPS_SIDE_B,       ///< visible in the later frame only
+};
+
+#define MCFPS_CELL_LOG2   3                       ///< cells of 8x8 luma pixels
+#define MCFPS_CELL        (1 << MCFPS_CELL_LOG2)
+#define MCFPS_MARGIN      2                       ///< matching window: the cell plus 2 pixels each side
+#define MCFPS_PHI_ONE     256                     ///< phase unit: phi in 1/256 of the frame interval
+#define MCFPS_MAX_MV      (4 * 1024)              ///< |vector| clamp, quarter pel (1024 pixels)
+#define MCFPS_NB_CAND     11
+#define MCFPS_CONSIST     8                       ///< L1 distance (quarter pel) of consistent vectors
+#define MCFPS_OCC_ERR     (8 * 16)                ///< mean |error| (1/16 level) above which occlusion is tested
+#define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
+#define MCFPS_REL_HI      (40 * 16)               ///< plain average at or above
+#define MCFPS_INFO(side, m) ((side) | ((m) << 2))  ///< per-cell info word: side, MC weight 0..256
+#define MCFPS_INFO_SIDE(i)  ((i) & 3)
+#define MCFPS_INFO_M(i)     ((i) >> 2)
+
+/** Everything the steps need about one interpolated frame; identical on all backends. */
+typedef struct McfpsParams {
+    int width, height;  ///< luma size
+    int cw, ch;         ///< cells per row and column: ceil(size / MCFPS_CELL)
+    int phi;            ///< phase, 1..255: position of the new frame between A (0) and B (256)
+    int lambda;         ///< cost of distance to the smoothed vector, per quarter pel per 32 pixels
+    int rel_lo, rel_hi; ///< reliability thresholds (mean |error| in 1/16 level), rel_lo < rel_hi
+} McfpsParams;
+
+MCFPS_FN int mcfps_clip(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+MCFPS_FN int mcfps_abs(int v)
+{
+    return v < 0 ? -v : v;
+}
+
+/**
+ * Sample of a plane at fractional position (px, py) in units of 1/2^fbx and
+ * 1/2^fby pixel: bilinear between the four nearest samples, each clamped into
+ * the plane (edge replication). Result in [0, 255].
+ */
+MCFPS_FN int mcfps_sample(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h,
+                          int px, int py, int fbx, int fby)
+{
+    const int nx = 1 << fbx, ny = 1 << fby;
+    const int x0 = px >> fbx, y0 = py >> fby;
+    const int fx = px & (nx - 1), fy = py & (ny - 1);
+    const int xa = mcfps_clip(x0, 0, w - 1), xb = mcfps_clip(x0 + 1, 0, w - 1);
+    const int ya = mcfps_clip(y0, 0, h - 1), yb = mcfps_clip(y0 + 1, 0, h - 1);
+    const MCFPS_GLOBAL uint8_t *ra = p + (long)ya * stride, *rb = p + (long)yb * stride;
+    const int v = (nx - fx) * (ny - fy) * ra[xa] + fx * (ny - fy) * ra[xb] +
+                  (nx - fx) * fy * rb[xa] + fx * fy * rb[xb];
+    return (v + ((nx * ny) >> 1)) >> (fbx + fby);
+}
+
+/**
+ * The two ends of the trajectory of vector d (quarter pel, A -> B) through
+ * the intermediate frame at phase phi: A is read at offset oa, B at
+ * ob = oa + d (quarter pel), oa = -round(phi * d / 256) (halves up).
+ */
+MCFPS_FN int mcfps_off_a(int d, int phi)
+{
+    return -((phi * d + 128) >> 8);
+}
+
+/** Median of n <= 9 values (the lower middle one when n is even). */
+MCFPS_FN int mcfps_median(int *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        const int x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+    return v[(n - 1) >> 1];
+}
+
+/**
+ * Smoothed field at cell (i, j): per component, the median over the 3x3
+ * cells around it that lie inside the grid. raw and out hold (x, y) pairs.
+ */
+MCFPS_FN void mcfps_smooth_cell(const MCFPS_GLOBAL int16_t *raw, MCFPS_GLOBAL int16_t *out,
+                                int cw, int ch, int i, int j)
+{
+    int vx[9], vy[9], n = 0;
+    for (int dj = -1; dj <= 1; dj++) {
+        for (int di = -1; di <= 1; di++) {
+            const int ii = i + di, jj = j + dj;
+            if (ii < 0 || jj < 0 || ii >= cw || jj >= ch)
+                continue;
+            vx[n] = raw[2 * (jj * cw + ii)];
+            vy[n] = raw[2 * (jj * cw + ii) + 1];
+            n++;
+        }
+    }
+    out[2 * (j * cw + i)]     = mcfps_median(vx, n);
+    out[2 * (j * cw + i) + 1] = mcfps_median(vy, n);
+}
+
+/** Index of the cell holding luma pixel (x, y), clamped into the grid. */
+MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
+{
+    const int i = mcfps_clip(x >> MCFPS_CELL_LOG2, 0, p->cw - 1);
+    const int j = mcfps_clip(y >> MCFPS_CELL_LOG2, 0, p->ch - 1);
+    return j * p->cw + i;
+}
+
+/**
+ * Bilateral matching error of vector (dx, dy) over the window of cell (i, j):
+ * sum over the window's luma pixels of |A(x + oa) - B(x + ob)| (quarter-pel
+ * samples). *n receives the window's pixel count.
+ */
+MCFPS_FN uint32_t mcfps_bilateral_sad(const McfpsParams *p,
+                                      const MCFPS_GLOBAL uint8_t *a, int sa,
+                                      const MCFPS_GLOBAL uint8_t *b, int sb,
+                                      int i, int j, int dx, int dy, int *n)
+{
+    const int x0 = mcfps_clip(i * MCFPS_CELL - MCFPS_MARGIN, 0, p->width);
+    const int x1 = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->width);
+    const int y0 = mcfps_clip(j * MCFPS_CELL - MCFPS_MARGIN, 0, p->height);
+    const int y1 = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->height);
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    const int obx = oax + dx, oby = oay + dy;
+    uint32_t sad = 0;
+
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            sad += mcfps_abs(mcfps_sample(a, sa, p->width, p->height, 4 * x + oax, 4 * y + oay, 2, 2) -
+                             mcfps_sample(b, sb, p->width, p->height, 4 * x + obx, 4 * y + oby, 2, 2));
+    *n = (x1 - x0) * (y1 - y0);
+    return sad;
+}
+
+/**
+ * Candidate c (0 .. MCFPS_NB_CAND-1) of cell (i, j), A -> B in quarter pel.
+ * ra/rb: the raw fields, fa/fb: the smoothed fields (pairs per cell).
+ */
+MCFPS_FN void mcfps_candidate(const McfpsParams *p,
+                              const MCFPS_GLOBAL int16_t *ra, const MCFPS_GLOBAL int16_t *rb,
+                              const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                              int i, int j, int c, int *dx, int *dy)
+{
+    const int k  = j * p->cw + i;
+    const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
+    const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
+    int q = k, ox, oy;
+    const MCFPS_GLOBAL int16_t *f = fa;
+
+    switch (c) {
+    case 0:  f = fa; q = k; break;
+    case 1:  f = fb; q = k; break;
+    case 2:  /* A's vector where the smoothed A vector of this cell leaves A */
+        ox = mcfps_off_a(fa[2 * k], p->phi);
+        oy = mcfps_off_a(fa[2 * k + 1], p->phi);
+        f = fa; q = mcfps_cell_at(p, cx + (ox >> 2), cy + (oy >> 2));
+        break;
+    case 3:  /* B's vector where the smoothed B vector of this cell meets B */
+        ox = mcfps_off_a(fb[2 * k], p->phi) + fb[2 * k];
+        oy = mcfps_off_a(fb[2 * k + 1], p->phi) + fb[2 * k + 1];
+        f = fb; q = mcfps_cell_at(p, cx + (ox >> 2), cy + (oy >> 2));
+        break;
+    case 4:  f = ra; q = k; break;
+    case 5:  f = rb; q = k; break;
+    case 6:  f = fa; q = j * p->cw + mcfps_clip(i - 2, 0, p->cw - 1); break;
+    case 7:  f = fa; q = j * p->cw + mcfps_clip(i + 2, 0, p->cw - 1); break;
+    case 8:  f = fa; q = mcfps_clip(j - 2, 0, p->ch - 1) * p->cw + i; break;
+    case 9:  f = fa; q = mcfps_clip(j + 2, 0, p->ch - 1) * p->cw + i; break;
+    default: *dx = 0; *dy = 0; return;
+    }
+    *dx = f[2 * q];
+    *dy = f[2 * q + 1];
+}
+
+/**
+ * Choose the vector of cell (i, j) of the intermediate frame and how it is
+ * predicted: out_v receives the vector (A -> B, quarter pel), the return
+ * value is the info word MCFPS_INFO(side, m).
+ */
+MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
+                               const MCFPS_GLOBAL uint8_t *a, int sa,
+                               const MCFPS_GLOBAL uint8_t *b, int sb,
+                               const MCFPS_GLOBAL int16_t *ra, const MCFPS_GLOBAL int16_t *rb,
+                               const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                               int i, int j, MCFPS_GLOBAL int16_t *out_v)
+{
+    const int k = j * p->cw + i;
+    const int sx = fa[2 * k], sy = fa[2 * k + 1];
+    int cand[2 * MCFPS_NB_CAND];
+    uint32_t best_cost = 0xffffffffu, best_sad = 0;
+    int best = 0, n = 1;
+
+    for (int c = 0; c < MCFPS_NB_CAND; c++) {
+        int dx, dy, dup = 0;
+        uint32_t sad, cost;
+        mcfps_candidate(p, ra, rb, fa, fb, i, j, c, &dx, &dy);
+        cand[2 * c] = dx;
+        cand[2 * c + 1] = dy;
+        /* an earlier equal candidate has the same cost and wins the tie */
+        for (int e = 0; e < c; e++)
+            dup |= cand[2 * e] == dx && cand[2 * e + 1] == dy;
+        if (dup)
+            continue;
+        sad  = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
+        cost = sad + (((uint32_t)(mcfps_abs(dx - sx) + mcfps_abs(dy - sy)) * p->lambda * n) >> 5);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_sad  = sad;
+            best      = c;
+        }
+    }
+
+    {
+        const int dx = cand[2 * best], dy = cand[2 * best + 1];
+        const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
+        const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
+        const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+        const int err = (int)((best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
+        int side = MCFPS_SIDE_BOTH, m;
+
+        if (err > MCFPS_OCC_ERR) {
+            /* visible where the frame's own vector agrees with the trajectory */
+            const int qa = mcfps_cell_at(p, cx + (oax >> 2), cy + (oay >> 2));
+            const int qb = mcfps_cell_at(p, cx + ((oax + dx) >> 2), cy + ((oay + dy) >> 2));
+            const int ca = mcfps_abs(fa[2 * qa] - dx) + mcfps_abs(fa[2 * qa + 1] - dy) <= MCFPS_CONSIST;
+            const int cb = mcfps_abs(fb[2 * qb] - dx) + mcfps_abs(fb[2 * qb + 1] - dy) <= MCFPS_CONSIST;
+            side = ca && !cb ? MCFPS_SIDE_A : cb && !ca ? MCFPS_SIDE_B : MCFPS_SIDE_BOTH;
+        }
+        if (side != MCFPS_SIDE_BOTH)
+            m = MCFPS_PHI_ONE;
+        else
+            m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
+        out_v[2 * k]     = dx;
+        out_v[2 * k + 1] = dy;
+        return MCFPS_INFO(side, m);
+    }
+}
+
+/**
+ * One sample of the interpolated plane at (x, y): overlapped-block
+ * compensation over the 2x2 cells whose centres surround the pixel, bilinear
+ * window weights summing to 256. The plane is subsampled by (lx, ly)
+ * (log2, 0 for luma); vectors and cells are in luma units.
+ */
+MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
+                                const MCFPS_GLOBAL uint8_t *a, int sa,
+                                const MCFPS_GLOBAL uint8_t *b, int sb, int pw, int ph,
+                                int lx, int ly,
+                                const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
+                                int x, int y)
+{
+    /* luma position of the sample in half pixels, cell centres at 16 i + 8 */
+    const int tx = (x << (lx + 1)) - MCFPS_CELL + 1, ty = (y << (ly + 1)) - MCFPS_CELL + 1;
+    const int i0 = tx >> (MCFPS_CELL_LOG2 + 1), j0 = ty >> (MCFPS_CELL_LOG2 + 1);
+    const int wx1 = tx & (2 * MCFPS_CELL - 1), wy1 = ty & (2 * MCFPS_CELL - 1);
+    const int phi = p->phi;
+    const int avg = ((MCFPS_PHI_ONE - phi) * a[(long)y * sa + x] + phi * b[(long)y * sb + x] + 128) >> 8;
+    int acc = 0;
+
+    for (int c = 0; c < 4; c++) {
+        const int ci = mcfps_clip(i0 + (c & 1), 0, p->cw - 1);
+        const int cj = mcfps_clip(j0 + (c >> 1), 0, p->ch - 1);
+        const int k  = cj * p->cw + ci;
+        const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1);
+        const int dx = vec[2 * k], dy = vec[2 * k + 1];
+        const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
+        const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+        const int va = mcfps_sample(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
+        const int vb = mcfps_sample(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
+                                    2 + lx, 2 + ly);
+        const int mc = side == MCFPS_SIDE_A ? va : side == MCFPS_SIDE_B ? vb :
+                       ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+        acc += w * ((m * mc + (MCFPS_PHI_ONE - m) * avg + 128) >> 8);
+    }
+    return (acc + 128) >> 8;
+}
+
+/** Plain weighted average of the two frames at phase phi. */
+MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
+{
+    return ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+}
+
+#endif /* AVFILTER_MCFPS_H */

@@ -1,0 +1,67 @@
+/*
+ * mcfps CPU reference: row-range forms of the steps of mcfps.h, and the
+ * conversion of motion-vector side data into per-cell fields.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_MCFPS_CPU_H
+#define AVFILTER_MCFPS_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libavutil/common.h"
+#include "libavutil/motion_vector.h"
+
+#include "mcfps.h"
+
+/** One plane of the two input frames and of the output, w x h samples, subsampled by (lx, ly). */
+typedef struct McfpsPlane {
+    const uint8_t *a, *b;
+    uint8_t *dst;
+    int sa, sb, sd;     ///< line sizes
+    int w, h;
+    int lx, ly;         ///< log2 subsampling against luma
+} McfpsPlane;
+
+/**
+ * Write the field (A -> B displacements, quarter pel, pairs per cell) of the
+ * vectors of side data mvs whose source is `source`, negated when negate is
+ * set: each cell takes the vector of the block holding its sample point
+ * (the cell centre clamped into the frame), later blocks overriding earlier
+ * ones; cells no block covers hold (0, 0). Returns the number of cells set.
+ */
+int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
+                    const McfpsParams *p, int16_t *field);
+
+/** Smoothed field of cell rows [j0, j1). */
+void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1);
+
+/** Vectors and info words of the intermediate frame's cell rows [j0, j1) (luma planes a, b). */
+void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
+                          const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
+                          int16_t *vec, uint16_t *info, int j0, int j1);
+
+/** Interpolated rows [y0, y1) of one plane. */
+void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
+                          const int16_t *vec, const uint16_t *info, int y0, int y1);
+
+/** Weighted average at phase phi of rows [y0, y1) of one plane (mode=blend). */
+void ff_mcfps_blend_rows(const McfpsPlane *pl, int phi, int y0, int y1);
+
+#endif /* AVFILTER_MCFPS_CPU_H */

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Frame-rate-conversion quality benchmark (make frc-bench).
+#
+# Protocol: decode FRC_FRAMES (41) frames of a clip, number them at 30 fps;
+# drop every other frame (the odd ones); rebuild the clip at 30 fps with each
+# method; luma PSNR and SSIM of every rebuilt odd frame against the original
+# that was dropped (tools/frc-metrics.c). All methods run in the same run on
+# the same frames:
+#   mcfps        gpume=dir=bi,mcfps (CPU backends here)
+#   minterp      minterpolate, its defaults (mc_mode=obmc, me_mode=bilat, epzs)
+#   minterp-aobmc minterpolate=mc_mode=aobmc:me_mode=bidir
+#   blend        mcfps=mode=blend: (A + B) / 2 at the middle instant, what the
+#                framerate filter computes there
+#   repeat       mcfps=mode=dup: the previous frame
+# Clips: build/clips (cityCC0.mpg, cockatoo.mp4, realshort.mp4) and three
+# synthetic ones made here: a pan over a still texture, a fast object over
+# texture, a scene cut.
+#
+# environment: FFMPEG BUILDDIR CLIPS; FRC_FRAMES, FRC_CLIPS (names to run),
+#   FRC_MCFPS, FRC_GPUME (extra mcfps and gpume options, e.g. lambda=2),
+#   FRC_METHODS (subset of the methods)
+# output: a table on stdout and in $BUILDDIR/frc-bench/results.txt
+set -eu
+
+: "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${CLIPS:=$BUILDDIR/clips}"
+: "${FRC_FRAMES:=41}" "${FRC_MCFPS:=}"
+dir=$BUILDDIR/frc-bench
+mkdir -p "$dir"
+metrics=$BUILDDIR/frc-metrics
+src=$(cd "$(dirname "$0")" && pwd)/frc-metrics.c
+if [ ! -x "$metrics" ] || [ "$src" -nt "$metrics" ]; then
+    ${CC:-cc} -O2 -o "$metrics" "$src" -lm
+fi
+
+ff() { "$FFMPEG" -nostdin -hide_banner -loglevel error -y "$@"; }
+
+# texture WxH: a still picture, the first frame of testsrc2
+texture() {
+    [ -s "$dir/texture-$1.png" ] || ff -f lavfi -i "testsrc2=s=$1" -frames:v 1 "$dir/texture-$1.png"
+}
+
+# clip NAME: write $dir/NAME.y4m (yuv420p, 30 fps, FRC_FRAMES frames)
+clip() {
+    name=$1
+    y4m=$dir/$name.y4m
+    [ -s "$y4m" ] && return 0
+    case $name in
+    city)      ff -i "$CLIPS/cityCC0.mpg" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    cockatoo)  ff -i "$CLIPS/cockatoo.mp4" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    realshort) ff -i "$CLIPS/realshort.mp4" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # a still texture seen through a window moving (3, 1) pixels per frame
+    pan)       texture 1024x640
+               ff -framerate 30 -loop 1 -i "$dir/texture-1024x640.png" -vf "crop=640:360:x=3*n:y=n,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # a 64x64 block crossing a still texture at 24 pixels per frame
+    object)    texture 640x360
+               ff -framerate 30 -loop 1 -i "$dir/texture-640x360.png" -f lavfi -i "testsrc=s=64x64:r=30" \
+                  -filter_complex "[0][1]overlay=x=16+24*n:y=140+4*n:eval=frame,format=yuv420p" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # a pan that jumps to another part of the texture at frame 20
+    cut)       texture 1280x720
+               ff -framerate 30 -loop 1 -i "$dir/texture-1280x720.png" -vf "crop=480:270:x='if(lt(n,20),2*n,700+2*n)':y='if(lt(n,20),n,400)',format=yuv420p" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    *) echo "frc-bench: unknown clip $name" >&2; return 1 ;;
+    esac
+}
+
+methods=${FRC_METHODS:-"mcfps minterp minterp-aobmc blend repeat"}
+filter_of() {
+    case $1 in
+    mcfps)         echo "gpume=dir=bi${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
+    minterp)       echo "minterpolate=fps=30" ;;
+    minterp-aobmc) echo "minterpolate=fps=30:mc_mode=aobmc:me_mode=bidir" ;;
+    blend)         echo "mcfps=fps=30:mode=blend" ;;
+    repeat)        echo "mcfps=fps=30:mode=dup" ;;
+    esac
+}
+
+res=$dir/results.txt
+{
+    echo "# $FRC_FRAMES frames at 30 fps, odd frames dropped and rebuilt; luma PSNR dB / SSIM; seconds"
+    printf '%-10s' clip
+    for m in $methods; do printf ' %-22s' "$m"; done
+    echo
+} > "$res"
+cat "$res"
+for name in ${FRC_CLIPS:-city cockatoo realshort pan object cut}; do
+    clip "$name"
+    size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
+    w=$(echo "$size" | sed -n 's/^W//p')
+    h=$(echo "$size" | sed -n 's/^H//p')
+    ff -i "$dir/$name.y4m" -vf format=gray -f rawvideo "$dir/$name.orig.gray"
+    line=$(printf '%-10s' "$name")
+    for m in $methods; do
+        start=$(date +%s.%N)
+        ff -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
+           -f rawvideo "$dir/$name.$m.gray"
+        end=$(date +%s.%N)
+        r=$("$metrics" "$w" "$h" "$dir/$name.orig.gray" "$dir/$name.$m.gray")
+        p=$(echo "$r" | awk '{ print $4 }')
+        s=$(echo "$r" | awk '{ print $6 }')
+        line="$line $(printf '%-22s' "$p/$s $(echo "$end - $start" | bc | awk '{ printf "%.1fs", $1 }')")"
+    done
+    echo "$line" | tee -a "$res"
+done
