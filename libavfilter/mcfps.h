@@ -115,6 +115,48 @@ MCFPS_FN int mcfps_sample(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int 
 }
 
 /**
+ * 4-tap interpolation filter for the fraction f/8 (f = 0..7), HEVC's chroma
+ * filter: taps for samples -1, 0, 1, 2, summing to 64.
+ */
+MCFPS_FN int mcfps_tap(int f, int t)
+{
+    /* row f: taps 0..3; coefficients in [-6, 64] */
+    const int c0 = f == 0 ? 0 : f == 1 ? -2 : f == 2 ? -4 : f == 3 ? -6 : f == 4 ? -4 : f == 5 ? -4 : f == 6 ? -2 : -2;
+    const int c1 = f == 0 ? 64 : f == 1 ? 58 : f == 2 ? 54 : f == 3 ? 46 : f == 4 ? 36 : f == 5 ? 28 : f == 6 ? 16 : 10;
+    const int c2 = f == 0 ? 0 : f == 1 ? 10 : f == 2 ? 16 : f == 3 ? 28 : f == 4 ? 36 : f == 5 ? 46 : f == 6 ? 54 : 58;
+    const int c3 = f == 0 ? 0 : f == 1 ? -2 : f == 2 ? -2 : f == 3 ? -4 : f == 4 ? -4 : f == 5 ? -6 : f == 6 ? -4 : -2;
+    return t == 0 ? c0 : t == 1 ? c1 : t == 2 ? c2 : c3;
+}
+
+/**
+ * Sample of a plane at (px, py) in units of 1/2^fbx, 1/2^fby pixel
+ * (fb <= 3) with the 4-tap filter of mcfps_tap() in both directions,
+ * samples clamped into the plane: sum of tap_x(i) tap_y(j) s(x0-1+i, y0-1+j),
+ * (+ 2048) >> 12, clipped to [0, 255].
+ */
+MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h,
+                           int px, int py, int fbx, int fby)
+{
+    const int x0 = px >> fbx, y0 = py >> fby;
+    const int fx = (px & ((1 << fbx) - 1)) << (3 - fbx), fy = (py & ((1 << fby) - 1)) << (3 - fby);
+    int v = 0;
+
+    if (!fx && !fy)
+        return p[(long)mcfps_clip(y0, 0, h - 1) * stride + mcfps_clip(x0, 0, w - 1)];
+    for (int j = 0; j < 4; j++) {
+        const int ty = mcfps_tap(fy, j);
+        const MCFPS_GLOBAL uint8_t *row = p + (long)mcfps_clip(y0 - 1 + j, 0, h - 1) * stride;
+        int r = 0;
+        if (!ty)
+            continue;
+        for (int i = 0; i < 4; i++)
+            r += mcfps_tap(fx, i) * row[mcfps_clip(x0 - 1 + i, 0, w - 1)];
+        v += ty * r;
+    }
+    return mcfps_clip((v + 2048) >> 12, 0, 255);
+}
+
+/**
  * The two ends of the trajectory of vector d (quarter pel, A -> B) through
  * the intermediate frame at phase phi: A is read at offset oa, B at
  * ob = oa + d (quarter pel), oa = -round(phi * d / 256) (halves up).
@@ -328,8 +370,8 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
         const int dx = vec[2 * k], dy = vec[2 * k + 1];
         const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
         const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
-        const int va = mcfps_sample(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
-        const int vb = mcfps_sample(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
+        const int va = mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
+        const int vb = mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
                                     2 + lx, 2 + ly);
         const int mc = side == MCFPS_SIDE_A ? va : side == MCFPS_SIDE_B ? vb :
                        ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;

@@ -49,9 +49,10 @@ typedef struct McfpsContext {
     int64_t next;               ///< next output tick, in output time base
     AVFrame *a;                 ///< the earlier frame of the current pair
     int64_t pa;                 ///< its time in tb_fine
+    int a_on_tick;              ///< a lies on tick s->next - 1 and has not been sent yet
 
     /* the pair (a, next frame): fields built once per pair */
-    int pair_ready, pair_cut;
+    int pair_cut;
     McfpsParams p;
     int format, nb_planes;
     int16_t *ra, *rb, *fa, *fb, *vec;
@@ -82,10 +83,10 @@ static const AVOption mcfps_options[] = {
 AVFILTER_DEFINE_CLASS(mcfps);
 
 static const enum AVPixelFormat pix_fmts[] = {
+    /* chroma subsampled by at most 2: chroma positions in 1/8 pel (mcfps_sample4) */
     AV_PIX_FMT_GRAY8,
-    AV_PIX_FMT_YUV410P, AV_PIX_FMT_YUV411P, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P,
-    AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUV444P,
-    AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
     AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ444P,
     AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA422P, AV_PIX_FMT_YUVA444P,
     AV_PIX_FMT_NONE
@@ -247,7 +248,7 @@ static int render_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 }
 
 /**
- * Build the vector fields of the pair (a, b), once per pair. Fails when
+ * Build the vector fields of the pair (a, b). Fails when
  * neither frame carries vectors between them.
  */
 static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
@@ -258,7 +259,6 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     const AVDictionaryEntry *e;
     int nba, nbb, na, nb;
 
-    s->pair_ready = 1;
     s->pair_cut   = 0;
     na = count_vectors(a, 1, &mva, &nba);
     nb = count_vectors(b, -1, &mvb, &nbb);
@@ -345,17 +345,32 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     return ff_filter_frame(outlink, out);
 }
 
+/** Send s->a if it lies on a tick and waited for the check of its pair. */
+static int send_a(AVFilterContext *ctx)
+{
+    McfpsContext *s = ctx->priv;
+    if (!s->a_on_tick)
+        return 0;
+    s->a_on_tick = 0;
+    s->next--;
+    return emit_copy(ctx, s->a);
+}
+
 /** Send copies of s->a for the ticks before fine time t (no later frame to interpolate towards). */
 static int repeat_until(AVFilterContext *ctx, int64_t t)
 {
     McfpsContext *s = ctx->priv;
-    int err = 0;
+    int err = send_a(ctx);
     while (s->a && err >= 0 && s->next * MCFPS_PHI_ONE < t)
         err = emit_copy(ctx, s->a);
     return err;
 }
 
-/** Take frame as the first of a new run: it passes if it lies on a tick. */
+/**
+ * Take frame as the first of a new run. If it lies on a tick it passes, once
+ * the next frame has shown that the pair can be converted (so that a stream
+ * without vectors fails before any frame goes out).
+ */
 static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
 {
     McfpsContext *s = ctx->priv;
@@ -378,7 +393,11 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     }
     while (s->next * MCFPS_PHI_ONE < t) /* ticks a gap skipped have nothing to show */
         s->next++;
-    return s->next * MCFPS_PHI_ONE == t ? emit_copy(ctx, frame) : 0;
+    if (s->next * MCFPS_PHI_ONE == t) {
+        s->a_on_tick = 1;
+        s->next++;
+    }
+    return 0;
 }
 
 static int filter_frame(AVFilterContext *ctx, AVFrame *b)
@@ -418,7 +437,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         return start_run(ctx, b, pb);
     }
 
-    s->pair_ready = 0;
+    err = prepare_pair(ctx, b);
+    if (err >= 0)
+        err = send_a(ctx);
     while (err >= 0 && s->next * MCFPS_PHI_ONE < pb) {
         const int64_t t = s->next * MCFPS_PHI_ONE;
         int phi;
@@ -428,10 +449,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         }
         phi = (int)(((t - s->pa) * MCFPS_PHI_ONE + (pb - s->pa) / 2) / (pb - s->pa));
         phi = av_clip(phi, 1, MCFPS_PHI_ONE - 1);
-        if (!s->pair_ready)
-            err = prepare_pair(ctx, b);
-        if (err >= 0)
-            err = interpolate(ctx, b, phi);
+        err = interpolate(ctx, b, phi);
     }
     if (err >= 0 && s->next * MCFPS_PHI_ONE == pb)
         err = emit_copy(ctx, b);
@@ -463,8 +481,8 @@ static int activate(AVFilterContext *ctx)
 
     if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
         /* the last frame lasts until the end of the stream */
-        ret = 0;
-        if (s->a && pts != AV_NOPTS_VALUE)
+        ret = send_a(ctx);
+        if (ret >= 0 && s->a && pts != AV_NOPTS_VALUE)
             ret = repeat_until(ctx, av_rescale_q_rnd(pts, inlink->time_base, s->tb_fine,
                                                      AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
         av_frame_free(&s->a);

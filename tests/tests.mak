@@ -126,3 +126,17 @@ mvcheck: $(BUILDDIR)/tests/mvcheck
 	$(BUILDDIR)/tests/mvcheck
 
 .PHONY: mvcheck
+
+# mcfps unit tests (tests/mcfpscheck.c): the shared steps of libavfilter/mcfps.h
+# and the CPU reference, under ASan + UBSan; tests/suites/mcfps.sh runs it
+MCFPSCHECK_SRCS := $(GPUME_TESTS_DIR)/mcfpscheck.c $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.c
+MCFPSCHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/mcfps.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.h
+
+$(BUILDDIR)/tests/mcfpscheck: $(MCFPSCHECK_SRCS) $(MCFPSCHECK_HDRS) $(CHECKME_AVUTIL)
+	@mkdir -p $(@D)
+	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(MCFPSCHECK_SRCS) $(CHECKME_LIBS)
+
+mcfpscheck: $(BUILDDIR)/tests/mcfpscheck
+	$(BUILDDIR)/tests/mcfpscheck
+
+.PHONY: mcfpscheck

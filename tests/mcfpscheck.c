@@ -1,0 +1,195 @@
+/*
+ * mcfps unit tests: the steps of libavfilter/mcfps.h and the CPU reference
+ * (libavfilter/mcfps_cpu.c) against what docs/ALGORITHMS.md "mcfps" says.
+ *  - the 4-tap sampler against a direct evaluation of its formula, and the
+ *    trajectory rounding;
+ *  - side data -> cell fields (which block each cell takes, negation,
+ *    motion_scale conversion, producers without motion_scale);
+ *  - the vector median;
+ *  - known translations: two frames of a texture shifted by an exact vector
+ *    with exact vectors attached give, at phases where the trajectory ends
+ *    are whole pixels, exactly the texture shifted by the fraction of the
+ *    vector, away from the frame edges;
+ *  - slice splits give the same bytes as one slice.
+ * Last line "N passed, N failed"; exit status 1 on a failure.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavfilter/mcfps_cpu.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {                         \
+        if (cond) {                                   \
+            passed++;                                 \
+        } else {                                      \
+            failed++;                                 \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+            printf(__VA_ARGS__);                      \
+            printf("\n");                             \
+        }                                             \
+    } while (0)
+
+static uint32_t rng = 12345;
+static int rnd(void)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return rng >> 8;
+}
+
+/* a smooth random texture: sum of a few random gradients and noise, 8 bit */
+static uint8_t *texture(int w, int h)
+{
+    uint8_t *t = malloc((size_t)w * h);
+    const int a = rnd() % 7 + 1, b = rnd() % 5 + 1;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            t[y * w + x] = (uint8_t)((x * a + y * b + ((x * y) >> 3) + (rnd() & 31)) & 255);
+    return t;
+}
+
+static void check_sampler(void)
+{
+    static const int taps[8][4] = {
+        {  0, 64,  0,  0 }, { -2, 58, 10, -2 }, { -4, 54, 16, -2 }, { -6, 46, 28, -4 },
+        { -4, 36, 36, -4 }, { -4, 28, 46, -6 }, { -2, 16, 54, -4 }, { -2, 10, 58, -2 },
+    };
+    const int w = 13, h = 9;
+    uint8_t *p = texture(w, h);
+    int bad = 0;
+
+    for (int fb = 2; fb <= 3; fb++) {
+        for (int py = -20; py < (h << fb) + 20; py++) {
+            for (int px = -20; px < (w << fb) + 20; px++) {
+                const int x0 = px >> fb, y0 = py >> fb;
+                const int fx = (px - x0 * (1 << fb)) << (3 - fb), fy = (py - y0 * (1 << fb)) << (3 - fb);
+                int v = 0, want;
+                for (int j = 0; j < 4; j++)
+                    for (int i = 0; i < 4; i++)
+                        v += taps[fx][i] * taps[fy][j] *
+                             p[mcfps_clip(y0 - 1 + j, 0, h - 1) * w + mcfps_clip(x0 - 1 + i, 0, w - 1)];
+                want = mcfps_clip((v + 2048) >> 12, 0, 255);
+                bad += mcfps_sample4(p, w, w, h, px, py, fb, fb) != want;
+            }
+        }
+    }
+    CHECK(!bad, "mcfps_sample4: %d positions differ from the formula", bad);
+    /* oa = -round(phi d / 256), halves up */
+    CHECK(mcfps_off_a(8, 128) == -4 && mcfps_off_a(-8, 128) == 4 && mcfps_off_a(1, 128) == -1 &&
+          mcfps_off_a(-1, 128) == 0 && mcfps_off_a(3, 64) == -1 && mcfps_off_a(0, 200) == 0,
+          "mcfps_off_a rounding");
+    free(p);
+}
+
+static void check_raster(void)
+{
+    McfpsParams p = { .width = 37, .height = 20, .cw = 5, .ch = 3 };
+    int16_t f[2 * 15];
+    AVMotionVector mv[3] = {
+        /* 16x16 block at (0, 0), quarter pel (-6, 10) into the next frame */
+        { .source = 1, .w = 16, .h = 16, .dst_x = 8, .dst_y = 8, .motion_x = -6, .motion_y = 10, .motion_scale = 4 },
+        /* clipped 5x4 block at (32, 16), half pel (3, -1) */
+        { .source = 1, .w = 5, .h = 4, .dst_x = 34, .dst_y = 18, .motion_x = 3, .motion_y = -1, .motion_scale = 2 },
+        /* another direction: ignored */
+        { .source = -1, .w = 37, .h = 20, .dst_x = 18, .dst_y = 10, .motion_x = 100, .motion_y = 100, .motion_scale = 4 },
+    };
+    int n = ff_mcfps_raster(mv, 3, 1, 0, &p, f);
+    CHECK(n == 5, "raster: %d cells set, want 5", n);
+    CHECK(f[0] == -6 && f[1] == 10 && f[2] == -6 && f[2 * 5 + 1] == 10 && f[2 * 6] == -6,
+          "raster: cells of the first block");
+    CHECK(f[2 * 14] == 6 && f[2 * 14 + 1] == -2, "raster: half pel (3, -1) -> qpel (%d, %d)", f[28], f[29]);
+    CHECK(f[2 * 2] == 0 && f[2 * 13] == 0, "raster: uncovered cells are (0, 0)");
+    n = ff_mcfps_raster(mv, 3, -1, 1, &p, f);
+    CHECK(n == 15 && f[0] == -100 && f[29] == -100, "raster: negated whole-frame block (%d cells)", n);
+    /* no motion_scale (mestimate): src - dst in pixels */
+    mv[0] = (AVMotionVector){ .source = 1, .w = 8, .h = 8, .dst_x = 4, .dst_y = 4, .src_x = 7, .src_y = 2 };
+    n = ff_mcfps_raster(mv, 1, 1, 0, &p, f);
+    CHECK(n == 1 && f[0] == 12 && f[1] == -8, "raster: src - dst without motion_scale");
+}
+
+static void check_median(void)
+{
+    McfpsParams p = { .width = 24, .height = 16, .cw = 3, .ch = 2 };
+    int16_t raw[12] = { 1, 9, 2, 8, 3, 7,  4, 6, 100, -100, 6, 4 }, out[12];
+    ff_mcfps_smooth_rows(&p, raw, out, 0, 2);
+    /* cell (1, 0): all six cells; x: 1 2 3 4 6 100 -> lower middle 3 */
+    CHECK(out[2] == 3 && out[3] == 6, "median of cell (1,0): (%d, %d)", out[2], out[3]);
+    /* cell (0, 0): cells (0,0) (1,0) (0,1) (1,1): x 1 2 4 100 -> 2; y -100 6 8 9 -> 6 */
+    CHECK(out[0] == 2 && out[1] == 6, "median of cell (0,0): (%d, %d)", out[0], out[1]);
+}
+
+/* render the frame between a and b (w x h, luma only) with vector field d everywhere */
+static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *b, uint8_t *dst,
+                        int dx, int dy, int nb_slices)
+{
+    McfpsParams p = *pp;
+    const size_t cells = (size_t)p.cw * p.ch;
+    int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
+            *fb = malloc(cells * 4), *vec = malloc(cells * 4);
+    uint16_t *info = malloc(cells * 2);
+    McfpsPlane pl = { .a = a, .b = b, .dst = dst, .sa = p.width, .sb = p.width, .sd = p.width,
+                      .w = p.width, .h = p.height };
+
+    for (size_t k = 0; k < cells; k++) {
+        ra[2 * k] = rb[2 * k] = dx;
+        ra[2 * k + 1] = rb[2 * k + 1] = dy;
+    }
+    for (int s = 0; s < nb_slices; s++) {
+        ff_mcfps_smooth_rows(&p, ra, fa, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
+        ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
+    }
+    for (int s = 0; s < nb_slices; s++)
+        ff_mcfps_select_rows(&p, a, p.width, b, p.width, ra, rb, fa, fb, vec, info,
+                             p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
+    for (int s = 0; s < nb_slices; s++)
+        ff_mcfps_render_rows(&p, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
+    free(ra); free(rb); free(fa); free(fb); free(vec); free(info);
+}
+
+static void check_translation(int w, int h, int vx, int vy, int phi)
+{
+    /* picture at phase t is the texture's window at offset -t v (content moves by v) */
+    const int pad = 64, tw = w + 2 * pad, th = h + 2 * pad;
+    uint8_t *t = texture(tw, th);
+    uint8_t *a = malloc((size_t)w * h), *b = malloc((size_t)w * h), *o = malloc((size_t)w * h),
+            *o3 = malloc((size_t)w * h);
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8, .phi = phi,
+                      .lambda = 1, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI };
+    const int sx = vx * phi / 256, sy = vy * phi / 256;   /* exact by the choice of cases */
+    const int m = 8 + (abs(vx) + abs(vy)) / 2 + 4;         /* edge margin */
+    int bad = 0, diff = 0;
+
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            a[y * w + x] = t[(y + pad) * tw + x + pad];
+            b[y * w + x] = t[(y + pad - vy) * tw + x + pad - vx];
+        }
+    /* A -> B displacement v, quarter pel */
+    interpolate(&p, a, b, o, 4 * vx, 4 * vy, 1);
+    interpolate(&p, a, b, o3, 4 * vx, 4 * vy, 3);
+    for (int y = m; y < h - m; y++)
+        for (int x = m; x < w - m; x++)
+            bad += o[y * w + x] != t[(y + pad - sy) * tw + x + pad - sx];
+    for (int i = 0; i < w * h; i++)
+        diff += o[i] != o3[i];
+    CHECK(!bad, "translation (%d, %d) px at phi %d, %dx%d: %d interior pixels differ", vx, vy, phi, w, h, bad);
+    CHECK(!diff, "translation (%d, %d) at phi %d: 3 slices differ from 1 in %d pixels", vx, vy, phi, diff);
+    free(t); free(a); free(b); free(o); free(o3);
+}
+
+int main(void)
+{
+    check_sampler();
+    check_raster();
+    check_median();
+    check_translation(96, 64, 6, -4, 128);
+    check_translation(96, 64, 8, 4, 64);
+    check_translation(96, 64, -8, 12, 192);
+    check_translation(77, 45, 2, 2, 128);
+    check_translation(64, 48, 0, 0, 100);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,179 @@
+#!/bin/sh
+# The mcfps filter: unit tests of its steps (tests/mcfpscheck.c, under ASan
+# and UBSan) and end-to-end robustness through ffmpeg:
+#  - no vectors at all: a clear error at the first pair, non-zero exit;
+#  - forward vectors only, backward only: converted, every tick out;
+#  - output ticks: the count the output rate gives for the stream's duration
+#    (up, down, x4, NTSC), timestamps 0, 1, 2, ... in 1/fps;
+#  - a frame size change mid-stream: a warning, restart, every tick out;
+#  - streams of 0, 1 and 2 frames; odd sizes (1x1, 2x2, 17x9, 33x1);
+#  - 10-bit input (converted to 8 bit before gpume): correct output;
+#  - timestamp gaps and non-increasing timestamps;
+#  - bad option values: non-zero exit and a message naming the option;
+#  - side data: no output frame carries motion vectors or lavfi.gpume.* keys;
+#  - valgrind memcheck of a conversion with a size change (when installed).
+# environment (tests/run.sh): FFMPEG FFPROBE BUILDDIR FFMPEG_TREE FFMPEG_BUILD
+set -u
+
+: "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${FFPROBE:=$BUILDDIR/ffmpeg/ffprobe}"
+: "${FFMPEG_TREE:=$BUILDDIR/ffmpeg-tree}" "${FFMPEG_BUILD:=$BUILDDIR/ffmpeg}"
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcfps.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok()      { pass=$((pass + 1)); echo "ok $1"; }
+bad()     { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+skipped() { skip=$((skip + 1)); echo "skipped: $1"; }
+tailof()  { grep -v '^\s*$' "$1" | tail -n 2 | tr '\n' ' ' | cut -c1-300; }
+
+# ff NAME ARGS...: ffmpeg with ARGS; stdout/stderr in $tmp/NAME.out/.err, status in $rc
+ff() {
+    name=$1
+    shift
+    timeout 120 "$FFMPEG" -nostdin -hide_banner -nostats "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+    rc=$?
+}
+crashed() { [ "$rc" -eq 124 ] || { [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; }; }
+nframes() { grep -vc '^#' "$1"; }
+
+# frames NAME GRAPH WANT: GRAPH (lavfi) succeeds with WANT output frames whose
+# timestamps are 0, 1, ..., WANT-1
+frames() {
+    ff "$1" -f lavfi -i "$2" -f framecrc -
+    if [ "$rc" -ne 0 ]; then
+        bad "$1" "exit status $rc: $(tailof "$tmp/$1.err")"
+        return
+    fi
+    n=$(nframes "$tmp/$1.out")
+    pts=$(grep -v '^#' "$tmp/$1.out" | awk -F, '{ printf "%d ", $2 }')
+    want=$(awk -v n="$3" 'BEGIN { for (i = 0; i < n; i++) printf "%d ", i }')
+    if [ "$n" -ne "$3" ]; then
+        bad "$1" "$n frames, want $3"
+    elif [ "$pts" != "$want" ]; then
+        bad "$1" "timestamps $pts"
+    else
+        ok "$1"
+    fi
+}
+
+# refused NAME PATTERN ARGS...: ffmpeg fails (no crash) and stderr matches PATTERN
+refused() {
+    n=$1 pat=$2
+    shift 2
+    ff "$n" "$@"
+    if crashed; then
+        bad "$n" "crashed (status $rc)"
+    elif [ "$rc" -eq 0 ]; then
+        bad "$n" "succeeded"
+    elif ! grep -q "$pat" "$tmp/$n.err"; then
+        bad "$n" "no message matching '$pat': $(tailof "$tmp/$n.err")"
+    else
+        ok "$n"
+    fi
+}
+
+# unit tests of the steps
+if make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" \
+        FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/mcfpscheck" > "$tmp/build.log" 2>&1; then
+    "$BUILDDIR/tests/mcfpscheck" > "$tmp/unit.log" 2>&1
+    rc=$?
+    grep '^FAIL' "$tmp/unit.log"
+    u=$(tail -n 1 "$tmp/unit.log")
+    up=$(echo "$u" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+    uf=$(echo "$u" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+    if [ -z "$up" ] || { [ "$rc" -ne 0 ] && [ "${uf:-0}" -eq 0 ]; }; then
+        bad mcfpscheck "exit status $rc: $(tailof "$tmp/unit.log")"
+    else
+        pass=$((pass + up)) fail=$((fail + uf))
+        echo "mcfpscheck: $u"
+    fi
+else
+    bad mcfpscheck "build failed: $(tailof "$tmp/build.log")"
+fi
+
+SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
+
+# no vectors: the first pair fails, with the way out in the message
+refused no-vectors "no motion vectors between the frames" -f lavfi -i "$SRC" -vf mcfps=fps=50 -f null -
+ff no-vectors-at-once -f lavfi -i "$SRC" -vf mcfps=fps=50 -f framecrc -
+if [ "$(nframes "$tmp/no-vectors-at-once.out")" -ne 0 ]; then
+    bad no-vectors-at-once "frames went out before the error"
+else
+    ok no-vectors-at-once
+fi
+
+# directions, rates: 0.4 s of input
+frames bi-50       "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=50" 20
+frames fwd-only    "$SRC,gpume=device=cpu:dir=fwd,mcfps=fps=50" 20
+frames bwd-only    "$SRC,gpume=device=cpu:dir=bwd,mcfps=fps=50" 20
+frames up-60       "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=60" 24
+frames x4          "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=100" 40
+frames ntsc        "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=ntsc" 12
+frames down-60-25  "testsrc2=s=96x64:r=60:d=0.4,gpume=device=cpu:dir=bi,mcfps=fps=25" 10
+frames rational    "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=60000/1001" 24
+
+# streams of 0, 1, 2 frames (the last frame lasts until the end of the stream)
+frames zero-frames "testsrc2=s=32x32:r=25:d=0,gpume=device=cpu:dir=bi,mcfps=fps=50" 0
+frames one-frame   "testsrc2=s=32x32:r=25:d=0.04,gpume=device=cpu:dir=bi,mcfps=fps=60" 3
+frames two-frames  "testsrc2=s=32x32:r=25:d=0.08,gpume=device=cpu:dir=bi,mcfps=fps=50" 4
+
+# odd sizes
+for s in 1x1 2x2 17x9 33x1 1x65; do
+    frames "size-$s" "testsrc2=s=$s:r=25:d=0.2,format=gray,gpume=device=cpu:dir=bi,mcfps=fps=50" 10
+done
+frames size-17x9-yuv "testsrc2=s=17x9:r=25:d=0.2,format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=50" 10
+
+# a size change mid-stream: gpume and mcfps restart, every tick still goes out
+frames size-change "testsrc2=s=64x48:r=25:d=0.4,scale=w='if(lt(n,5),64,96)':h='if(lt(n,5),48,40)':eval=frame,gpume=device=cpu:dir=bi,mcfps=fps=50" 20
+if grep -q "mcfps.*size or format changed from 64x48" "$tmp/size-change.err"; then
+    ok size-change-warning
+else
+    bad size-change-warning "no restart warning: $(tailof "$tmp/size-change.err")"
+fi
+
+# 10-bit input: converted to 8 bit ahead of gpume by the graph
+frames 10bit "testsrc2=s=64x48:r=25:d=0.2,format=yuv420p10le,gpume=device=cpu:dir=bi,mcfps=fps=50" 10
+
+# a gap of 0.2 s after frame 4: ticks in it are interpolated across it
+frames gap "$SRC,setpts='PTS+gte(N,5)*0.2/TB',gpume=device=cpu:dir=bi,mcfps=fps=50" 30
+# a timestamp that goes back: that frame is dropped with a warning
+frames backwards "$SRC,setpts='if(eq(N,5),PTS-3,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 20
+if grep -q "does not follow" "$tmp/backwards.err"; then ok backwards-warning; else bad backwards-warning "no warning"; fi
+
+# bad options
+refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
+refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
+refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
+refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
+
+# side data of the output: none of the inputs' vectors, keys or picture types
+timeout 120 "$FFPROBE" -v error -of compact=p=0 -show_entries frame=pict_type:frame_tags:frame_side_data=side_data_type \
+    -f lavfi "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=50" > "$tmp/probe.out" 2> "$tmp/probe.err"
+if [ "$(grep -c . "$tmp/probe.out")" -ne 20 ]; then
+    bad sidedata "ffprobe: $(tailof "$tmp/probe.err")"
+elif grep -q -i "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out"; then
+    bad sidedata "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out")"
+else
+    ok sidedata
+fi
+
+# valgrind: a conversion with a size change and the failure path
+if command -v valgrind > /dev/null; then
+    for g in "scale=w='if(lt(n,3),40,24)':h=16:eval=frame,gpume=device=cpu:dir=bi,mcfps=fps=60" \
+             "mcfps=fps=60"; do
+        timeout -s KILL 300 valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+            "$FFMPEG" -nostdin -v error -f lavfi -i testsrc2=s=40x24:r=25:d=0.24 -vf "$g" -f null - \
+            > "$tmp/vg.out" 2> "$tmp/vg.err"
+        rc=$?
+        if [ "$rc" -eq 99 ] || crashed; then
+            bad valgrind "$g: $(grep -m2 'Invalid\|definitely' "$tmp/vg.err" | tr '\n' ' ')"
+        else
+            ok "valgrind ${g##*,}"
+        fi
+    done
+else
+    skipped "valgrind not installed"
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
