@@ -97,6 +97,11 @@ bench: ffmpeg clips
 	@echo "RUN tools/bench.sh"
 	@$(TEST_ENV) $(SHELL) tools/bench.sh
 
+# frame-rate-conversion quality: mcfps beside minterpolate, blend and repetition
+frc-bench: ffmpeg clips
+	@$(TEST_ENV) $(SHELL) tools/frc-bench.sh
+.PHONY: frc-bench
+
 # gpume-mv (tools/gpume-mv/, rules in tools/gpume-mv/gpume-mv.mak): dumps and
 # evaluates motion vectors, linked against FFmpeg's static libraries; the
 # sub-make runs after 'ffmpeg' so that it sees the libraries that step rebuilt
