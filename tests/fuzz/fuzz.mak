@@ -24,8 +24,8 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -g
 FUZZ_COMMA   := ,
 FUZZ_FILTERS := buffer,buffersink,gpume,null$(if $(wildcard libavfilter/vf_mcfps.c),$(FUZZ_COMMA)mcfps)
 FUZZ_CCACHE  := $(if $(shell command -v ccache),ccache )
-# FFmpeg's own options come from tools/ffmpeg-configure.sh; these follow
-# them and win: nothing but what the filter graph needs
+# FFmpeg's own options come from tools/ffmpeg-configure.sh (its minimal
+# set); these follow them and win: nothing but what the filter graph needs
 FUZZ_FFMPEG_FLAGS := --disable-everything --disable-programs --disable-avdevice \
     --disable-avformat --disable-avcodec --disable-swresample --disable-swscale \
     --disable-zlib --enable-filter=$(FUZZ_FILTERS) \
@@ -36,7 +36,7 @@ FUZZ_LIBS = $(FUZZ_FFBUILD)/libavfilter/libavfilter.a $(FUZZ_FFBUILD)/libavutil/
 fuzz-ffmpeg: overlay
 	@$(SHELL) tests/fuzz/deps.sh $(FUZZ_CC)
 	@mkdir -p $(FUZZ_DIR)
-	CUDA=no FFMPEG_CC='$(FUZZ_CCACHE)$(FUZZ_CC)' EXTRA_FFMPEG_FLAGS="$(FUZZ_FFMPEG_FLAGS)" \
+	CUDA=no MINIMAL=yes FFMPEG_CC='$(FUZZ_CCACHE)$(FUZZ_CC)' EXTRA_FFMPEG_FLAGS="$(FUZZ_FFMPEG_FLAGS)" \
 	    $(SHELL) tools/ffmpeg-configure.sh $(FUZZ_DIR) $(TREE)
 	+$(MAKE) -C $(FUZZ_FFBUILD) $(SUBJOBS) libavutil/libavutil.a libavfilter/libavfilter.a
 
