@@ -28,7 +28,7 @@
 # - Continuation lines (ending in \) are allowed; one list per line type and
 #   filter is the rule.
 
-OBJS-$(CONFIG_GPUME_FILTER)        += vf_gpume.o gpume_cpu.o gpume_params.o gpume_vme.o
+OBJS-$(CONFIG_GPUME_FILTER)        += vf_gpume.o gpume_cpu.o gpume_device.o gpume_params.o gpume_vme.o
 CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o opencl.o \
                                       opencl/gpume.o opencl/gpume_vme.o          \

@@ -41,9 +41,7 @@ typedef struct GpumeHost {
     GpumeExecuteFn  *execute;     ///< CPU parallelism (slice threads)
     void            *exec_opaque;
     int              nb_threads;
-    AVBufferRef     *hw_device;   ///< device of the backend's type, or NULL to create one
-    int              gpu_index;   ///< used when the backend creates its own device
-    int              gpu_only;    ///< a device it creates must be a GPU (device=auto)
+    AVBufferRef     *hw_device;   ///< GPU backends: a device of their type (gpume_device.h opens it)
 } GpumeHost;
 
 /** The result of one estimate: blocks grouped by CTU in raster order. */

@@ -135,17 +135,13 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->p    = *p;
     s->pad  = p->range + 4;
 
-    if (host->hw_device) {
-        s->device_ref = av_buffer_ref(host->hw_device);
-        if (!s->device_ref)
-            return AVERROR(ENOMEM);
-    } else {
-        char name[16];
-        snprintf(name, sizeof(name), "%d", host->gpu_index);
-        err = av_hwdevice_ctx_create(&s->device_ref, AV_HWDEVICE_TYPE_CUDA, name, NULL, 0);
-        if (err < 0)
-            return err;
-    }
+    /* the device layer (gpume_device.c) opened the device */
+    if (!host->hw_device ||
+        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_CUDA)
+        return AVERROR(EINVAL);
+    s->device_ref = av_buffer_ref(host->hw_device);
+    if (!s->device_ref)
+        return AVERROR(ENOMEM);
     s->hwctx  = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
     s->cu     = cu = s->hwctx->internal->cuda_dl;
 

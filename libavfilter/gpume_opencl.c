@@ -115,70 +115,6 @@ static void ocl_uninit(void *priv)
     memset(s, 0, sizeof(*s));
 }
 
-/**
- * Create an OpenCL device: the gpu_index-th GPU over all platforms, or the
- * gpu_index-th device of any type when there is no GPU at all. Indices as
- * the "P.D" device string of hwcontext_opencl counts them.
- */
-static int create_device(GpumeOpenCLContext *s, AVBufferRef **ref)
-{
-    void *avctx = s->host->log_ctx;
-    cl_platform_id *platforms = NULL;
-    cl_device_id *devices = NULL;
-    cl_uint nb_platforms = 0, nb_devices;
-    char name[32] = "";
-    int err = AVERROR(ENODEV), found = 0;
-
-    if (clGetPlatformIDs(0, NULL, &nb_platforms) != CL_SUCCESS || !nb_platforms) {
-        av_log(avctx, AV_LOG_ERROR, "no OpenCL platform\n");
-        return AVERROR(ENODEV);
-    }
-    platforms = av_malloc_array(nb_platforms, sizeof(*platforms));
-    if (!platforms)
-        return AVERROR(ENOMEM);
-    if (clGetPlatformIDs(nb_platforms, platforms, NULL) != CL_SUCCESS)
-        goto end;
-    /* pass 0: GPUs only; pass 1 (no GPU anywhere): every device, unless
-     * only a GPU will do (device=auto: the CPU backend beats CPU OpenCL) */
-    for (int pass = 0; pass < (s->host->gpu_only ? 1 : 2) && !name[0]; pass++) {
-        found = 0;
-        for (cl_uint p = 0; p < nb_platforms && !name[0]; p++) {
-            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nb_devices) != CL_SUCCESS ||
-                !nb_devices)
-                continue;
-            av_freep(&devices);
-            devices = av_malloc_array(nb_devices, sizeof(*devices));
-            if (!devices) {
-                err = AVERROR(ENOMEM);
-                goto end;
-            }
-            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nb_devices, devices, NULL) != CL_SUCCESS)
-                continue;
-            for (cl_uint d = 0; d < nb_devices && !name[0]; d++) {
-                cl_device_type type = 0;
-                clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof(type), &type, NULL);
-                if (pass == 0 && !(type & CL_DEVICE_TYPE_GPU))
-                    continue;
-                if (found++ == s->host->gpu_index)
-                    snprintf(name, sizeof(name), "%u.%u", p, d);
-            }
-        }
-        if (found)
-            break;
-    }
-    if (!name[0]) {
-        av_log(avctx, s->host->gpu_only ? AV_LOG_VERBOSE : AV_LOG_ERROR,
-               "gpu=%d: only %d OpenCL %s\n", s->host->gpu_index, found,
-               found || s->host->gpu_only ? "GPUs" : "devices");
-        goto end;
-    }
-    err = av_hwdevice_ctx_create(ref, AV_HWDEVICE_TYPE_OPENCL, name, NULL, 0);
-end:
-    av_free(platforms);
-    av_free(devices);
-    return err;
-}
-
 static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
@@ -256,15 +192,13 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->p    = *p;
     s->pad  = p->range + 4;     /* as the CPU reference: vectors, then bilinear taps */
 
-    /* in device=auto the host may offer another backend's device: create ours then */
-    if (host->hw_device &&
-        ((AVHWDeviceContext *)host->hw_device->data)->type == AV_HWDEVICE_TYPE_OPENCL) {
-        s->device_ref = av_buffer_ref(host->hw_device);
-        if (!s->device_ref)
-            return AVERROR(ENOMEM);
-    } else if ((err = create_device(s, &s->device_ref)) < 0) {
-        return err;
-    }
+    /* the device layer (gpume_device.c) opened the device */
+    if (!host->hw_device ||
+        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_OPENCL)
+        return AVERROR(EINVAL);
+    s->device_ref = av_buffer_ref(host->hw_device);
+    if (!s->device_ref)
+        return AVERROR(ENOMEM);
     s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
     /* the device's queue if it has one (FFmpeg's convention), else our own; in order */
     if (s->hwctx->command_queue) {

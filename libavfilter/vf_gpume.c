@@ -34,8 +34,9 @@
 #include "filters.h"
 #include "video.h"
 #include "gpume_backend.h"
+#include "gpume_device.h"
 
-#define HAVE_GPUME_CUDA (CONFIG_CUDA && (CONFIG_CUDA_NVCC || CONFIG_CUDA_LLVM))
+#define HAVE_GPUME_CUDA GPUME_HAVE_CUDA
 
 /**
  * Largest frame width and height: AVMotionVector stores positions as int16_t,
@@ -44,10 +45,10 @@
 #define GPUME_MAX_DIM (INT16_MAX / 2)
 
 enum GpumeDevice {
-    DEVICE_AUTO,
-    DEVICE_CPU,
-    DEVICE_CUDA,
-    DEVICE_OPENCL,
+    DEVICE_AUTO   = GPUME_DEVICE_AUTO,
+    DEVICE_CPU    = GPUME_DEVICE_CPU,
+    DEVICE_CUDA   = GPUME_DEVICE_CUDA,
+    DEVICE_OPENCL = GPUME_DEVICE_OPENCL,
 };
 
 /** A frame whose estimates have been issued. */
@@ -65,8 +66,9 @@ typedef struct GpumeContext {
     int vme_qp, vme_window;
     int dir, device, gpu_index;
 
-    int active_device;          ///< device after resolving hardware input
-    AVBufferRef *hw_device;     ///< not owned: the link's or the graph's
+    int active_device;          ///< device type in use (gpume_device.h)
+    AVBufferRef *hw_device;     ///< the input frames' device, or NULL (not owned)
+    AVBufferRef *device_ref;    ///< the device in use, NULL for the CPU (owned)
     enum AVPixelFormat in_format; ///< format of the frames being estimated
     AVBufferRef *in_frames;     ///< their hardware frames context, if any
 
@@ -150,11 +152,7 @@ static const AVOption gpume_options[] = {
 
 AVFILTER_DEFINE_CLASS(gpume);
 
-static const char *device_name(int device)
-{
-    static const char *const names[] = { "auto", "cpu", "cuda", "opencl" };
-    return device >= 0 && device < FF_ARRAY_ELEMS(names) ? names[device] : "unknown";
-}
+#define device_name ff_gpume_device_name
 
 static const GpumeBackend *backend_for(int device)
 {
@@ -248,6 +246,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     release_backend(s);
     av_frame_free(&s->pending);
     av_buffer_unref(&s->in_frames);
+    av_buffer_unref(&s->device_ref);
 }
 
 static const enum AVPixelFormat pix_fmts[] = {
@@ -276,30 +275,12 @@ static int is_supported_sw_format(enum AVPixelFormat fmt)
     return 0;
 }
 
-typedef struct ExecuteTrampoline {
-    int (*job)(void *arg, int jobnr, int nb_jobs);
-    void *arg;
-} ExecuteTrampoline;
-
-static int execute_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
-{
-    ExecuteTrampoline *t = arg;
-    return t->job(t->arg, jobnr, nb_jobs);
-}
-
-static int execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
-                          void *arg, int nb_jobs)
-{
-    ExecuteTrampoline t = { job, arg };
-    return ff_filter_execute(opaque, execute_job, &t, NULL, nb_jobs);
-}
-
-/** Choose and initialise a backend for w x h frames. */
-static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBufferRef *hw_device)
+/** Release the running backend and derive the parameters for w x h frames. */
+static int set_params(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
     GpumeParams *p = &s->params;
-    int err, nb_slots;
+    int err;
 
     release_backend(s);
     *p = (GpumeParams) {
@@ -321,61 +302,35 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
         av_log(ctx, AV_LOG_ERROR, "unsupported size %dx%d or option combination\n", w, h);
         return err;
     }
+    return 0;
+}
+
+/** Start the backend of s->active_device on s->device_ref for s->params. */
+static int start_backend(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+    const GpumeParams *p = &s->params;
+    int err, nb_slots;
 
     s->host = (GpumeHost) {
         .log_ctx     = ctx,
-        .execute     = execute_slices,
+        .execute     = ff_gpume_execute_slices,
         .exec_opaque = ctx,
         .nb_threads  = ff_filter_get_nb_threads(ctx),
-        .hw_device   = hw_device,
-        .gpu_index   = s->gpu_index,
-        .gpu_only    = device == DEVICE_AUTO && s->algo != GPUME_ALGO_VME,
+        .hw_device   = s->device_ref,
     };
-
-    if (device == DEVICE_AUTO) {
-        static const int order[] = { DEVICE_CUDA, DEVICE_OPENCL, DEVICE_CPU };
-        static const int order_vme[] = { DEVICE_OPENCL };
-        const int vme = s->algo == GPUME_ALGO_VME;
-        const int nb = vme ? FF_ARRAY_ELEMS(order_vme) : FF_ARRAY_ELEMS(order);
-        err = AVERROR(ENOSYS);
-        for (int i = 0; i < nb && err < 0; i++) {
-            s->backend = backend_for(vme ? order_vme[i] : order[i]);
-            if (!s->backend)
-                continue;
-            s->backend_priv = av_mallocz(s->backend->priv_size);
-            if (!s->backend_priv)
-                return AVERROR(ENOMEM);
-            err = s->backend->init(s->backend_priv, &s->host, p);
-            if (err < 0) {
-                av_log(ctx, AV_LOG_INFO, "%s backend unavailable: %s\n",
-                       s->backend->name, av_err2str(err));
-                av_freep(&s->backend_priv);
-            }
-        }
-        if (err < 0)
-            return err;
-    } else {
-        s->backend = backend_for(device);
-        s->backend_priv = av_mallocz(s->backend->priv_size);
-        if (!s->backend_priv)
-            return AVERROR(ENOMEM);
-        err = s->backend->init(s->backend_priv, &s->host, p);
-        if (err < 0) {
-            if (device == DEVICE_CPU || err == AVERROR(ENOMEM))
-                av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
-                       device_name(device), av_err2str(err));
-            else
-                av_log(ctx, AV_LOG_ERROR, "device=%s: no usable %s device (driver, GPU or "
-                       "kernels unavailable; see the messages above): %s\n",
-                       device_name(device), device_name(device), av_err2str(err));
-            av_freep(&s->backend_priv);
-            return err;
-        }
+    s->backend = backend_for(s->active_device);
+    if (!s->backend)
+        return AVERROR_BUG;
+    s->backend_priv = av_mallocz(s->backend->priv_size);
+    if (!s->backend_priv)
+        return AVERROR(ENOMEM);
+    err = s->backend->init(s->backend_priv, &s->host, p);
+    if (err < 0) {
+        av_freep(&s->backend_priv);
+        return err;
     }
     s->backend_ready = 1;
-    av_log(ctx, AV_LOG_INFO, "using the %s backend%s\n", s->backend->name,
-           hw_device && hw_device == ctx->hw_device_ctx ? " on the filter graph's device" :
-           hw_device ? " on the input frames' device" : "");
 
     nb_slots = p->nb_ctus * p->max_out;
     for (int d = 0; d < 2; d++) {
@@ -396,13 +351,11 @@ static int setup_backend(AVFilterContext *ctx, int w, int h, int device, AVBuffe
     return 0;
 }
 
-/** The device of the graph (-filter_hw_device) if it has the given type. */
-static AVBufferRef *graph_device(AVFilterContext *ctx, enum AVHWDeviceType type)
+/** Restart estimation for w x h frames on the device in use. */
+static int setup_backend(AVFilterContext *ctx, int w, int h)
 {
-    if (ctx->hw_device_ctx &&
-        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == type)
-        return ctx->hw_device_ctx;
-    return NULL;
+    int err = set_params(ctx, w, h);
+    return err < 0 ? err : start_backend(ctx);
 }
 
 static int config_input(AVFilterLink *inlink)
@@ -411,49 +364,69 @@ static int config_input(AVFilterLink *inlink)
     GpumeContext *s = ctx->priv;
     FilterLink *l = ff_filter_link(inlink);
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(inlink->format);
-    AVBufferRef *hw_device = NULL;
-    int device = s->device;
+    const unsigned supported = 1 << DEVICE_CPU |
+                               (backend_for(DEVICE_CUDA)   ? 1 << DEVICE_CUDA   : 0) |
+                               (backend_for(DEVICE_OPENCL) ? 1 << DEVICE_OPENCL : 0);
+    GpumeDevicePlan plan;
+    int err;
 
     if (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) {
         const AVHWFramesContext *frames = l->hw_frames_ctx ?
             (const AVHWFramesContext *)l->hw_frames_ctx->data : NULL;
-        const int frames_device = inlink->format == AV_PIX_FMT_OPENCL ? DEVICE_OPENCL : DEVICE_CUDA;
         if (!frames || !is_supported_sw_format(frames->sw_format)) {
             av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; "
                    "an 8-bit YUV or gray software format is needed\n",
                    frames ? av_get_pix_fmt_name(frames->sw_format) : "no frames context");
             return AVERROR(ENOSYS);
         }
-        if ((inlink->format != AV_PIX_FMT_CUDA && inlink->format != AV_PIX_FMT_OPENCL) ||
-            (device != DEVICE_AUTO && device != frames_device)) {
-            av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
-                   "for the %s backend\n", desc->name, device_name(frames_device),
-                   device_name(device));
+        if (inlink->format != AV_PIX_FMT_CUDA && inlink->format != AV_PIX_FMT_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "%s frames: gpume reads CUDA or OpenCL frames; use "
+                   "hwdownload for the %s backend\n", desc->name, device_name(s->device));
             return AVERROR(ENOSYS);
         }
-        if (s->algo == GPUME_ALGO_VME && frames_device != DEVICE_OPENCL) {
-            av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL: %s frames need hwdownload\n", desc->name);
-            return AVERROR(ENOSYS);
-        }
-        device    = frames_device;
-        hw_device = frames->device_ref;
-    } else if (backend_for(DEVICE_OPENCL) &&
-               (device == DEVICE_OPENCL ||
-                (device == DEVICE_AUTO && graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL)))) {
-        /* the graph's OpenCL device, else the backend creates one */
-        device    = DEVICE_OPENCL;
-        hw_device = graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL);
-    } else if (device == DEVICE_AUTO || device == DEVICE_CUDA) {
-        hw_device = graph_device(ctx, AV_HWDEVICE_TYPE_CUDA);
-        if (device == DEVICE_AUTO && ctx->hw_device_ctx && !hw_device)
-            av_log(ctx, AV_LOG_VERBOSE, "the graph's device is not a CUDA device\n");
     }
-    s->active_device = device;
-    s->hw_device     = hw_device;
-    s->in_format     = inlink->format;
+    err = ff_gpume_device_plan(ctx, inlink, s->device, s->gpu_index, supported,
+                               s->algo == GPUME_ALGO_VME, &plan);
+    if (err < 0)
+        return err;
+    s->in_format = inlink->format;
+    s->hw_device = desc->flags & AV_PIX_FMT_FLAG_HWACCEL ? plan.given : NULL;
     if (av_buffer_replace(&s->in_frames, l->hw_frames_ctx) < 0)
         return AVERROR(ENOMEM);
-    return setup_backend(ctx, inlink->w, inlink->h, device, hw_device);
+    err = set_params(ctx, inlink->w, inlink->h);
+    if (err < 0)
+        return err;
+
+    for (int i = 0; i < plan.nb; i++) {
+        av_buffer_unref(&s->device_ref);
+        s->active_device = plan.type[i];
+        err = ff_gpume_device_open(ctx, &plan, i, &s->device_ref);
+        if (err >= 0) {
+            err = start_backend(ctx);
+            if (err >= 0) {
+                ff_gpume_device_report(ctx, &plan, i, s->device_ref);
+                return 0;
+            }
+            release_backend(s);
+            if (plan.requested == DEVICE_AUTO && err != AVERROR(ENOMEM)) {
+                ff_gpume_device_skip(ctx, &plan, i, err);
+                continue;
+            }
+            if (plan.type[i] == DEVICE_CPU || err == AVERROR(ENOMEM))
+                av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
+                       device_name(plan.type[i]), av_err2str(err));
+            else
+                av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run gpume "
+                       "(kernels unavailable; see the messages above): %s\n",
+                       device_name(plan.type[i]), device_name(plan.type[i]), av_err2str(err));
+        }
+        if (plan.requested != DEVICE_AUTO || err == AVERROR(ENOMEM))
+            break;
+    }
+    av_buffer_unref(&s->device_ref);
+    if (plan.requested == DEVICE_AUTO && err < 0)
+        av_log(ctx, AV_LOG_ERROR, "no device can run these options: %s\n", plan.why);
+    return err;
 }
 
 static int config_output(AVFilterLink *outlink)
@@ -768,7 +741,7 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     if (err > 0) {
         err = flush(ctx);
         if (err >= 0)
-            err = setup_backend(ctx, frame->width, frame->height, s->active_device, s->hw_device);
+            err = setup_backend(ctx, frame->width, frame->height);
     }
     if (err < 0)
         goto fail;

@@ -1,0 +1,355 @@
+/*
+ * gpume device layer: device choice and opening, slice threads
+ * (the contract is in gpume_device.h).
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+#if CONFIG_OPENCL
+#include "opencl.h"     /* first: it enables the OpenCL 1.2 API */
+#endif
+
+#include "libavutil/avstring.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/mem.h"
+#include "libavutil/pixdesc.h"
+
+#include "filters.h"
+#include "gpume_device.h"
+
+#if GPUME_HAVE_CUDA && !defined(_WIN32)
+#include <dlfcn.h>
+#define CUDA_PROBE 1
+#else
+#define CUDA_PROBE 0
+#endif
+
+const char *ff_gpume_device_name(int type)
+{
+    static const char *const names[] = { "auto", "cpu", "cuda", "opencl" };
+    return type >= 0 && type < GPUME_DEVICE_NB ? names[type] : "unknown";
+}
+
+/** The graph's device (-filter_hw_device) if it has the given type. */
+static AVBufferRef *graph_device(AVFilterContext *ctx, enum AVHWDeviceType type)
+{
+    if (ctx->hw_device_ctx &&
+        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == type)
+        return ctx->hw_device_ctx;
+    return NULL;
+}
+
+int ff_gpume_device_plan(AVFilterContext *ctx, AVFilterLink *inlink, int requested,
+                         int gpu_index, unsigned supported, int only_opencl,
+                         GpumeDevicePlan *plan)
+{
+    FilterLink *l = ff_filter_link(inlink);
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(inlink->format);
+    const int has_opencl = !!(supported & (1 << GPUME_DEVICE_OPENCL));
+    const int has_cuda   = !!(supported & (1 << GPUME_DEVICE_CUDA));
+
+    memset(plan, 0, sizeof(*plan));
+    plan->requested = requested;
+    plan->gpu_index = gpu_index;
+
+    if (desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+        /* hardware frames: their device, nothing else (the caller checked
+         * that the frames are CUDA or OpenCL of a format it reads) */
+        const AVHWFramesContext *frames = (const AVHWFramesContext *)l->hw_frames_ctx->data;
+        const int type = inlink->format == AV_PIX_FMT_OPENCL ? GPUME_DEVICE_OPENCL : GPUME_DEVICE_CUDA;
+        if (requested != GPUME_DEVICE_AUTO && requested != type) {
+            av_log(ctx, AV_LOG_ERROR, "%s frames need device=%s; use hwdownload "
+                   "for the %s backend\n", desc->name, ff_gpume_device_name(type),
+                   ff_gpume_device_name(requested));
+            return AVERROR(ENOSYS);
+        }
+        if (only_opencl && type != GPUME_DEVICE_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "these options run on OpenCL only: %s frames need "
+                   "hwdownload\n", desc->name);
+            return AVERROR(ENOSYS);
+        }
+        plan->type[plan->nb++] = type;
+        plan->given      = frames->device_ref;
+        plan->given_from = "the input frames' device";
+        plan->requested  = type;    /* no fallback from the frames' device */
+        return 0;
+    }
+    if (only_opencl) {
+        plan->type[plan->nb++] = GPUME_DEVICE_OPENCL;
+        plan->given      = graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL);
+        plan->opencl_any = 1;
+        if (requested == GPUME_DEVICE_AUTO)
+            plan->requested = GPUME_DEVICE_OPENCL;
+    } else if (has_opencl && (requested == GPUME_DEVICE_OPENCL ||
+                              (requested == GPUME_DEVICE_AUTO &&
+                               graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL)))) {
+        /* the graph's OpenCL device was chosen by the user: no fallback */
+        plan->type[plan->nb++] = GPUME_DEVICE_OPENCL;
+        plan->given      = graph_device(ctx, AV_HWDEVICE_TYPE_OPENCL);
+        plan->opencl_any = 1;
+        plan->requested  = GPUME_DEVICE_OPENCL;
+    } else if (requested == GPUME_DEVICE_AUTO) {
+        plan->given = graph_device(ctx, AV_HWDEVICE_TYPE_CUDA);
+        if (ctx->hw_device_ctx && !plan->given)
+            av_log(ctx, AV_LOG_VERBOSE, "the graph's device is not a CUDA device\n");
+        if (has_cuda)
+            plan->type[plan->nb++] = GPUME_DEVICE_CUDA;
+        if (has_opencl)
+            plan->type[plan->nb++] = GPUME_DEVICE_OPENCL;
+        plan->type[plan->nb++] = GPUME_DEVICE_CPU;
+    } else {
+        plan->type[plan->nb++] = requested;
+        if (requested == GPUME_DEVICE_CUDA)
+            plan->given = graph_device(ctx, AV_HWDEVICE_TYPE_CUDA);
+    }
+    if (plan->given)
+        plan->given_from = "the filter graph's device";
+    return 0;
+}
+
+/** Append "; what" to plan->why. */
+static void add_why(GpumeDevicePlan *plan, const char *what)
+{
+    if (plan->why[0])
+        av_strlcat(plan->why, "; ", sizeof(plan->why));
+    av_strlcat(plan->why, what, sizeof(plan->why));
+}
+
+#if CUDA_PROBE
+typedef int (*CuInit)(unsigned int flags);
+typedef int (*CuDeviceGetCount)(int *count);
+typedef int (*CuGetErrorName)(int error, const char **str);
+
+/**
+ * Look for a CUDA driver and device gpu_index without FFmpeg's loader (which
+ * logs errors): 0 when there is one, else an error and why says what is missing.
+ */
+static int cuda_probe(int gpu_index, char *why, size_t size)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    CuInit cu_init;
+    CuDeviceGetCount cu_count;
+    CuGetErrorName cu_error;
+    const char *name = NULL;
+    int ret, count = 0;
+
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(why, size, "no CUDA driver (%s)", e ? e : "libcuda.so.1 not found");
+        return AVERROR(ENOSYS);
+    }
+    cu_init  = (CuInit)dlsym(lib, "cuInit");
+    cu_count = (CuDeviceGetCount)dlsym(lib, "cuDeviceGetCount");
+    cu_error = (CuGetErrorName)dlsym(lib, "cuGetErrorName");
+    if (!cu_init || !cu_count) {
+        snprintf(why, size, "no usable CUDA driver (libcuda.so.1 lacks cuInit)");
+        dlclose(lib);
+        return AVERROR(ENOSYS);
+    }
+    /* the library stays loaded once initialised: FFmpeg's loader opens it again */
+    ret = cu_init(0);
+    if (!ret)
+        ret = cu_count(&count);
+    if (ret) {
+        if (cu_error)
+            cu_error(ret, &name);
+        snprintf(why, size, "no CUDA device (the CUDA driver says %s)", name ? name : "error");
+        return AVERROR(ENODEV);
+    }
+    if (gpu_index >= count) {
+        snprintf(why, size, "gpu=%d: the CUDA driver found %d device%s", gpu_index,
+                 count, count == 1 ? "" : "s");
+        return AVERROR(ENODEV);
+    }
+    return 0;
+}
+#endif
+
+#if CONFIG_OPENCL
+/**
+ * Find the gpu_index-th OpenCL GPU over all platforms, or with any set and
+ * no GPU anywhere the gpu_index-th device of any type, as "P.D" (the device
+ * string of hwcontext_opencl). Otherwise why says what was found.
+ */
+static int opencl_find(int gpu_index, int any, char *name, size_t name_size,
+                       char *why, size_t why_size)
+{
+    cl_platform_id *platforms = NULL;
+    cl_device_id *devices = NULL;
+    cl_uint nb_platforms = 0, nb_devices;
+    char found_desc[256] = "";
+    int err = AVERROR(ENODEV), found = 0, nb_all = 0, nb_gpu = 0;
+
+    name[0] = 0;
+    if (clGetPlatformIDs(0, NULL, &nb_platforms) != CL_SUCCESS || !nb_platforms) {
+        snprintf(why, why_size, "no OpenCL platform");
+        return AVERROR(ENODEV);
+    }
+    platforms = av_malloc_array(nb_platforms, sizeof(*platforms));
+    if (!platforms)
+        return AVERROR(ENOMEM);
+    if (clGetPlatformIDs(nb_platforms, platforms, NULL) != CL_SUCCESS) {
+        snprintf(why, why_size, "the OpenCL platforms cannot be listed");
+        goto end;
+    }
+    /* pass 0: GPUs only; pass 1 (no GPU anywhere): every device */
+    for (int pass = 0; pass < (any ? 2 : 1) && !name[0]; pass++) {
+        found = 0;
+        for (cl_uint p = 0; p < nb_platforms && !name[0]; p++) {
+            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nb_devices) != CL_SUCCESS ||
+                !nb_devices)
+                continue;
+            av_freep(&devices);
+            devices = av_malloc_array(nb_devices, sizeof(*devices));
+            if (!devices) {
+                err = AVERROR(ENOMEM);
+                goto end;
+            }
+            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nb_devices, devices, NULL) != CL_SUCCESS)
+                continue;
+            for (cl_uint d = 0; d < nb_devices && !name[0]; d++) {
+                cl_device_type type = 0;
+                char dev_name[64] = "";
+                clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+                if (pass == 0) {
+                    clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof(dev_name) - 1, dev_name, NULL);
+                    if (nb_all++ < 3) {
+                        char one[96];
+                        snprintf(one, sizeof(one), "%s%s '%s'", found_desc[0] ? ", " : "",
+                                 type & CL_DEVICE_TYPE_GPU ? "GPU" :
+                                 type & CL_DEVICE_TYPE_CPU ? "CPU device" :
+                                 type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "device",
+                                 dev_name);
+                        av_strlcat(found_desc, one, sizeof(found_desc));
+                    }
+                    if (!(type & CL_DEVICE_TYPE_GPU))
+                        continue;
+                    nb_gpu++;
+                }
+                if (found++ == gpu_index)
+                    snprintf(name, name_size, "%u.%u", p, d);
+            }
+        }
+        if (found)
+            break;
+    }
+    if (name[0])
+        err = 0;
+    else if (!nb_all)
+        snprintf(why, why_size, "no OpenCL device");
+    else if (!found)
+        snprintf(why, why_size, "no OpenCL GPU (found %s)", found_desc);
+    else
+        snprintf(why, why_size, "gpu=%d: only %d OpenCL %s%s (found %s)", gpu_index, found,
+                 nb_gpu ? "GPU" : "device", found == 1 ? "" : "s", found_desc);
+end:
+    av_free(platforms);
+    av_free(devices);
+    return err;
+}
+#endif
+
+int ff_gpume_device_open(AVFilterContext *ctx, GpumeDevicePlan *plan, int i, AVBufferRef **dev)
+{
+    const int type  = plan->type[i];
+    const int quiet = plan->requested == GPUME_DEVICE_AUTO;
+    enum AVHWDeviceType hwtype = type == GPUME_DEVICE_CUDA ? AV_HWDEVICE_TYPE_CUDA :
+                                 type == GPUME_DEVICE_OPENCL ? AV_HWDEVICE_TYPE_OPENCL :
+                                 AV_HWDEVICE_TYPE_NONE;
+    char why[384] = "", name[32] = "";
+    int err = AVERROR(ENOSYS);
+
+    *dev = NULL;
+    if (type == GPUME_DEVICE_CPU)
+        return 0;
+    if (plan->given && ((AVHWDeviceContext *)plan->given->data)->type == hwtype) {
+        *dev = av_buffer_ref(plan->given);
+        return *dev ? 0 : AVERROR(ENOMEM);
+    }
+    if (type == GPUME_DEVICE_CUDA) {
+#if CUDA_PROBE
+        err = cuda_probe(plan->gpu_index, why, sizeof(why));
+#else
+        err = 0;
+#endif
+        snprintf(name, sizeof(name), "%d", plan->gpu_index);
+#if CONFIG_OPENCL
+    } else if (type == GPUME_DEVICE_OPENCL) {
+        err = opencl_find(plan->gpu_index, plan->opencl_any, name, sizeof(name), why, sizeof(why));
+#endif
+    }
+    if (err >= 0) {
+        err = av_hwdevice_ctx_create(dev, hwtype, name, NULL, 0);
+        if (err < 0)
+            snprintf(why, sizeof(why), "%s device %s cannot be created (%s)",
+                     ff_gpume_device_name(type), name, av_err2str(err));
+    }
+    if (err >= 0)
+        return 0;
+    if (err == AVERROR(ENOMEM))
+        return err;
+    if (!why[0])
+        snprintf(why, sizeof(why), "no %s support", ff_gpume_device_name(type));
+    if (quiet) {
+        av_log(ctx, AV_LOG_VERBOSE, "%s backend passed over: %s\n", ff_gpume_device_name(type), why);
+        add_why(plan, why);
+    } else {
+        av_log(ctx, AV_LOG_ERROR, "device=%s: %s\n", ff_gpume_device_name(type), why);
+    }
+    return err;
+}
+
+void ff_gpume_device_skip(AVFilterContext *ctx, GpumeDevicePlan *plan, int i, int err)
+{
+    char why[128];
+    snprintf(why, sizeof(why), "%s backend did not start (%s)",
+             ff_gpume_device_name(plan->type[i]), av_err2str(err));
+    av_log(ctx, AV_LOG_VERBOSE, "%s\n", why);
+    add_why(plan, why);
+}
+
+void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, int i,
+                            const AVBufferRef *dev)
+{
+    const char *on = dev && plan->given && dev->data == plan->given->data ? plan->given_from : NULL;
+    av_log(ctx, AV_LOG_INFO, "using the %s backend%s%s%s%s%s\n", ff_gpume_device_name(plan->type[i]),
+           on ? " on " : "", on ? on : "",
+           plan->why[0] ? " (device=auto: " : "", plan->why, plan->why[0] ? ")" : "");
+}
+
+typedef struct ExecuteTrampoline {
+    int (*job)(void *arg, int jobnr, int nb_jobs);
+    void *arg;
+} ExecuteTrampoline;
+
+static int execute_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    ExecuteTrampoline *t = arg;
+    return t->job(t->arg, jobnr, nb_jobs);
+}
+
+int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                            void *arg, int nb_jobs)
+{
+    ExecuteTrampoline t = { job, arg };
+    return ff_filter_execute(opaque, execute_job, &t, NULL, nb_jobs);
+}
