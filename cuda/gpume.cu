@@ -82,6 +82,15 @@ extern "C" __global__ void gpume_downscale(GpumeCudaPlaneArgs a)
                                                          a.src.w, a.src.h, x, y);
 }
 
+/** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */
+extern "C" __global__ void gpume_predictor(GpumeCudaPredArgs a)
+{
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+
+    if (c < a.nb_ctus)
+        gpume_ctu_predictor(a.blocks, a.counts, a.max_out, c, a.pred);
+}
+
 /** Full search of the CTU's block at one coarse level; returns the winning vector. */
 __device__ static void coarse_search(const GpumeCudaArgs *a, int level, int ctu_idx,
                                      int cxv, int cyv, int r, int *vx, int *vy, uint64_t *red)

@@ -133,6 +133,20 @@ typedef struct GpumeBlock {
     uint32_t sad;       ///< SAD of the exported vector over the block's pixels
 } GpumeBlock;
 
+/**
+ * The temporal predictor of CTU c (pred=temporal) from an earlier estimate
+ * of the same direction: the vector of the CTU's first exported block, (0,0)
+ * when it exported none. Writes pred[2c], pred[2c + 1].
+ */
+GPUME_FN void gpume_ctu_predictor(const GPUME_GLOBAL GpumeBlock *blocks,
+                                  const GPUME_GLOBAL uint16_t *counts, int max_out, int c,
+                                  GPUME_GLOBAL int16_t *pred)
+{
+    const GPUME_GLOBAL GpumeBlock *b = blocks + c * max_out;
+    pred[2 * c]     = counts[c] ? b->mvx : 0;
+    pred[2 * c + 1] = counts[c] ? b->mvy : 0;
+}
+
 /** Everything a kernel needs to know about the search; identical on all backends. */
 typedef struct GpumeParams {
     int width, height;  ///< luma size of level 0

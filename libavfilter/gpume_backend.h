@@ -31,6 +31,13 @@
  */
 #define GPUME_NB_SLOTS 4
 
+/**
+ * Number of result slots: the estimates of two frames in flight, two
+ * directions each. The caller numbers them and never reuses one whose
+ * result it has not waited for.
+ */
+#define GPUME_NB_RESULTS 4
+
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
 typedef int (GpumeExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                              void *arg, int nb_jobs);
@@ -58,16 +65,20 @@ typedef struct GpumeBackend {
     /** Make frame the picture of slot (its luma plane; software or this backend's hardware frame). */
     int  (*load)(void *priv, int slot, const AVFrame *frame);
     /**
-     * Estimate vectors of slot cur into slot ref. pred holds one quarter-pel
-     * predictor (x, y) per CTU and may be reused once this returns. The work
-     * may run asynchronously: the arrays of res are valid after wait() of a
-     * GpumeResult with the same arrays, or sync(). The
-     * caller keeps at most two frames of estimates in flight and does not
-     * load a slot that one of them reads.
+     * Estimate vectors of picture slot cur into picture slot ref, into
+     * result slot out (0 .. GPUME_NB_RESULTS - 1) whose host arrays are res.
+     * The predictor of each CTU: with pred_from >= 0, that of
+     * gpume_ctu_predictor() on the estimate issued earlier into result slot
+     * pred_from (pred=temporal; it stays on the device, nothing waits for
+     * it); else pred, one quarter-pel (x, y) per CTU, reusable once this
+     * returns. The work may run asynchronously: the arrays of res are valid
+     * after wait(out) or sync(). The caller keeps at most two frames of
+     * estimates in flight and does not load a slot that one of them reads.
      */
-    int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res);
-    /** Wait until the estimate writing res has finished (optional: sync() otherwise). */
-    int  (*wait)(void *priv, GpumeResult *res);
+    int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
+                     int out, GpumeResult *res);
+    /** Wait until the estimate into result slot out has written its res (optional: sync() otherwise). */
+    int  (*wait)(void *priv, int out);
     /** Wait until every estimate() issued so far has written its result. */
     int  (*sync)(void *priv);
     void (*uninit)(void *priv);

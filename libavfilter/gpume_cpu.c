@@ -46,6 +46,8 @@ typedef struct GpumeCPUContext {
     uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
     int nb_fixed_pus;
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
+    GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
+    int16_t *pred;                              ///< predictors taken from a result slot
 } GpumeCPUContext;
 
 typedef struct EstimateJob {
@@ -61,6 +63,7 @@ static void cpu_uninit(void *priv)
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         for (int k = 0; k <= GPUME_HME_LEVELS; k++)
             av_freep(&s->pic[i][k].buf);
+    av_freep(&s->pred);
 }
 
 static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
@@ -525,7 +528,8 @@ static int estimate_rows(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
-static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
+                        int out, GpumeResult *res)
 {
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
@@ -533,6 +537,19 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpume
     if (s->p.algo != GPUME_ALGO_FULL && s->p.algo != GPUME_ALGO_HME &&
         s->p.algo != GPUME_ALGO_LFS)
         return AVERROR(ENOSYS);
+    if (out < 0 || out >= GPUME_NB_RESULTS || pred_from >= GPUME_NB_RESULTS ||
+        (pred_from >= 0 && !s->res[pred_from].blocks))
+        return AVERROR_BUG;
+    if (pred_from >= 0) {
+        /* estimates are done when estimate() returns: the host arrays hold it */
+        if (av_reallocp_array(&s->pred, 2 * s->p.nb_ctus, sizeof(*s->pred)) < 0)
+            return AVERROR(ENOMEM);
+        for (int c = 0; c < s->p.nb_ctus; c++)
+            gpume_ctu_predictor(s->res[pred_from].blocks, s->res[pred_from].counts,
+                                s->p.max_out, c, s->pred);
+        job.pred = s->pred;
+    }
+    s->res[out] = *res;
     return s->host->execute(s->host->exec_opaque, estimate_rows, &job,
                             FFMIN(s->p.ctu_rows, FFMAX(1, s->host->nb_threads)));
 }

@@ -35,7 +35,7 @@
 extern const unsigned char ff_gpume_ptx_data[];
 extern const unsigned int ff_gpume_ptx_len;
 
-#define NB_RESULTS 4    ///< estimates in flight: two frames, two directions
+#define NB_RESULTS GPUME_NB_RESULTS
 
 typedef struct GpumeCUDAContext {
     const GpumeHost *host;
@@ -51,7 +51,7 @@ typedef struct GpumeCUDAContext {
     CUevent loaded[GPUME_NB_SLOTS];
     CUevent pred_ready[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
-    CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs;
+    CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs, f_predictor;
 
     CUdeviceptr plane_buf[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
     GpumeCudaPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
@@ -60,7 +60,7 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
 
-    /* where each d_blocks[i] goes, known by its blocks pointer; NULL: free */
+    /* where result slot i goes on the host; NULL blocks: not in flight */
     GpumeResult pending[NB_RESULTS];
 } GpumeCUDAContext;
 
@@ -187,6 +187,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
                            p->ctu == 32 ? "gpume_pu_search32" : "gpume_pu_search64");
     GET_FUNC(f_refine,     "gpume_refine");
     GET_FUNC(f_lfs,        "gpume_lfs");
+    GET_FUNC(f_predictor,  "gpume_predictor");
 #undef GET_FUNC
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
@@ -297,18 +298,17 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     return err;
 }
 
-static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
+                         int e, GpumeResult *res)
 {
     GpumeCUDAContext *s = priv;
     CudaFunctions *cu = s->cu;
     const GpumeParams *p = &s->p;
     GpumeCudaArgs a;
     CUcontext dummy;
-    int err, e = 0;
+    int err;
 
-    while (e < NB_RESULTS && s->pending[e].blocks)
-        e++;
-    if (e == NB_RESULTS)
+    if (e < 0 || e >= NB_RESULTS || s->pending[e].blocks || pred_from >= NB_RESULTS)
         return AVERROR_BUG;
     if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
         return AVERROR(ENOSYS);
@@ -329,13 +329,22 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpum
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    /* a pageable copy waits for its stream: keep it off the compute stream */
-    err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
-                                         s->upload));
-    if (err >= 0)
-        err = CHECK_CU(cu->cuEventRecord(s->pred_ready[e], s->upload));
-    if (err >= 0)
-        err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->pred_ready[e], 0));
+    if (pred_from >= 0) {
+        /* from an estimate issued earlier on the same stream */
+        GpumeCudaPredArgs pa = {
+            .blocks = s->d_blocks[pred_from], .counts = s->d_counts[pred_from],
+            .pred = s->d_pred[e], .nb_ctus = p->nb_ctus, .max_out = p->max_out,
+        };
+        err = launch(s, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, &pa);
+    } else {
+        /* a pageable copy waits for its stream: keep it off the compute stream */
+        err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
+                                             s->upload));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuEventRecord(s->pred_ready[e], s->upload));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->pred_ready[e], 0));
+    }
     if (err < 0)
         goto end;
     if (p->algo == GPUME_ALGO_LFS) {
@@ -375,22 +384,19 @@ static int fetch(GpumeCUDAContext *s, int e)
     return err;
 }
 
-static int cuda_wait(void *priv, GpumeResult *res)
+static int cuda_wait(void *priv, int e)
 {
     GpumeCUDAContext *s = priv;
     CUcontext dummy;
-    int err = AVERROR_BUG;
+    int err;
 
-    for (int e = 0; e < NB_RESULTS; e++) {
-        if (s->pending[e].blocks == res->blocks) {
-            err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
-            if (err < 0)
-                return err;
-            err = fetch(s, e);
-            CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
-            break;
-        }
-    }
+    if (e < 0 || e >= NB_RESULTS || !s->pending[e].blocks)
+        return AVERROR_BUG;
+    err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    err = fetch(s, e);
+    CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
 

@@ -58,6 +58,14 @@ typedef struct GpumeCudaArgs {
     GPUME_DEVPTR(uint16_t)        counts;    ///< nb_ctus
 } GpumeCudaArgs;
 
+/** Argument of gpume_predictor: the temporal predictors from an earlier result. */
+typedef struct GpumeCudaPredArgs {
+    GPUME_DEVPTR(const GpumeBlock) blocks;
+    GPUME_DEVPTR(const uint16_t)   counts;
+    GPUME_DEVPTR(int16_t)          pred;
+    int nb_ctus, max_out;
+} GpumeCudaPredArgs;
+
 /** Argument of the plane kernels (border fill, downscale). */
 typedef struct GpumeCudaPlaneArgs {
     GpumeCudaPlane src, dst;

@@ -46,7 +46,7 @@ extern const char *ff_source_gpume_h_cl;
 extern const char *ff_source_gpume_opencl_h_cl;
 extern const char *ff_source_gpume_cl;
 
-#define NB_RESULTS 4    ///< estimates in flight: two frames, two directions
+#define NB_RESULTS GPUME_NB_RESULTS
 
 typedef struct GpumeOpenCLContext {
     const GpumeHost *host;
@@ -57,7 +57,7 @@ typedef struct GpumeOpenCLContext {
     AVOpenCLDeviceContext *hwctx;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel k_import, k_downscale, k_hme_coarse, k_pu_search, k_refine, k_lfs;
+    cl_kernel k_import, k_downscale, k_hme_coarse, k_pu_search, k_refine, k_lfs, k_predictor;
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
     GpumeOclPlane level[GPUME_HME_LEVELS + 1];  ///< its planes, the same in every slot
@@ -68,8 +68,7 @@ typedef struct GpumeOpenCLContext {
     int16_t *pred_host[NB_RESULTS];             ///< source of the asynchronous pred writes
     int nb_fixed_pus;
 
-    /* the host buffers estimate i reads back into: results are matched by
-     * their blocks array, so a caller may copy its GpumeResult meanwhile */
+    /* the host buffers result slot i reads back into; NULL: not in flight */
     GpumeBlock *pending[NB_RESULTS];
     uint16_t *pending_counts[NB_RESULTS];
     cl_event done[NB_RESULTS];                  ///< completion of that read-back
@@ -95,6 +94,7 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_KERNEL(s->k_pu_search);
     CL_RELEASE_KERNEL(s->k_refine);
     CL_RELEASE_KERNEL(s->k_lfs);
+    CL_RELEASE_KERNEL(s->k_predictor);
     if (s->program)
         clReleaseProgram(s->program);
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
@@ -161,6 +161,7 @@ static int build_program(GpumeOpenCLContext *s)
     KERNEL(k_pu_search,  "gpume_pu_search",  GPUME_OCL_THREADS);
     KERNEL(k_refine,     "gpume_refine",     GPUME_OCL_THREADS);
     KERNEL(k_lfs,        "gpume_lfs",        GPUME_OCL_LFS_THREADS);
+    KERNEL(k_predictor,  "gpume_predictor",  1);
 #undef KERNEL
 fail:
     return err;
@@ -371,18 +372,36 @@ fail:
     return err;
 }
 
-static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, GpumeResult *res)
+/** Predictors of result slot e from the blocks of the earlier estimate in slot from. */
+static int run_predictor(GpumeOpenCLContext *s, int from, int e)
+{
+    void *avctx = s->host->log_ctx;
+    const size_t local = 64, global = FFALIGN(s->p.nb_ctus, 64);
+    cl_int cle;
+    int err = 0, arg = 0;
+
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->blocks[from]);
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->counts[from]);
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->pred[e]);
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_int, &s->p.nb_ctus);
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_int, &s->p.max_out);
+    cle = clEnqueueNDRangeKernel(s->queue, s->k_predictor, 1, NULL, &global, &local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the predictor kernel: %d\n", cle);
+fail:
+    return err;
+}
+
+static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
+                        int e, GpumeResult *res)
 {
     GpumeOpenCLContext *s = priv;
     void *avctx = s->host->log_ctx;
     const GpumeParams *p = &s->p;
     GpumeOclArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
     cl_int cle;
-    int err = 0, e = 0;
+    int err = 0;
 
-    while (e < NB_RESULTS && s->pending[e])
-        e++;
-    if (e == NB_RESULTS)
+    if (e < 0 || e >= NB_RESULTS || s->pending[e] || pred_from >= NB_RESULTS)
         return AVERROR_BUG;
     if (s->vme) {
         /* pred is unused: the VME path predicts from its own HME tiers */
@@ -396,11 +415,16 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, Gpume
         return AVERROR(ENOSYS);
     memcpy(a.cur, s->level, sizeof(a.cur));
     memcpy(a.ref, s->level, sizeof(a.ref));
-    memcpy(s->pred_host[e], pred, 2 * p->nb_ctus * sizeof(*pred));
-
-    cle = clEnqueueWriteBuffer(s->queue, s->pred[e], CL_FALSE, 0, 2 * p->nb_ctus * sizeof(*pred),
-                               s->pred_host[e], 0, NULL, NULL);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
+    if (pred_from >= 0) {
+        /* the queue is in order: the earlier estimate has written its blocks */
+        if ((err = run_predictor(s, pred_from, e)) < 0)
+            return err;
+    } else {
+        memcpy(s->pred_host[e], pred, 2 * p->nb_ctus * sizeof(*pred));
+        cle = clEnqueueWriteBuffer(s->queue, s->pred[e], CL_FALSE, 0, 2 * p->nb_ctus * sizeof(*pred),
+                                   s->pred_host[e], 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
+    }
     if (p->algo == GPUME_ALGO_LFS) {
         const size_t lfs_local[] = { GPUME_OCL_LFS_THREADS * sizeof(uint64_t),
                                      GPUME_OCL_LFS_THREADS * sizeof(uint32_t), 0 };
@@ -457,13 +481,12 @@ fail:
     return err;
 }
 
-static int ocl_wait(void *priv, GpumeResult *res)
+static int ocl_wait(void *priv, int e)
 {
     GpumeOpenCLContext *s = priv;
-    for (int e = 0; e < NB_RESULTS; e++)
-        if (s->pending[e] && s->pending[e] == res->blocks)
-            return finish(s, e);
-    return AVERROR_BUG;
+    if (e < 0 || e >= NB_RESULTS || !s->pending[e])
+        return AVERROR_BUG;
+    return finish(s, e);
 }
 
 static int ocl_sync(void *priv)

@@ -55,6 +55,7 @@ enum GpumeDevice {
 typedef struct GpumeInflight {
     AVFrame *frame;
     int fwd, bwd;               ///< which estimates were issued
+    int id;                     ///< result slot of direction d: 2 * id + d
     GpumeResult res[2];         ///< [0] forward, [1] backward
 } GpumeInflight;
 
@@ -88,7 +89,7 @@ typedef struct GpumeContext {
     GpumeInflight inflight[2];  ///< estimates issued, results not yet collected
     int nb_inflight;
 
-    int16_t *pred_buf[2];       ///< per-CTU predictors of each direction
+    int last_out[2];            ///< result slot of the last estimate of each direction, -1: none
     int16_t *zero_pred;
 } GpumeContext;
 
@@ -233,9 +234,8 @@ static void release_backend(GpumeContext *s)
         }
         av_frame_free(&s->inflight[i].frame);
     }
-    for (int d = 0; d < 2; d++)
-        av_freep(&s->pred_buf[d]);
     av_freep(&s->zero_pred);
+    s->last_out[0] = s->last_out[1] = -1;
     s->nb_inflight = 0;
     s->nb_loaded   = 0;
 }
@@ -340,10 +340,8 @@ static int start_backend(AVFilterContext *ctx)
             r->counts = av_calloc(p->nb_ctus, sizeof(*r->counts));
             if (!r->blocks || !r->counts)
                 return AVERROR(ENOMEM);
+            s->inflight[i].id = i;
         }
-        s->pred_buf[d] = av_calloc(2 * p->nb_ctus, sizeof(*s->pred_buf[d]));
-        if (!s->pred_buf[d])
-            return AVERROR(ENOMEM);
     }
     s->zero_pred = av_calloc(2 * p->nb_ctus, sizeof(*s->zero_pred));
     if (!s->zero_pred)
@@ -443,7 +441,7 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
-/** Count the blocks of res and the sum of their SADs; update the temporal predictor. */
+/** Count the blocks of res and the sum of their SADs. */
 static int collect(GpumeContext *s, const GpumeResult *res, int d,
                    uint64_t *sad_sum, uint64_t *bad_area)
 {
@@ -452,8 +450,6 @@ static int collect(GpumeContext *s, const GpumeResult *res, int d,
 
     for (int c = 0; c < p->nb_ctus; c++) {
         const GpumeBlock *b = res->blocks + (size_t)c * p->max_out;
-        s->pred_buf[d][2 * c]     = res->counts[c] ? b[0].mvx : 0;
-        s->pred_buf[d][2 * c + 1] = res->counts[c] ? b[0].mvy : 0;
         for (int i = 0; i < res->counts[c]; i++) {
             *sad_sum += b[i].sad;
             if (b[i].sad > (uint64_t)GPUME_SCENE_BAD_SAD * b[i].w * b[i].h)
@@ -495,13 +491,28 @@ static int slot_of(int64_t n)
 }
 
 /**
+ * Issue estimate d (0: into frame n-1, 1: into frame n+1) of frame n into
+ * its result slot. pred=temporal: the predictor is the previous estimate of
+ * the same direction, read on the device from its result slot.
+ */
+static int issue_dir(GpumeContext *s, GpumeInflight *in, int64_t n, int d)
+{
+    const int temporal = s->params.pred == GPUME_PRED_TEMPORAL;
+    const int out = 2 * in->id + d;
+    int err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(d ? n + 1 : n - 1),
+                                   s->zero_pred, temporal ? s->last_out[d] : -1, out, &in->res[d]);
+    if (err >= 0)
+        s->last_out[d] = out;
+    return err;
+}
+
+/**
  * Issue the estimates of frame number n (fwd: into n-1, bwd: into n+1);
  * the frame then waits in inflight for its results.
  */
 static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int bwd)
 {
     GpumeContext *s = ctx->priv;
-    const int temporal = s->params.pred == GPUME_PRED_TEMPORAL;
     GpumeInflight *in = &s->inflight[s->nb_inflight];
     int err = 0;
 
@@ -510,11 +521,9 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
     in->bwd   = bwd;
     s->nb_inflight++;
     if (fwd)
-        err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(n - 1),
-                                   temporal ? s->pred_buf[0] : s->zero_pred, &in->res[0]);
+        err = issue_dir(s, in, n, 0);
     if (err >= 0 && bwd)
-        err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(n + 1),
-                                   temporal ? s->pred_buf[1] : s->zero_pred, &in->res[1]);
+        err = issue_dir(s, in, n, 1);
     if (err < 0)
         in->fwd = in->bwd = 0; /* nothing to wait for; the frame still goes out */
     return err;
@@ -548,9 +557,9 @@ static int finish_oldest(AVFilterContext *ctx)
         err = s->backend->sync(s->backend_priv);
     } else {
         if (in.fwd)
-            err = s->backend->wait(s->backend_priv, &in.res[0]);
+            err = s->backend->wait(s->backend_priv, 2 * in.id);
         if (err >= 0 && in.bwd)
-            err = s->backend->wait(s->backend_priv, &in.res[1]);
+            err = s->backend->wait(s->backend_priv, 2 * in.id + 1);
     }
     if (err < 0)
         goto fail;
@@ -732,7 +741,6 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 {
     GpumeContext *s = ctx->priv;
     const int fwd = s->dir & GPUME_DIR_FWD, bwd = s->dir & GPUME_DIR_BWD;
-    const int temporal = s->params.pred == GPUME_PRED_TEMPORAL;
     AVFrame *cur;
     int64_t n;
     int err;
@@ -765,8 +773,8 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
         cur = frame;
     }
 
-    /* with the temporal predictor, the previous results are needed first */
-    while (s->nb_inflight > (temporal ? 0 : 1)) {
+    /* two frames in flight at most (the temporal predictor stays on the device) */
+    while (s->nb_inflight > 1) {
         err = finish_oldest(ctx);
         if (err < 0) {
             av_frame_free(&cur);

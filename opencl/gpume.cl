@@ -105,6 +105,16 @@ __kernel void gpume_downscale(__global uchar *pic, GpumeOclPlaneArgs a)
                            gpume_clip(x, 0, a.dst.w - 1), gpume_clip(y, 0, a.dst.h - 1));
 }
 
+/** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */
+__kernel void gpume_predictor(__global const GpumeBlock *blocks, __global const ushort *counts,
+                              __global short *pred, int nb_ctus, int max_out)
+{
+    const int c = get_global_id(0);
+
+    if (c < nb_ctus)
+        gpume_ctu_predictor(blocks, counts, max_out, c, pred);
+}
+
 /** Full search of the CTU's block at one coarse level; returns the winning vector. */
 static void coarse_search(const GpumeOclArgs *a, __global const uchar *cur_buf,
                           __global const uchar *ref_buf, int level, int ctu_idx,

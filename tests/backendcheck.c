@@ -394,17 +394,17 @@ static int run_case(const GpumeBackend *be, AVBufferRef *dev, const Case *c, con
     /* slot 1 = current, slot 0 = reference, as the filter does */
     err = cpu.be->load(cpu.priv, 0, f[0]);
     if (err >= 0) err = cpu.be->load(cpu.priv, 1, f[1]);
-    if (err >= 0) err = cpu.be->estimate(cpu.priv, 1, 0, pred, &cpu.res);
-    if (err >= 0) err = cpu.be->estimate(cpu.priv, 0, 1, pred, &cpu.res2);
+    if (err >= 0) err = cpu.be->estimate(cpu.priv, 1, 0, pred, -1, 0, &cpu.res);
+    if (err >= 0) err = cpu.be->estimate(cpu.priv, 0, 1, pred, -1, 1, &cpu.res2);
     if (err >= 0) err = cpu.be->sync(cpu.priv);
     /* both directions in flight at once, collected in reverse order as the filter may */
     if (err >= 0) err = gpu.be->load(gpu.priv, 0, hw[0] ? hw[0] : f[0]);
     if (err >= 0) err = gpu.be->load(gpu.priv, 1, hw[1] ? hw[1] : f[1]);
-    if (err >= 0) err = gpu.be->estimate(gpu.priv, 1, 0, pred, &gpu.res);
-    if (err >= 0) err = gpu.be->estimate(gpu.priv, 0, 1, pred, &gpu.res2);
+    if (err >= 0) err = gpu.be->estimate(gpu.priv, 1, 0, pred, -1, 0, &gpu.res);
+    if (err >= 0) err = gpu.be->estimate(gpu.priv, 0, 1, pred, -1, 1, &gpu.res2);
     if (gpu.be->wait) {
-        if (err >= 0) err = gpu.be->wait(gpu.priv, &gpu.res2);
-        if (err >= 0) err = gpu.be->wait(gpu.priv, &gpu.res);
+        if (err >= 0) err = gpu.be->wait(gpu.priv, 1);
+        if (err >= 0) err = gpu.be->wait(gpu.priv, 0);
     } else if (err >= 0) {
         err = gpu.be->sync(gpu.priv);
     }
@@ -420,6 +420,24 @@ static int run_case(const GpumeBackend *be, AVBufferRef *dev, const Case *c, con
         FFSWAP(GpumeBlock *, gpu.blocks, gpu.blocks2);
         FFSWAP(uint16_t *, gpu.counts, gpu.counts2);
         ok = compare(&cpu, &gpu, &p, name);
+        FFSWAP(GpumeBlock *, cpu.blocks, cpu.blocks2);
+        FFSWAP(uint16_t *, cpu.counts, cpu.counts2);
+        FFSWAP(GpumeBlock *, gpu.blocks, gpu.blocks2);
+        FFSWAP(uint16_t *, gpu.counts, gpu.counts2);
+    }
+    if (ok && c->pred) {
+        /* pred=temporal as the filter runs it: the predictors come from result
+         * slot 1 (the reverse estimate) where the backend keeps it */
+        err = cpu.be->estimate(cpu.priv, 1, 0, NULL, 1, 2, &cpu.res);
+        if (err >= 0) err = cpu.be->sync(cpu.priv);
+        if (err >= 0) err = gpu.be->estimate(gpu.priv, 1, 0, NULL, 1, 2, &gpu.res);
+        if (err >= 0) err = gpu.be->wait ? gpu.be->wait(gpu.priv, 2) : gpu.be->sync(gpu.priv);
+        if (err < 0) {
+            printf("FAIL %s: predictors from a result slot: %s\n", name, av_err2str(err));
+            ok = 0;
+        } else {
+            ok = compare(&cpu, &gpu, &p, name);
+        }
     }
     if (ok && st.verbose)
         printf("ok   %s\n", name);

@@ -547,7 +547,7 @@ static int run_backend(const GpumeParams *p, const Drive *d, const AVFrame *cur,
                 (err = be->load(priv, slot, d->junk)) < 0)
                 goto end;
     }
-    if ((err = be->estimate(priv, d->slot_cur, d->slot_ref, pred, &res)) < 0)
+    if ((err = be->estimate(priv, d->slot_cur, d->slot_ref, pred, -1, 0, &res)) < 0)
         goto end;
     err = be->sync(priv);
 end:
@@ -1201,8 +1201,8 @@ static void test_threads(void)
                 if (ok) {
                     /* estimate twice from the same slots: no state carried over */
                     ok = be->load(priv, 2, fr) == 0 && be->load(priv, 0, fc) == 0 &&
-                         be->estimate(priv, 0, 2, pred, &res) == 0 && be->sync(priv) == 0 &&
-                         be->estimate(priv, 0, 2, pred, &res) == 0 && be->sync(priv) == 0;
+                         be->estimate(priv, 0, 2, pred, -1, 0, &res) == 0 && be->sync(priv) == 0 &&
+                         be->estimate(priv, 0, 2, pred, -1, 1, &res) == 0 && be->sync(priv) == 0;
                     be->uninit(priv);
                 }
                 if (!ok)

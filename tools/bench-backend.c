@@ -236,7 +236,7 @@ int main(int argc, char **argv)
             goto fail;
         t0 = now_ms();
         if (ev_create) ev_record(ev[0], stream);
-        if ((err = be->estimate(priv, cur, ref, pred, &res[0])) < 0)
+        if ((err = be->estimate(priv, cur, ref, pred, -1, 0, &res[0])) < 0)
             goto fail;
         if (ev_create) ev_record(ev[1], stream);
         if ((err = be->sync(priv)) < 0)
@@ -254,8 +254,8 @@ int main(int argc, char **argv)
         const int cur = (it + 20) % GPUME_NB_SLOTS, ref = (it + 19) % GPUME_NB_SLOTS;
         const double t0 = now_ms();
         if ((err = be->load(priv, cur, frames[(it + 20) % n])) < 0 ||
-            (err = be->estimate(priv, cur, ref, pred, &res[it & 1])) < 0 ||
-            (it > -10 && (err = (be->wait ? be->wait(priv, &res[(it - 1) & 1]) : be->sync(priv))) < 0))
+            (err = be->estimate(priv, cur, ref, pred, -1, it & 1, &res[it & 1])) < 0 ||
+            (it > -10 && (err = (be->wait ? be->wait(priv, (it - 1) & 1) : be->sync(priv))) < 0))
             goto fail;
         if (it >= 0)
             t_all[it] = now_ms() - t0;
