@@ -78,7 +78,7 @@ cases = {
                      + size(64, 32) + bytes([FMT["gray"]]) + frames(1) + frames(1, SHIFT)
                      + cmd(NEWCTX) + frames(1, SHIFT) + cmd(FORMAT, extra=bytes([FMT["yuv420p"]])) + frames(1)
                      + cmd(FORMAT, extra=bytes([FMT["gray16le"]])),
-    "mcfps-bi": seed(mcfps=True, dir=DIR["bi"]) + size(32, 32) + bytes([FMT["yuv420p"]]) + frames(4),
+    "mcfps-bi": seed(mcfps=True, dir=DIR["bi"]) + size(48, 32) + bytes([FMT["yuv420p"]]) + frames(1) + frames(4, SHIFT),
 }
 
 d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
