@@ -482,7 +482,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ret = avfilter_graph_config(graph, NULL);
     if (ret < 0) {
         /* only what the filter may refuse at configuration */
-        if (valid && supported(fmt) && w <= MAX_DIM && h <= MAX_DIM && strstr(opts, "device=cpu") &&
+        if (!f->mcfps && valid && supported(fmt) && w <= MAX_DIM && h <= MAX_DIM && strstr(opts, "device=cpu") &&
             f->opt[O_ALGO] != 3 && f->opt[O_BLOCK] <= f->opt[O_CTU] &&
             !(f->opt[O_ALGO] == 2 && !f->opt[O_BLOCK]))
             FAIL("valid options %s on %dx%d %s refused: %s", opts, w, h,
