@@ -423,13 +423,13 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
             const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
             const int w = min(4 * (pu.r - pu.l), a.p.width - x);
             const int h = min(4 * (pu.b - pu.t), a.p.height - y);
-            const uint32_t idx = (uint32_t)keys[chosen[i]];
-            const int win = idx / (n * n), r = idx % (n * n);
+            int vx, vy;
             if (w <= 0 || h <= 0)
                 continue;
+            gpume_key_vector(keys[chosen[i]], n, wx0[0], wy0[0], wx0[1], wy0[1], &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
-            qx[k] = 4 * ((win ? wx0[1] : wx0[0]) + r % n);
-            qy[k] = 4 * ((win ? wy0[1] : wy0[0]) + r / n);
+            qx[k] = 4 * vx;
+            qy[k] = 4 * vy;
             first_row[k] = rows;
             for (int j = 0; j < h; j++)
                 row_pu[rows++] = k;

@@ -166,6 +166,8 @@ typedef struct GpumeParams {
     int ctu_cols, ctu_rows, nb_ctus;
     int nb_pus;         ///< PUs of one CTU in the PU table
     int max_out;        ///< exported blocks per CTU at most
+    int nb_fixed_pus;   ///< block > 0: exported PUs of a CTU, (ctu / block)^2; else 0
+    int pad;            ///< border of every padded plane: range + 4 (vectors, then bilinear taps)
     int lw[GPUME_HME_LEVELS + 1], lh[GPUME_HME_LEVELS + 1]; ///< pyramid sizes
 } GpumeParams;
 
@@ -186,6 +188,21 @@ GPUME_FN int gpume_iabs(int v)
 GPUME_FN int gpume_clip(int v, int lo, int hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
+}
+
+/**
+ * Integer vector of a winning PU-table search key: its candidate index is
+ * w * n * n + r, candidate r (row-major) of the n x n window w, whose
+ * top-left vector is (x0, y0) for w = 0 and (x1, y1) for w = 1 (hme's
+ * second window).
+ */
+GPUME_FN void gpume_key_vector(uint64_t key, int n, int x0, int y0, int x1, int y1,
+                               int *vx, int *vy)
+{
+    const uint32_t idx = (uint32_t)key;
+    const int w = idx / (n * n), r = idx % (n * n);
+    *vx = (w ? x1 : x0) + r % n;
+    *vy = (w ? y1 : y0) + r / n;
 }
 
 /** MV cost of quarter-pel vector (qx, qy) against predictor (px, py). */

@@ -91,4 +91,16 @@ extern const GpumeBackend ff_gpume_backend_opencl;
 /** Fill the derived fields of p; returns AVERROR(EINVAL) for inconsistent values. */
 int ff_gpume_params_derive(GpumeParams *p);
 
+/**
+ * The PU table of p's CTU (p->nb_pus entries) and, with fixed blocks, the
+ * PUs exported in Z order (p->nb_fixed_pus entries): what every search reads.
+ */
+void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus);
+
+/** The algorithms the PU-table and LFS searches of every backend run (VME has its own path). */
+static inline int ff_gpume_is_search_algo(int algo)
+{
+    return algo == GPUME_ALGO_FULL || algo == GPUME_ALGO_HME || algo == GPUME_ALGO_LFS;
+}
+
 #endif /* AVFILTER_GPUME_BACKEND_H */

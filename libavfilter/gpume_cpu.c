@@ -72,18 +72,11 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     s->host = host;
     s->p    = *p;
-    /* vectors reach range pixels, bilinear taps one more, sub-pel one more */
-    s->pad  = p->range + 4;
+    s->pad  = p->pad;
     /* only hme searches the coarse levels */
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
-    for (int i = 0; i < p->nb_pus; i++)
-        s->pu[i] = gpume_pu_rect(p->ctu, i);
-    s->nb_fixed_pus = 0;
-    if (p->block) {
-        const int n = (p->ctu / p->block) * (p->ctu / p->block);
-        for (int z = 0; z < n; z++)
-            s->fixed_pus[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
-    }
+    ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
+    s->nb_fixed_pus = p->nb_fixed_pus;
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         for (int k = 0; k < s->levels; k++) {
@@ -361,16 +354,6 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
     }
 }
 
-/** Integer vector of a winning key (see ctu_integer_search for the index layout). */
-static void key_to_vector(uint64_t key, const int *cand_x0, const int *cand_y0, int win,
-                          int *vx, int *vy)
-{
-    const uint32_t idx = (uint32_t)key;
-    const int w = idx / (win * win), r = idx % (win * win);
-    *vx = cand_x0[w] + r % win;
-    *vy = cand_y0[w] + r / win;
-}
-
 static void export_block(GpumeBlock *b, int x, int y, int w, int h, int qx, int qy, uint32_t sad)
 {
     b->x   = x;
@@ -392,7 +375,7 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
     GpumeBlock *out = job->res->blocks + (size_t)ctu_idx * p->max_out;
     uint64_t best[GPUME_MAX_PUS];
     uint16_t chosen[GPUME_MAX_OUT_PER_CTU];
-    int cand_x0[2], cand_y0[2], win, nb, n = 0;
+    int cand_x0[2] = { 0 }, cand_y0[2] = { 0 }, win, nb, n = 0;
 
     if (p->block) {
         ctu_integer_search(s, job, cx, cy, px, py, s->fixed_pus, s->nb_fixed_pus, best,
@@ -418,7 +401,7 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
         uint32_t sad;
         if (w <= 0 || h <= 0)
             continue;
-        key_to_vector(best[chosen[i]], cand_x0, cand_y0, win, &vx, &vy);
+        gpume_key_vector(best[chosen[i]], win, cand_x0[0], cand_y0[0], cand_x0[1], cand_y0[1], &vx, &vy);
         qx = 4 * vx;
         qy = 4 * vy;
         sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],
@@ -534,8 +517,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
 
-    if (s->p.algo != GPUME_ALGO_FULL && s->p.algo != GPUME_ALGO_HME &&
-        s->p.algo != GPUME_ALGO_LFS)
+    if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);
     if (out < 0 || out >= GPUME_NB_RESULTS || pred_from >= GPUME_NB_RESULTS ||
         (pred_from >= 0 && !s->res[pred_from].blocks))

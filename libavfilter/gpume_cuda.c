@@ -133,7 +133,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     s->host = host;
     s->p    = *p;
-    s->pad  = p->range + 4;
+    s->pad  = p->pad;
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
@@ -203,12 +203,8 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         }
     }
 
-    for (int i = 0; i < p->nb_pus; i++)
-        pu[i] = gpume_pu_rect(p->ctu, i);
-    s->nb_fixed_pus = 0;
-    if (p->block)
-        for (int z = 0; z < (p->ctu / p->block) * (p->ctu / p->block); z++)
-            fixed[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
+    ff_gpume_pu_tables(p, pu, fixed);
+    s->nb_fixed_pus = p->nb_fixed_pus;
 
     if ((err = alloc_dev(s, &s->d_pu, p->nb_pus * sizeof(*pu))) < 0 ||
         (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0 ||
@@ -310,7 +306,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
 
     if (e < 0 || e >= NB_RESULTS || s->pending[e].blocks || pred_from >= NB_RESULTS)
         return AVERROR_BUG;
-    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
+    if (!ff_gpume_is_search_algo(p->algo))
         return AVERROR(ENOSYS);
     a = (GpumeCudaArgs) {
         .p            = *p,

@@ -191,7 +191,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     s->host = host;
     s->p    = *p;
-    s->pad  = p->range + 4;     /* as the CPU reference: vectors, then bilinear taps */
+    s->pad  = p->pad;
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
@@ -237,12 +237,8 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         if (!(s->pic[i] = alloc_buffer(s, pic_size, &err)))
             goto fail;
 
-    for (int i = 0; i < p->nb_pus; i++)
-        pu[i] = gpume_pu_rect(p->ctu, i);
-    s->nb_fixed_pus = 0;
-    if (p->block)
-        for (int z = 0; z < (p->ctu / p->block) * (p->ctu / p->block); z++)
-            fixed[s->nb_fixed_pus++] = gpume_square_pu(p->ctu, p->block, z);
+    ff_gpume_pu_tables(p, pu, fixed);
+    s->nb_fixed_pus = p->nb_fixed_pus;
 
     if (!(s->staging   = alloc_buffer(s, (size_t)p->width * p->height, &err)) ||
         !(s->pu        = alloc_buffer(s, p->nb_pus * sizeof(*pu), &err)) ||
@@ -411,7 +407,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         s->pending_counts[e] = res->counts;
         return 0;
     }
-    if (p->algo != GPUME_ALGO_FULL && p->algo != GPUME_ALGO_HME && p->algo != GPUME_ALGO_LFS)
+    if (!ff_gpume_is_search_algo(p->algo))
         return AVERROR(ENOSYS);
     memcpy(a.cur, s->level, sizeof(a.cur));
     memcpy(a.ref, s->level, sizeof(a.ref));

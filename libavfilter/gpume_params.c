@@ -43,6 +43,9 @@ int ff_gpume_params_derive(GpumeParams *p)
     p->nb_ctus  = p->ctu_cols * p->ctu_rows;
     p->nb_pus   = gpume_nb_pus(p->ctu);
     p->max_out  = p->block ? (p->ctu / p->block) * (p->ctu / p->block) : p->units * p->units;
+    p->nb_fixed_pus = p->block ? p->max_out : 0;
+    /* vectors reach range pixels, bilinear taps one more, sub-pel one more */
+    p->pad      = p->range + 4;
     p->lw[0] = p->width;
     p->lh[0] = p->height;
     for (int k = 1; k <= GPUME_HME_LEVELS; k++) {
@@ -50,4 +53,12 @@ int ff_gpume_params_derive(GpumeParams *p)
         p->lh[k] = (p->lh[k - 1] + 1) >> 1;
     }
     return 0;
+}
+
+void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus)
+{
+    for (int i = 0; i < p->nb_pus; i++)
+        pu[i] = gpume_pu_rect(p->ctu, i);
+    for (int z = 0; z < p->nb_fixed_pus; z++)
+        fixed_pus[z] = gpume_square_pu(p->ctu, p->block, z);
 }

@@ -413,13 +413,14 @@ void gpume_refine(GpumeOclArgs a, SEARCH_BUFFERS,
         const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
         const int w = min(4 * (pu.r - pu.l), a.p.width - x);
         const int h = min(4 * (pu.b - pu.t), a.p.height - y);
-        const uint idx = (uint)keys[chosen[k]];
-        const int win = idx / (n * n), r = idx % (n * n);
-        int qx = 4 * (wx0[win] + r % n), qy = 4 * (wy0[win] + r / n);
+        int qx, qy;
         uint sad = 0;
 
         if (w <= 0 || h <= 0)
             continue;
+        gpume_key_vector(keys[chosen[k]], n, wx0[0], wy0[0], wx0[1], wy0[1], &qx, &qy);
+        qx *= 4;
+        qy *= 4;
         if (a.p.subpel == 0) {
             uint acc = 0;
             for (int p = tid; p < w * h; p += NT) {
