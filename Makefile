@@ -91,6 +91,7 @@ $(FATE_TARGETS:%=%-ref): ffmpeg clips
 
 demo: ffmpeg clips
 	$(FFMPEG) -y -i $(DEMO_INPUT) -an -vf $(DEMO_FILTER) -c:v mpeg4 -q:v 3 $(DEMO_OUTPUT)
+	$(SHELL) tools/frc-demo.sh $(FFMPEG) $(DEMO_INPUT) mcfps-demo
 
 bench: ffmpeg clips
 	@test -f tools/bench.sh || { echo "tools/bench.sh missing" >&2; exit 1; }
@@ -114,11 +115,11 @@ gpume-mv $(BUILDDIR)/gpume-mv: ffmpeg
 
 clean:
 	if [ -f $(FFBUILD)/Makefile ]; then $(MAKE) -C $(FFBUILD) clean; fi
-	rm -f $(DEMO_OUTPUT)
+	rm -f $(DEMO_OUTPUT) mcfps-demo.mp4 mcfps-demo.png
 
 distclean:
 	rm -rf $(BUILDDIR)
-	rm -f config.mak $(DEMO_OUTPUT)
+	rm -f config.mak $(DEMO_OUTPUT) mcfps-demo.mp4 mcfps-demo.png
 
 .PHONY: all deps clips overlay ffmpeg-configure ffmpeg check fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean
 

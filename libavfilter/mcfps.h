@@ -64,10 +64,10 @@ enum McfpsSide {
 
 #define MCFPS_CELL_LOG2   3                       ///< cells of 8x8 luma pixels
 #define MCFPS_CELL        (1 << MCFPS_CELL_LOG2)
-#define MCFPS_MARGIN      2                       ///< matching window: the cell plus 2 pixels each side
+#define MCFPS_MARGIN      4                       ///< matching window: the cell plus 4 pixels each side (its OBMC support)
 #define MCFPS_PHI_ONE     256                     ///< phase unit: phi in 1/256 of the frame interval
 #define MCFPS_MAX_MV      (4 * 1024)              ///< |vector| clamp, quarter pel (1024 pixels)
-#define MCFPS_NB_CAND     11
+#define MCFPS_NB_CAND     12
 #define MCFPS_CONSIST     8                       ///< L1 distance (quarter pel) of consistent vectors
 #define MCFPS_OCC_ERR     (8 * 16)                ///< mean |error| (1/16 level) above which occlusion is tested
 #define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
@@ -83,6 +83,7 @@ typedef struct McfpsParams {
     int phi;            ///< phase, 1..255: position of the new frame between A (0) and B (256)
     int lambda;         ///< cost of distance to the smoothed vector, per quarter pel per 32 pixels
     int rel_lo, rel_hi; ///< reliability thresholds (mean |error| in 1/16 level), rel_lo < rel_hi
+    int gx, gy;         ///< the pair's dominant non-zero vector (ff_mcfps_dominant), quarter pel
 } McfpsParams;
 
 MCFPS_FN int mcfps_clip(int v, int lo, int hi)
@@ -271,7 +272,8 @@ MCFPS_FN void mcfps_candidate(const McfpsParams *p,
     case 7:  f = fa; q = j * p->cw + mcfps_clip(i + 2, 0, p->cw - 1); break;
     case 8:  f = fa; q = mcfps_clip(j - 2, 0, p->ch - 1) * p->cw + i; break;
     case 9:  f = fa; q = mcfps_clip(j + 2, 0, p->ch - 1) * p->cw + i; break;
-    default: *dx = 0; *dy = 0; return;
+    case 10: *dx = 0; *dy = 0; return;
+    default: *dx = p->gx; *dy = p->gy; return;
     }
     *dx = f[2 * q];
     *dy = f[2 * q + 1];
@@ -315,18 +317,45 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
         }
     }
 
+    /* refinement: +-1 pel, then +-1/2, then +-1/4 around the best vector */
+    {
+        int bx = cand[2 * best], by = cand[2 * best + 1];
+        for (int step = 4; step >= 1; step >>= 1) {
+            int nx = bx, ny = by;
+            for (int c = 0; c < 4; c++) {
+                const int dx = bx + (c == 0 ? -step : c == 1 ? step : 0);
+                const int dy = by + (c == 2 ? -step : c == 3 ? step : 0);
+                const uint32_t sad  = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
+                const uint32_t cost = sad + (((uint32_t)(mcfps_abs(dx - sx) + mcfps_abs(dy - sy)) * p->lambda * n) >> 5);
+                if (cost < best_cost) {
+                    best_cost = cost;
+                    best_sad  = sad;
+                    nx = dx;
+                    ny = dy;
+                }
+            }
+            bx = nx;
+            by = ny;
+        }
+        cand[0] = bx;
+        cand[1] = by;
+        best    = 0;
+    }
+
     {
         const int dx = cand[2 * best], dy = cand[2 * best + 1];
         const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
         const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
         const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
         const int err = (int)((best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
+        const int ax = cx + (oax >> 2), ay = cy + (oay >> 2);
+        const int bx = cx + ((oax + dx) >> 2), by = cy + ((oay + dy) >> 2);
         int side = MCFPS_SIDE_BOTH, m;
 
         if (err > MCFPS_OCC_ERR) {
             /* visible where the frame's own vector agrees with the trajectory */
-            const int qa = mcfps_cell_at(p, cx + (oax >> 2), cy + (oay >> 2));
-            const int qb = mcfps_cell_at(p, cx + ((oax + dx) >> 2), cy + ((oay + dy) >> 2));
+            const int qa = mcfps_cell_at(p, ax, ay);
+            const int qb = mcfps_cell_at(p, bx, by);
             const int ca = mcfps_abs(fa[2 * qa] - dx) + mcfps_abs(fa[2 * qa + 1] - dy) <= MCFPS_CONSIST;
             const int cb = mcfps_abs(fb[2 * qb] - dx) + mcfps_abs(fb[2 * qb + 1] - dy) <= MCFPS_CONSIST;
             side = ca && !cb ? MCFPS_SIDE_A : cb && !ca ? MCFPS_SIDE_B : MCFPS_SIDE_BOTH;
@@ -373,9 +402,16 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
         const int va = mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
         const int vb = mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
                                     2 + lx, 2 + ly);
-        const int mc = side == MCFPS_SIDE_A ? va : side == MCFPS_SIDE_B ? vb :
+        /* an end outside the plane sees nothing: the other end is taken */
+        const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
+        const int pbx = pax + dx, pby = pay + dy;
+        const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
+        const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
+        const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
+        const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
                        ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
-        acc += w * ((m * mc + (MCFPS_PHI_ONE - m) * avg + 128) >> 8);
+        const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
+        acc += w * ((mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8);
     }
     return (acc + 128) >> 8;
 }

@@ -20,6 +20,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcfps_cpu.h"
@@ -117,4 +118,42 @@ void ff_mcfps_blend_rows(const McfpsPlane *pl, int phi, int y0, int y1)
         for (int x = 0; x < pl->w; x++)
             dst[x] = mcfps_blend_pixel(a[x], b[x], phi);
     }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy)
+{
+    const int cells = p->cw * p->ch;
+    uint32_t *keys = av_malloc_array(2 * cells, sizeof(*keys));
+    int n = 0, best = 0, best_n = 0;
+
+    *gx = *gy = 0;
+    if (!keys)
+        return AVERROR(ENOMEM);
+    for (int k = 0; k < cells; k++) {
+        /* (vx, vy) + 32768 as one ascending key: vy major */
+        if (ra[2 * k] || ra[2 * k + 1])
+            keys[n++] = (uint32_t)(ra[2 * k + 1] + 32768) << 16 | (uint32_t)(ra[2 * k] + 32768);
+        if (rb[2 * k] || rb[2 * k + 1])
+            keys[n++] = (uint32_t)(rb[2 * k + 1] + 32768) << 16 | (uint32_t)(rb[2 * k] + 32768);
+    }
+    qsort(keys, n, sizeof(*keys), cmp_u32);
+    for (int i = 0, run = 0; i < n; i++) {
+        run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
+        if (run > best_n) {
+            best_n = run;
+            best   = i;
+        }
+    }
+    if (best_n) {
+        *gx = (int)(keys[best] & 0xffff) - 32768;
+        *gy = (int)(keys[best] >> 16) - 32768;
+    }
+    av_free(keys);
+    return 0;
 }

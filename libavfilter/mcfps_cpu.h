@@ -26,6 +26,8 @@
 #include <stdint.h>
 
 #include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
 
 #include "mcfps.h"
@@ -48,6 +50,13 @@ typedef struct McfpsPlane {
  */
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
                     const McfpsParams *p, int16_t *field);
+
+/**
+ * The pair's dominant vector: the most frequent non-zero vector of the raw
+ * fields ra and rb together, ties to the smallest (vy, vx); (0, 0) when all
+ * are zero.
+ */
+int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy);
 
 /** Smoothed field of cell rows [j0, j1). */
 void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1);

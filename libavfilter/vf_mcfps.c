@@ -296,7 +296,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     if (!nb)
         memcpy(s->rb, s->ra, sizeof(*s->rb) * 2 * s->p.cw * s->p.ch);
     ff_filter_execute(ctx, smooth_job, NULL, NULL, FFMIN(s->p.ch, ff_filter_get_nb_threads(ctx)));
-    return 0;
+    return ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
 }
 
 /** Make and send output tick s->next between s->a and b at phase phi (1..255). */

@@ -6,7 +6,9 @@
 # method; luma PSNR and SSIM of every rebuilt odd frame against the original
 # that was dropped (tools/frc-metrics.c). All methods run in the same run on
 # the same frames:
-#   mcfps        gpume=dir=bi,mcfps (CPU backends here)
+#   mcfps        gpume=dir=bi:range=64,mcfps (CPU backends here): the doubled
+#                frame interval of the protocol doubles the motion
+#   mcfps-r16    gpume=dir=bi,mcfps (gpume's default range, 16)
 #   minterp      minterpolate, its defaults (mc_mode=obmc, me_mode=bilat, epzs)
 #   minterp-aobmc minterpolate=mc_mode=aobmc:me_mode=bidir
 #   blend        mcfps=mode=blend: (A + B) / 2 at the middle instant, what the
@@ -64,10 +66,11 @@ clip() {
     esac
 }
 
-methods=${FRC_METHODS:-"mcfps minterp minterp-aobmc blend repeat"}
+methods=${FRC_METHODS:-"mcfps mcfps-r16 minterp minterp-aobmc blend repeat"}
 filter_of() {
     case $1 in
-    mcfps)         echo "gpume=dir=bi${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
+    mcfps)         echo "gpume=dir=bi:range=64${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
+    mcfps-r16)     echo "gpume=dir=bi,mcfps=fps=30" ;;
     minterp)       echo "minterpolate=fps=30" ;;
     minterp-aobmc) echo "minterpolate=fps=30:mc_mode=aobmc:me_mode=bidir" ;;
     blend)         echo "mcfps=fps=30:mode=blend" ;;
@@ -95,7 +98,9 @@ for name in ${FRC_CLIPS:-city cockatoo realshort pan object cut}; do
         ff -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
            -f rawvideo "$dir/$name.$m.gray"
         end=$(date +%s.%N)
-        r=$("$metrics" "$w" "$h" "$dir/$name.orig.gray" "$dir/$name.$m.gray")
+        # the same frames for every method: minterpolate stops one frame
+        # before the others at the end of the stream
+        r=$("$metrics" "$w" "$h" "$dir/$name.orig.gray" "$dir/$name.$m.gray" 2 $((FRC_FRAMES - 4)))
         p=$(echo "$r" | awk '{ print $4 }')
         s=$(echo "$r" | awk '{ print $6 }')
         line="$line $(printf '%-22s' "$p/$s $(echo "$end - $start" | bc | awk '{ printf "%.1fs", $1 }')")"

@@ -2,12 +2,13 @@
  * frc-metrics: luma PSNR and SSIM of the interpolated frames of a rebuilt
  * clip against the original frames that were dropped.
  *
- *   frc-metrics W H ORIG.gray REBUILT.gray [STEP]
+ *   frc-metrics W H ORIG.gray REBUILT.gray [STEP [LAST]]
  *
  * Both files are raw 8-bit gray frames of W x H, frame k of REBUILT standing
  * for frame k of ORIG. Frames k with k % STEP != 0 (STEP 2 by default: the
  * odd frames, those dropped before the rebuild) that both files hold and
- * that have a kept frame after them in ORIG are compared. Prints
+ * that have a kept frame after them in ORIG, up to frame LAST when given,
+ * are compared. Prints
  * "frames N psnr P ssim S min_psnr M": P the mean of the per-frame PSNRs
  * (MSE 0 counts as 100 dB), S the mean SSIM of 8x8 windows at a stride of 4
  * (C1 = (0.01*255)^2, C2 = (0.03*255)^2, as FFmpeg's ssim filter uses).
@@ -56,7 +57,7 @@ static double ssim(const uint8_t *a, const uint8_t *b, int w, int h)
 
 int main(int argc, char **argv)
 {
-    int w, h, step = 2, nb = 0, nb_orig = 0;
+    int w, h, step = 2, nb = 0, nb_orig = 0, last = -1;
     size_t size;
     uint8_t *fa, *fb;
     FILE *o, *r;
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
     h = atoi(argv[2]);
     if (argc > 5)
         step = atoi(argv[5]);
+    if (argc > 6)
+        last = atoi(argv[6]);
     if (w <= 0 || h <= 0 || step < 2) {
         fprintf(stderr, "frc-metrics: bad size or step\n");
         return 2;
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
             break;
         if (k % step == 0)
             continue;
+        if (last >= 0 && k > last)
+            break;
         {
             const double p = psnr(fa, fb, size);
             sp += p;
