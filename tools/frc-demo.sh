@@ -20,8 +20,8 @@ ff() { "$ffmpeg" -nostdin -hide_banner -loglevel error -y "$@"; }
 ff -i "$clip" -an -frames:v "$FRC_DEMO_FRAMES" -vf "gpume=dir=bi:range=64,mcfps=fps=40" \
    -c:v mpeg4 -q:v 3 "$out.mp4"
 
-# frames 0..23 numbered at 20 fps, the odd ones dropped, frame 21 rebuilt
-src="setpts=N/20/TB,select=lt(n\,24)"
+# frames 0..29 numbered at 20 fps, the odd ones dropped, frame 21 rebuilt
+src="setpts=N/20/TB,select=lt(n\,30)"
 shot() { # NAME FILTER: frame 21 of the rebuilt clip, 640x360
     ff -i "$clip" -an -vf "$src,select=not(mod(n\,2)),$2,select=eq(n\,21),scale=640:360" \
        -frames:v 1 "$tmp/$1.png"
