@@ -6,14 +6,14 @@
 # (LD_LIBRARY_PATH into the unpacked tree).
 #
 # usage: fetch-ocloc.sh BUILDDIR
-# environment: GPUME_OCLOC_SUITE (bookworm), GPUME_DEBIAN_MIRROR
+# environment: GPUME_OCLOC_SUITE (bookworm), GPUME_DEBIAN_MIRROR (the
+# Debian archive; default: the one the system's apt configuration names)
 # Exit status 0 with BUILDDIR/deps/intel/.done naming the ocloc binary, or
 # 1 with a message saying why (the vme suite then reports "skipped").
 set -eu
 
 builddir=${1:-build}
 suite=${GPUME_OCLOC_SUITE:-bookworm}
-mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # ocloc's package and every library it loads that a minimal Debian lacks
 debs="intel-opencl-icd libigc1 libigdfcl1 libigdgmm12 libopencl-clang14 libllvmspirvlib14 libllvm14"
 

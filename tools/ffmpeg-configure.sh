@@ -1,11 +1,13 @@
 #!/bin/sh
-# Configure FFmpeg out of tree in BUILDDIR/ffmpeg from the overlaid tree, with
-# the minimal set of components gpume, its tests and its demo need. FFmpeg's
+# Configure FFmpeg out of tree in BUILDDIR/ffmpeg from the overlaid tree: the
+# full FFmpeg (default), or with MINIMAL=yes the small set of components the
+# filters, their tests and the demo need. FFmpeg's
 # configure only runs again when its command line or the tree's component
 # lists change. Backends set to auto are resolved here, after install-deps.
 #
 # usage: ffmpeg-configure.sh BUILDDIR TREE
-# environment (from config.mak): FFMPEG_CC CUDA OPENCL NVCCFLAGS EXTRA_FFMPEG_FLAGS
+# environment (from config.mak): FFMPEG_CC CCACHE CUDA OPENCL MINIMAL PREFIX
+#   NVCCFLAGS EXTRA_FFMPEG_FLAGS
 set -eu
 
 builddir=$1
@@ -49,31 +51,65 @@ fi
 
 # this repository's filters (tools/overlay.sh wrote them into the tree)
 ours=$(cat "$tree/.gpume-filters" 2>/dev/null) || die "no $tree/.gpume-filters: run tools/overlay.sh first"
-filters=$(echo $ours | tr ' ' ','),mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
-filters=$filters,testsrc,testsrc2,color,crop,pad,overlay,split,hwupload,hwdownload,hwmap
-filters=$filters,fps,trim,setpts,select,aresample,anull,anullsink
-if [ "$cuda" = yes ]; then filters=$filters,hwupload_cuda,scale_cuda; fi
 
-set -- \
-    --disable-everything \
-    --disable-autodetect \
-    --disable-doc \
-    --disable-stripping \
-    --enable-static --disable-shared \
-    --pkg-config-flags=--static \
-    --enable-ffmpeg --enable-ffprobe --disable-ffplay \
-    --samples="$builddir/clips" \
-    --enable-indev=lavfi \
-    --enable-protocol=file,pipe \
-    --enable-demuxer=mov,mpegps,mpegvideo,m4v,h264,yuv4mpegpipe,rawvideo,image2 \
-    --enable-decoder=h264,mpeg2video,mpeg4,rawvideo,png,wrapped_avframe \
-    --enable-encoder=wrapped_avframe,rawvideo,pcm_s16le,png,mpeg4 \
-    --enable-muxer=framecrc,framemd5,framehash,md5,crc,null,rawvideo,yuv4mpegpipe,mp4,mov,image2,matroska \
-    --enable-parser=h264,mpegvideo,mpeg4video \
-    --enable-filter=$filters
+if [ "${MINIMAL:-no}" = yes ]; then
+    # the small development build: static, only what the filters, their tests
+    # and the demo need
+    # shellcheck disable=SC2086 # one filter name per word
+    filters=$(echo $ours | tr ' ' ','),mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
+    filters=$filters,testsrc,testsrc2,color,crop,pad,overlay,split,hwupload,hwdownload,hwmap
+    filters=$filters,fps,trim,setpts,select,aresample,anull,anullsink,sendcmd
+    if [ "$cuda" = yes ]; then filters=$filters,hwupload_cuda,scale_cuda; fi
+    set -- \
+        --disable-everything \
+        --disable-autodetect \
+        --disable-doc \
+        --disable-stripping \
+        --enable-static --disable-shared \
+        --pkg-config-flags=--static \
+        --enable-ffmpeg --enable-ffprobe --disable-ffplay \
+        --enable-indev=lavfi \
+        --enable-protocol=file,pipe \
+        --enable-demuxer=mov,mpegps,mpegvideo,m4v,h264,yuv4mpegpipe,rawvideo,image2 \
+        --enable-decoder=h264,mpeg2video,mpeg4,rawvideo,png,wrapped_avframe \
+        --enable-encoder=wrapped_avframe,rawvideo,pcm_s16le,png,mpeg4 \
+        --enable-muxer=framecrc,framemd5,framehash,md5,crc,null,rawvideo,yuv4mpegpipe,mp4,mov,image2,matroska \
+        --enable-parser=h264,mpegvideo,mpeg4video \
+        --enable-filter="$filters"
+    if [ "$zlib" = yes ]; then set -- "$@" --enable-zlib; fi
+else
+    # the full build: FFmpeg's default components, the external libraries
+    # Debian provides (tools/install-deps.sh), shared and static libraries.
+    # The programs find the shared libraries through the rpath
+    # $ORIGIN/../lib: PREFIX/lib once installed, BUILDDIR/lib (links made by
+    # the Makefile) in the build tree; each library finds its siblings in
+    # its own directory. FFmpeg's configure evaluates the flags once and make
+    # and the recipe's shell read them again: '\\\$\$' ends as '$' (library
+    # rules are expanded once more: '\\\$\$\$\$').
+    # shellcheck disable=SC2016 # $ORIGIN is for the dynamic loader
+    set -- \
+        --prefix="${PREFIX:-/usr/local}" \
+        --enable-gpl \
+        --enable-shared --enable-static \
+        --extra-ldexeflags='-Wl,-rpath,\\\$\$ORIGIN/../lib' \
+        --extra-ldsoflags='-Wl,-rpath,\\\$\$\$\$ORIGIN' \
+        --disable-htmlpages --disable-podpages --disable-txtpages \
+        --disable-ffplay \
+        --enable-libx264 --enable-libx265 --enable-libdav1d --enable-libvpx \
+        --enable-libopus --enable-libmp3lame \
+        --enable-libfreetype --enable-libfontconfig --enable-libass
+    if [ "$zlib" = yes ]; then set -- "$@" --enable-zlib; fi
+    if [ "$cuda" = yes ]; then set -- "$@" --enable-nvdec --enable-nvenc --enable-cuvid; fi
+fi
+set -- "$@" --samples="$builddir/clips"
 
-if [ "$zlib" = yes ]; then set -- "$@" --enable-zlib; fi
-if [ -n "${FFMPEG_CC:-}" ]; then set -- "$@" --cc="$FFMPEG_CC"; fi
+# ccache, when installed, in front of the compiler (--disable-ccache: not)
+cc=${FFMPEG_CC:-}
+case "${CCACHE:-auto}:$cc" in
+no:*|*:ccache*) ;;
+*) if command -v ccache >/dev/null; then cc="ccache ${cc:-gcc}"; fi ;;
+esac
+if [ -n "$cc" ]; then set -- "$@" --cc="$cc"; fi
 if [ "$cuda" = yes ]; then
     set -- "$@" --enable-ffnvcodec --enable-cuda --enable-cuda-llvm --nvcc="$nvcc"
     if [ -n "${NVCCFLAGS:-}" ]; then set -- "$@" --nvccflags="$NVCCFLAGS"; fi
@@ -92,8 +128,8 @@ fi
 
 mkdir -p "$out"
 rm -f "$out/gpume-configure.sig"
-echo "ffmpeg-configure: CUDA $cuda, OpenCL $opencl, zlib $zlib"
-echo "$cmd"
+echo "ffmpeg-configure: $([ "${MINIMAL:-no}" = yes ] && echo minimal || echo full) build, CUDA $cuda, OpenCL $opencl, zlib $zlib"
+printf '%s\n' "$cmd"
 (cd "$out" && "$tree/configure" "$@") > "$out/gpume-configure.log" 2>&1 || {
     tail -n 30 "$out/gpume-configure.log" >&2
     die "FFmpeg configure failed; see $out/gpume-configure.log and $out/ffbuild/config.log"

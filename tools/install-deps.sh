@@ -7,12 +7,12 @@
 #
 # usage: install-deps.sh BUILDDIR
 # environment: CUDA=no or OPENCL=no skip that backend's requirements;
+#   MINIMAL=yes skips the external codec libraries of the full build;
 #   GPUME_OCLOC=no skips ocloc
 set -eu
 
 builddir=${1:-build}
 suite=${GPUME_DEBIAN_SUITE:-trixie}
-mirror=${GPUME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 die() { echo "install-deps: $*" >&2; exit 1; }
 . "$(dirname "$0")/private-apt.sh"
@@ -29,7 +29,22 @@ debian-archive-keyring:$keyring
 zlib1g-dev:/usr/include/zlib.h
 valgrind:valgrind
 gnuplot-nox:gnuplot
+ccache:ccache
+patch:patch
+git:git
 "
+# the external libraries of the full build (tools/ffmpeg-configure.sh)
+inc=/usr/include
+[ "${MINIMAL:-no}" = yes ] || pkgs="$pkgs
+libx264-dev:$inc/x264.h
+libx265-dev:$inc/x265.h
+libdav1d-dev:$inc/dav1d/dav1d.h
+libvpx-dev:$inc/vpx/vpx_encoder.h
+libopus-dev:$inc/opus/opus.h
+libmp3lame-dev:$inc/lame/lame.h
+libfreetype-dev:$inc/freetype2/ft2build.h
+libfontconfig-dev:$inc/fontconfig/fontconfig.h
+libass-dev:$inc/ass/ass.h"
 [ "${CUDA:-auto}" = no ] || pkgs="$pkgs clang:clang"
 [ "${OPENCL:-auto}" = no ] || pkgs="$pkgs
 opencl-headers:/usr/include/CL/cl.h

@@ -25,7 +25,9 @@ GPUME_MV_CFLAGS   ?= -O2 -g -std=c17 -Wall -Wextra -Wno-sign-compare -Wno-unused
 # FFmpeg's headers and its generated ones (config.h, libavutil/avconfig.h)
 GPUME_MV_CPPFLAGS := -I$(GPUME_MV_DIR)/../.. -I$(FFMPEG_TREE) -I$(FFMPEG_BUILD)
 # in link order: each library before the ones it uses
-GPUME_MV_FFLIBS   := avfilter swscale avformat avcodec swresample avutil
+# (libpostproc: a --enable-gpl build of FFmpeg 7.1 has it, for the pp filter)
+GPUME_MV_FFLIBS   := avfilter $(if $(wildcard $(FFMPEG_BUILD)/libpostproc/libpostproc.a),postproc) \
+                     swscale avformat avcodec swresample avutil
 GPUME_MV_LIBA     := $(foreach l,$(GPUME_MV_FFLIBS),$(FFMPEG_BUILD)/lib$(l)/lib$(l).a)
 # the system libraries those static libraries were configured with
 GPUME_MV_LIBS      = $(GPUME_MV_LIBA)                                                        \
