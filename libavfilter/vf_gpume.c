@@ -35,6 +35,7 @@
 #include "video.h"
 #include "gpume_backend.h"
 #include "gpume_device.h"
+#include "gpume_compat.h"
 
 #define HAVE_GPUME_CUDA GPUME_HAVE_CUDA
 
@@ -91,43 +92,49 @@ typedef struct GpumeContext {
 
     int last_out[2];            ///< result slot of the last estimate of each direction, -1: none
     int16_t *zero_pred;
+
+    /* timeline and runtime commands (process_command) */
+    int restart;                ///< start estimation afresh before the next frame
+    int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
 
 #define OFFSET(x) offsetof(GpumeContext, x)
 #define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
+/* options a command (sendcmd, zmq) may change between frames */
+#define RFLAGS (FLAGS | AV_OPT_FLAG_RUNTIME_PARAM)
 #define CONST(name, help, val, u) \
     { name, help, 0, AV_OPT_TYPE_CONST, { .i64 = val }, 0, 0, FLAGS, .unit = u }
 
 static const AVOption gpume_options[] = {
     { "algo", "search algorithm", OFFSET(algo), AV_OPT_TYPE_INT,
-      { .i64 = GPUME_ALGO_HME }, 0, GPUME_ALGO_NB - 1, FLAGS, .unit = "algo" },
+      { .i64 = GPUME_ALGO_HME }, 0, GPUME_ALGO_NB - 1, RFLAGS, .unit = "algo" },
         CONST("full", "exhaustive search with the PU-level SAD integral table", GPUME_ALGO_FULL, "algo"),
         CONST("hme",  "hierarchical: pyramid, coarse full search, PU-table refinement", GPUME_ALGO_HME, "algo"),
         CONST("lfs",  "local full search with early termination", GPUME_ALGO_LFS, "algo"),
         CONST("vme",  "Intel device-side VME (OpenCL, Intel Gen9-Gen11 GPUs)", GPUME_ALGO_VME, "algo"),
     { "range", "integer search range in pixels", OFFSET(range), AV_OPT_TYPE_INT,
-      { .i64 = 16 }, 1, GPUME_MAX_RANGE, FLAGS },
+      { .i64 = 16 }, 1, GPUME_MAX_RANGE, RFLAGS },
     { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
-      { .i64 = 32 }, 16, GPUME_MAX_CTU, FLAGS },
+      { .i64 = 32 }, 16, GPUME_MAX_CTU, RFLAGS },
     { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU",
-      OFFSET(block), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, GPUME_MAX_CTU, FLAGS, .unit = "block" },
+      OFFSET(block), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, GPUME_MAX_CTU, RFLAGS, .unit = "block" },
         CONST("auto", "cost-optimal partition from all PU shapes", 0, "block"),
     { "subpel", "sub-pixel refinement: 0 integer, 1 half, 2 quarter pel", OFFSET(subpel), AV_OPT_TYPE_INT,
-      { .i64 = 2 }, 0, 2, FLAGS },
+      { .i64 = 2 }, 0, 2, RFLAGS },
     { "lambda", "MV cost weight per quarter pel of vector difference", OFFSET(lambda), AV_OPT_TYPE_INT,
-      { .i64 = 2 }, 0, GPUME_MAX_LAMBDA, FLAGS },
+      { .i64 = 2 }, 0, GPUME_MAX_LAMBDA, RFLAGS },
     { "pu_penalty", "cost of each additional PU in block=auto mode", OFFSET(pu_penalty), AV_OPT_TYPE_INT,
-      { .i64 = 256 }, 0, GPUME_MAX_PU_PENALTY, FLAGS },
+      { .i64 = 256 }, 0, GPUME_MAX_PU_PENALTY, RFLAGS },
     { "pred", "MV predictor", OFFSET(pred), AV_OPT_TYPE_INT,
-      { .i64 = GPUME_PRED_ZERO }, 0, GPUME_PRED_NB - 1, FLAGS, .unit = "pred" },
+      { .i64 = GPUME_PRED_ZERO }, 0, GPUME_PRED_NB - 1, RFLAGS, .unit = "pred" },
         CONST("zero",     "predict (0,0)", GPUME_PRED_ZERO, "pred"),
         CONST("temporal", "the co-located CTU's vector of the previous frame", GPUME_PRED_TEMPORAL, "pred"),
     { "lfs_threshold", "lfs early-termination SAD per 64 pixels", OFFSET(lfs_threshold), AV_OPT_TYPE_INT,
-      { .i64 = 32 }, 0, 64 * 255, FLAGS },
+      { .i64 = 32 }, 0, 64 * 255, RFLAGS },
     { "vme_qp", "vme: QP of the default MV cost table and shape penalties", OFFSET(vme_qp), AV_OPT_TYPE_INT,
-      { .i64 = 26 }, 0, 51, FLAGS },
+      { .i64 = 26 }, 0, 51, RFLAGS },
     { "vme_window", "vme: search window", OFFSET(vme_window), AV_OPT_TYPE_INT,
-      { .i64 = GPUME_VME_WINDOW_AUTO }, 0, GPUME_VME_WINDOW_NB - 1, FLAGS, .unit = "vme_window" },
+      { .i64 = GPUME_VME_WINDOW_AUTO }, 0, GPUME_VME_WINDOW_NB - 1, RFLAGS, .unit = "vme_window" },
         CONST("auto",          "the smallest of the four windows below that covers range", GPUME_VME_WINDOW_AUTO, "vme_window"),
         CONST("exhaustive",    "48x40 (+-16 x +-12)", GPUME_VME_WINDOW_EXHAUSTIVE, "vme_window"),
         CONST("small",         "28x28 (+-6)", GPUME_VME_WINDOW_SMALL, "vme_window"),
@@ -136,7 +143,7 @@ static const AVOption gpume_options[] = {
         CONST("diamond",       "48x40, diamond search path", GPUME_VME_WINDOW_DIAMOND, "vme_window"),
         CONST("large_diamond", "48x40, large diamond search path", GPUME_VME_WINDOW_LARGE_DIAMOND, "vme_window"),
     { "dir", "direction of the vectors", OFFSET(dir), AV_OPT_TYPE_INT,
-      { .i64 = GPUME_DIR_FWD }, GPUME_DIR_FWD, GPUME_DIR_BI, FLAGS, .unit = "dir" },
+      { .i64 = GPUME_DIR_FWD }, GPUME_DIR_FWD, GPUME_DIR_BI, RFLAGS, .unit = "dir" },
         CONST("fwd", "into the previous frame (source -1)", GPUME_DIR_FWD, "dir"),
         CONST("bwd", "into the next frame (source +1), one frame of delay", GPUME_DIR_BWD, "dir"),
         CONST("bi",  "both, one frame of delay", GPUME_DIR_BI, "dir"),
@@ -247,6 +254,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_frame_free(&s->pending);
     av_buffer_unref(&s->in_frames);
     av_buffer_unref(&s->device_ref);
+    av_freep(&s->saved_opts);
 }
 
 static const enum AVPixelFormat pix_fmts[] = {
@@ -790,8 +798,50 @@ fail:
     return err;
 }
 
+/** Save (restore = 0) or restore the values of the filter's int options. */
+static void copy_options(GpumeContext *s, int *saved, int restore)
+{
+    int i = 0;
+    for (const AVOption *o = gpume_options; o->name; o++) {
+        int *v = (int *)((uint8_t *)s + o->offset);
+        if (o->type == AV_OPT_TYPE_CONST)
+            continue;
+        if (restore)
+            *v = saved[i++];
+        else
+            saved[i++] = *v;
+    }
+}
+
+/**
+ * Start estimation afresh with the current options: the frames held go out
+ * with what they have, the backend is set up again (a new range, block size
+ * or algorithm may need other buffers and kernels), and the next frame is
+ * the first of a new sequence. Options set by a command that the backend
+ * cannot use are replaced by the previous ones.
+ */
+static int restart(AVFilterContext *ctx)
+{
+    GpumeContext *s = ctx->priv;
+    int err = flush(ctx);
+
+    s->restart = 0;
+    if (err < 0)
+        return err;
+    err = setup_backend(ctx, s->params.width, s->params.height);
+    if (err < 0 && s->saved_opts) {
+        av_log(ctx, AV_LOG_ERROR, "the options set by the last commands cannot be used; "
+               "going on with the previous ones\n");
+        copy_options(s, s->saved_opts, 1);
+        err = setup_backend(ctx, s->params.width, s->params.height);
+    }
+    av_freep(&s->saved_opts);
+    return err;
+}
+
 static int activate(AVFilterContext *ctx)
 {
+    GpumeContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
     int64_t pts;
@@ -799,11 +849,30 @@ static int activate(AVFilterContext *ctx)
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
 
+    /* commands queued for this frame run here, and the timeline is evaluated */
     ret = ff_inlink_consume_frame(inlink, &frame);
     if (ret < 0)
         return ret;
     if (ret > 0) {
-        ret = process_frame(ctx, frame);
+        if (ctx->is_disabled) {
+            /* outside the timeline: the frames held go out first (the last
+             * one without backward vectors, as at the end of the stream),
+             * then this one untouched; estimation starts afresh at the next
+             * enabled frame */
+            ret = flush(ctx);
+            s->restart = 1;
+            if (ret < 0) {
+                av_frame_free(&frame);
+                return ret;
+            }
+            ret = ff_filter_frame(outlink, frame);
+        } else {
+            ret = s->restart ? restart(ctx) : 0;
+            if (ret < 0)
+                av_frame_free(&frame);
+            else
+                ret = process_frame(ctx, frame);
+        }
         if (ret >= 0)
             ff_filter_set_ready(ctx, 10);
         return ret;
@@ -817,6 +886,31 @@ static int activate(AVFilterContext *ctx)
 
     FF_FILTER_FORWARD_WANTED(outlink, inlink);
     return FFERROR_NOT_READY;
+}
+
+/**
+ * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM; they take
+ * effect on the next frame, which starts a new sequence (restart()).
+ */
+static int process_command(AVFilterContext *ctx, const char *cmd, const char *args,
+                           char *res, int res_len, int flags)
+{
+    GpumeContext *s = ctx->priv;
+    int nb = 0, err;
+
+    if (!s->saved_opts) {
+        for (const AVOption *o = gpume_options; o->name; o++)
+            nb += o->type != AV_OPT_TYPE_CONST;
+        s->saved_opts = av_calloc(nb, sizeof(*s->saved_opts));
+        if (!s->saved_opts)
+            return AVERROR(ENOMEM);
+        copy_options(s, s->saved_opts, 0);
+    }
+    err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
+    if (err < 0)
+        return err;
+    s->restart = 1;
+    return 0;
 }
 
 static const AVFilterPad gpume_inputs[] = {
@@ -835,17 +929,19 @@ static const AVFilterPad gpume_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_gpume = {
-    .name          = "gpume",
-    .description   = NULL_IF_CONFIG_SMALL("Estimate block motion on the GPU and export motion vectors."),
-    .priv_size     = sizeof(GpumeContext),
-    .priv_class    = &gpume_class,
-    .init          = init,
-    .uninit        = uninit,
-    .activate      = activate,
+const GPUME_FILTER ff_vf_gpume = {
+    GPUME_FILTER_P(name)        = "gpume",
+    GPUME_FILTER_P(description) = NULL_IF_CONFIG_SMALL("Estimate block motion on the GPU and export motion vectors."),
+    GPUME_FILTER_P(priv_class)  = &gpume_class,
+    GPUME_FILTER_P(flags)       = AVFILTER_FLAG_SLICE_THREADS | AVFILTER_FLAG_HWDEVICE |
+                                  AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL,
+    .priv_size       = sizeof(GpumeContext),
+    .init            = init,
+    .uninit          = uninit,
+    .activate        = activate,
+    .process_command = process_command,
     FILTER_INPUTS(gpume_inputs),
     FILTER_OUTPUTS(gpume_outputs),
     FILTER_PIXFMTS_ARRAY(pix_fmts),
-    .flags         = AVFILTER_FLAG_SLICE_THREADS,
-    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+    .flags_internal  = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

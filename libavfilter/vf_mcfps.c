@@ -33,6 +33,7 @@
 #include "avfilter.h"
 #include "filters.h"
 #include "video.h"
+#include "gpume_compat.h"
 #include "mcfps_cpu.h"
 
 typedef struct McfpsContext {
@@ -502,16 +503,16 @@ static const AVFilterPad mcfps_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_mcfps = {
-    .name          = "mcfps",
-    .description   = NULL_IF_CONFIG_SMALL("Convert the frame rate by motion compensation with the frames' motion vectors."),
+const GPUME_FILTER ff_vf_mcfps = {
+    GPUME_FILTER_P(name)        = "mcfps",
+    GPUME_FILTER_P(description) = NULL_IF_CONFIG_SMALL("Convert the frame rate by motion compensation with the frames' motion vectors."),
+    GPUME_FILTER_P(priv_class)  = &mcfps_class,
+    GPUME_FILTER_P(flags)       = AVFILTER_FLAG_SLICE_THREADS,
     .priv_size     = sizeof(McfpsContext),
-    .priv_class    = &mcfps_class,
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
     FILTER_INPUTS(ff_video_default_filterpad),
     FILTER_OUTPUTS(mcfps_outputs),
     FILTER_PIXFMTS_ARRAY(pix_fmts),
-    .flags         = AVFILTER_FLAG_SLICE_THREADS,
 };

@@ -316,9 +316,10 @@ if [ "$a" = "$b" ] && [ "${a#MD5=}" != "$a" ]; then ok pixels-unchanged-clip-bi;
 
 # --- gpume-mv on other estimators and on decoder vectors -------------------------
 if dump mestimate -frames 6 -vf mestimate "$CLIP"; then
+    # (mestimate leaves motion_x, motion_y and motion_scale unset: whatever
+    # the allocator returned, so they are not checked)
     check mestimate-dump "$tmp/mestimate.csv" "$AWK_LIB"'
-        NR > 1 && $4 > 0 { n++; if ($5 != -1 && $5 != 1) die("source " $5)
-            if ($14 != 0 && $14 != 1 && $14 != 2 && $14 != 4) die("motion_scale " $14) }
+        NR > 1 && $4 > 0 { n++; if ($5 != -1 && $5 != 1) die("source " $5) }
         END { if (!n) die("no mestimate vectors") }'
 fi
 if "$MV" eval -frames 6 -vf mestimate "$CLIP" > "$tmp/me.txt" 2> "$tmp/me.err"; then

@@ -1,0 +1,142 @@
+#!/bin/sh
+# FFmpeg's run-time conventions for gpume: the timeline option, commands
+# (sendcmd) that change options between frames, and ffprobe -show_frames
+# listing the per-frame metadata and side data. Every check compares frame
+# hashes of two real runs (codecview draws the vectors, so a frame's hash
+# depends on them): a run with enable= or commands must equal, frame for
+# frame, the runs it is made of (trim + gpume with the options in force, and
+# plain frames outside the timeline).
+#
+# environment (tests/run.sh): FFMPEG FFPROBE. Prints "ok name" or
+# "FAIL name: detail", and "N passed, N failed" last.
+set -u
+
+: "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${FFPROBE:=$BUILDDIR/ffmpeg/ffprobe}"
+pass=0 fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpume-runtime.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok()  { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+# 20 frames of 320x240: testsrc2 seen through a window moving by (2, 1)
+SRC="testsrc2=s=400x300:r=25:d=0.8,crop=320:240:x=2*n:y=n"
+DRAW="codecview=mv=pf+bf+bb"
+
+# hashes NAME FILTERS: one md5 per frame, in order, into $tmp/NAME
+hashes() {
+    if ! "$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" -vf "$2" -f framemd5 - \
+            > "$tmp/$1.md5" 2> "$tmp/$1.err"; then
+        bad "$1" "ffmpeg failed: $(tail -n 3 "$tmp/$1.err")"
+        : > "$tmp/$1"
+        return 1
+    fi
+    grep -v '^#' "$tmp/$1.md5" | awk -F', *' '{ print $6 }' > "$tmp/$1"
+}
+
+# same NAME EXPECTED ACTUAL: frame hashes equal, and the run drew vectors
+same() {
+    if [ ! -s "$tmp/$3" ] || ! cmp -s "$tmp/$2" "$tmp/$3"; then
+        bad "$1" "frame hashes differ from the expected run (frames $(diff "$tmp/$2" "$tmp/$3" | grep -c '^>') of $(wc -l < "$tmp/$3"))"
+    else
+        ok "$1"
+    fi
+}
+
+# the plain frames, and gpume on all of them: vectors change the frames
+hashes plain "$DRAW"
+hashes all "gpume=device=cpu,$DRAW"
+if [ "$(paste -d' ' "$tmp/plain" "$tmp/all" | awk '$1 != $2' | wc -l)" -ge 15 ]; then
+    ok "vectors-drawn"
+else
+    bad "vectors-drawn" "gpume's vectors changed fewer than 15 of 20 frames"
+fi
+
+# timeline: frames 5..12 carry the vectors of a run on frames 5..12 alone,
+# the others pass untouched; with dir=bi the last enabled frame has forward
+# vectors only (as at the end of a stream)
+for dir in fwd bi; do
+    hashes "tl-$dir" "gpume=device=cpu:dir=$dir:enable='between(n,5,12)',$DRAW"
+    hashes "tl-$dir-in" "trim=start_frame=5:end_frame=13,gpume=device=cpu:dir=$dir,$DRAW"
+    { sed -n 1,5p "$tmp/plain"; cat "$tmp/tl-$dir-in"; sed -n '14,$p' "$tmp/plain"; } > "$tmp/tl-$dir-want"
+    same "timeline-$dir" "tl-$dir-want" "tl-$dir"
+done
+# t-based expression, as the docs write it
+hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
+same "timeline-t" "tl-fwd-want" "tl-t"
+
+# command NAME OPTIONS COMMAND NEWOPTIONS: the command sent with frame 5
+# takes effect on frame 5, which starts a new sequence with NEWOPTIONS;
+# frames 0..4 are those of a run with OPTIONS on frames 0..4
+command() {
+    hashes "cmd-$1" "sendcmd=c='0.2 gpume $3',gpume=device=cpu:$2,$DRAW"
+    hashes "cmd-$1-a" "trim=end_frame=5,gpume=device=cpu:$2,$DRAW"
+    hashes "cmd-$1-b" "trim=start_frame=5,gpume=device=cpu:$4,$DRAW"
+    cat "$tmp/cmd-$1-a" "$tmp/cmd-$1-b" > "$tmp/cmd-$1-want"
+    same "command-$1" "cmd-$1-want" "cmd-$1"
+}
+command lambda   "algo=hme"                "lambda 64"          "algo=hme:lambda=64"
+command range    "algo=full:range=8"       "range 48"           "algo=full:range=48"
+command algo     "algo=hme:dir=bi"         "algo full"          "algo=full:dir=bi"
+command block    "algo=full"               "block auto"         "algo=full:block=auto"
+command subpel   "algo=lfs:pred=temporal"  "subpel 0"           "algo=lfs:pred=temporal:subpel=0"
+# an option value the backend cannot use (block larger than ctu): an error
+# line, and estimation goes on with the previous options
+command invalid  "algo=full:block=32"      "ctu 16"             "algo=full:block=32"
+if grep -q 'cannot be used; going on with the previous ones' "$tmp/cmd-invalid.err"; then
+    ok "command-invalid-message"
+else
+    bad "command-invalid-message" "no error line for the refused options: $(head -n 3 "$tmp/cmd-invalid.err")"
+fi
+# a command for an option that cannot change while running is refused
+# (sendcmd shows the reply at the verbose level); lambda is accepted
+"$FFMPEG" -nostdin -v verbose -f lavfi -i "$SRC" \
+    -vf "sendcmd=c='0.2 gpume device cpu; 0.3 gpume lambda 8',gpume=device=cpu" -f null - > "$tmp/dev.err" 2>&1
+if grep -q 'Command reply for command #0: ret:Function not implemented' "$tmp/dev.err" &&
+   grep -q 'Command reply for command #0: ret:Success' "$tmp/dev.err"; then
+    ok "command-device"
+else
+    bad "command-device" "replies: $(grep 'Command reply' "$tmp/dev.err" | tr '\n' ' ')"
+fi
+
+# ffprobe -show_frames: frame 0 without vectors or gpume keys; every other
+# frame with the side data, pict_type P, mean_sad and scene_score, and the
+# mean_sad that metadata=print shows for the same frame
+if "$FFPROBE" -v error -f lavfi -i "$SRC,gpume=device=cpu" -show_frames \
+        -show_entries frame=pict_type:frame_tags:frame_side_data=side_data_type -of flat \
+        > "$tmp/probe" 2> "$tmp/probe.err"; then
+    r=$(awk -F= '
+        /^frames\.frame\.[0-9]+\./ {
+            split($1, k, "."); n = k[3]
+            if (n + 1 > nb) nb = n + 1
+            if ($1 ~ /pict_type$/) pt[n] = $2
+            if ($1 ~ /tags\.lavfi_gpume_mean_sad$/) sad[n] = $2
+            if ($1 ~ /tags\.lavfi_gpume_scene_score$/) sc[n] = $2
+            if ($2 ~ /Motion vectors/) mv[n] = 1
+        }
+        END {
+            if (nb != 20) { print "frames: " nb; exit }
+            if (mv[0] || sad[0] != "") { print "frame 0 has vectors or mean_sad"; exit }
+            for (i = 1; i < nb; i++)
+                if (!mv[i] || pt[i] != "\"P\"" || sad[i] == "" || sc[i] == "") {
+                    print "frame " i ": vectors " mv[i] ", pict_type " pt[i] ", mean_sad " sad[i] ", scene_score " sc[i]; exit
+                }
+            print "ok " sad[7]
+        }' "$tmp/probe")
+    case $r in
+    ok*)
+        want=$("$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" -vf "gpume=device=cpu,metadata=print:file=-" -f null - 2>/dev/null |
+               awk '/^frame:7 /{ f = 1; next } /^frame:/{ f = 0 } f && /lavfi.gpume.mean_sad=/ { sub(/.*=/, ""); print }')
+        if [ -n "$want" ] && [ "\"$want\"" = "${r#ok }" ]; then
+            ok "ffprobe-show-frames"
+        else
+            bad "ffprobe-show-frames" "frame 7 mean_sad ${r#ok } in ffprobe, '$want' in metadata=print"
+        fi ;;
+    *) bad "ffprobe-show-frames" "$r" ;;
+    esac
+else
+    bad "ffprobe-show-frames" "ffprobe failed: $(tail -n 3 "$tmp/probe.err")"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
