@@ -18,7 +18,9 @@ endif
 
 SHELL      := /bin/sh
 NPROC      := $(shell nproc 2>/dev/null || echo 1)
-SRC        := $(or $(FFMPEG_SOURCE),$(BUILDDIR)/ffmpeg-src)
+FFMPEG_VERSION ?= 7.1
+# the fetched source: ffmpeg-src for 7.1, ffmpeg-V-src for the others
+SRC        := $(or $(FFMPEG_SOURCE),$(BUILDDIR)/ffmpeg$(if $(filter-out 7.1,$(FFMPEG_VERSION)),-$(FFMPEG_VERSION))-src)
 TREE       := $(BUILDDIR)/ffmpeg-tree
 FFBUILD    := $(BUILDDIR)/ffmpeg
 FFMPEG     := $(FFBUILD)/ffmpeg
@@ -31,8 +33,8 @@ DEMO_OUTPUT = gpume-demo.mp4
 
 # the backends install-deps needs to provide
 export CUDA OPENCL
-# for tools/ffmpeg-configure.sh
-export FFMPEG_CC NVCCFLAGS EXTRA_FFMPEG_FLAGS
+# the full build's libraries (install-deps); for tools/ffmpeg-configure.sh
+export MINIMAL PREFIX CCACHE FFMPEG_CC NVCCFLAGS EXTRA_FFMPEG_FLAGS
 # pocl compiles kernels into a cache; keep it out of $HOME
 export POCL_CACHE_DIR := $(BUILDDIR)/pocl-cache
 
@@ -49,7 +51,7 @@ clips: | deps
 
 ifeq ($(FFMPEG_SOURCE),)
 $(SRC)/configure: | deps
-	$(SHELL) tools/fetch-ffmpeg.sh $(BUILDDIR)/fetch $(SRC)
+	$(SHELL) tools/fetch-ffmpeg.sh $(BUILDDIR)/fetch $(SRC) $(FFMPEG_VERSION)
 endif
 
 # cheap, and only rewrites changed files: run it every time so that added,
@@ -60,8 +62,19 @@ overlay: $(SRC)/configure | deps
 ffmpeg-configure: overlay
 	$(SHELL) tools/ffmpeg-configure.sh $(BUILDDIR) $(TREE)
 
+# a shared build's programs find the libraries through the rpath
+# $ORIGIN/../lib: BUILDDIR/lib links to them here, PREFIX/lib once installed
+# FFmpeg's default target: the libraries (shared and static: gpume-mv and
+# the test programs link the static ones), ffmpeg, ffprobe, the manual pages
 ffmpeg: ffmpeg-configure
-	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) ffmpeg ffprobe
+	+$(MAKE) -C $(FFBUILD) $(SUBJOBS)
+	@rm -rf $(BUILDDIR)/lib
+	@if grep -q '^CONFIG_SHARED=yes' $(FFBUILD)/ffbuild/config.mak; then \
+	    mkdir -p $(BUILDDIR)/lib &&                                    \
+	    for l in $(FFBUILD)/lib*/lib*.so*; do                           \
+	        ln -s ../ffmpeg/$${l#$(FFBUILD)/} $(BUILDDIR)/lib/;         \
+	    done;                                                           \
+	fi
 
 # GPUME_CUDA/GPUME_OPENCL: the backends FFmpeg was configured with
 TEST_ENV = BUILDDIR=$(BUILDDIR) FFMPEG=$(abspath $(FFMPEG)) FFPROBE=$(abspath $(FFPROBE)) \
@@ -69,7 +82,17 @@ TEST_ENV = BUILDDIR=$(BUILDDIR) FFMPEG=$(abspath $(FFMPEG)) FFPROBE=$(abspath $(
            GPUME_CUDA=$$(grep -q '^CONFIG_CUDA_LLVM=yes\|^CONFIG_CUDA_NVCC=yes' $(FFBUILD)/ffbuild/config.mak && echo yes || echo no) \
            GPUME_OPENCL=$$(grep -q '^CONFIG_OPENCL=yes' $(FFBUILD)/ffbuild/config.mak && echo yes || echo no)
 
-check: ffmpeg clips
+# a phone-like clip (HEVC and AAC, 2 s, 1280x720 4:2:0) that the full ffmpeg
+# makes from cockatoo.mp4 and its audio: the README's examples read it
+PHONE_CLIP = $(CLIPS)/phone.mp4
+phone-clip: $(if $(filter yes,$(MINIMAL)),,$(PHONE_CLIP))
+$(PHONE_CLIP): | ffmpeg clips
+	$(FFMPEG) -nostdin -v error -y -i $(CLIPS)/cockatoo.mp4 -t 2 -vf format=yuv420p \
+	    -c:v libx265 -preset fast -x265-params log-level=error -tag:v hvc1 \
+	    -c:a aac -b:a 128k $@.tmp.mp4
+	mv $@.tmp.mp4 $@
+
+check: ffmpeg clips phone-clip
 	@test -f tests/run.sh || { echo "tests/run.sh missing" >&2; exit 1; }
 	@echo "RUN tests/run.sh"
 	@$(TEST_ENV) $(SHELL) tests/run.sh
@@ -89,8 +112,11 @@ $(FATE_TARGETS:%=%-ref): ffmpeg clips
 	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) -k $(@:-ref=) GEN=1 || true
 	find $(TREE)/tests/ref/fate -type f -newer $(BUILDDIR)/fate-gen.stamp -exec cp {} fate/ref/ \;
 
+# H.264 (libx264) with the input's audio in AAC; the minimal build has
+# neither, and writes MPEG-4 Part 2 without audio
+DEMO_CODECS = $(if $(filter yes,$(MINIMAL)),-an -c:v mpeg4 -q:v 3,-c:v libx264 -crf 20 -preset fast -c:a aac -b:a 128k)
 demo: ffmpeg clips
-	$(FFMPEG) -y -i $(DEMO_INPUT) -an -vf $(DEMO_FILTER) -c:v mpeg4 -q:v 3 $(DEMO_OUTPUT)
+	$(FFMPEG) -nostdin -y -i $(DEMO_INPUT) -vf $(DEMO_FILTER) $(DEMO_CODECS) $(DEMO_OUTPUT)
 	$(SHELL) tools/frc-demo.sh $(FFMPEG) $(DEMO_INPUT) mcfps-demo
 
 bench: ffmpeg clips
@@ -113,6 +139,42 @@ gpume-mv $(BUILDDIR)/gpume-mv: ffmpeg
 	    FFMPEG_TREE=$(TREE) FFMPEG_BUILD=$(FFBUILD) $(BUILDDIR)/gpume-mv
 .PHONY: gpume-mv
 
+# make install [DESTDIR=DIR]: FFmpeg's programs, libraries, headers,
+# pkg-config files and manual pages (with the filters' documentation) under
+# PREFIX (./configure --prefix=DIR; /usr/local by default), gpume-mv, and the
+# documentation in PREFIX/share/doc/gpume. The programs find the libraries
+# through the rpath $ORIGIN/../lib, so a tree staged with DESTDIR can move.
+PREFIX  ?= /usr/local
+DOCDIR   = $(PREFIX)/share/doc/gpume
+DOCS     = README.md $(wildcard docs/*.md docs/*.texi docs/*.png)
+install: ffmpeg gpume-mv
+	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) install DESTDIR=$(DESTDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
+	install -m 755 $(BUILDDIR)/gpume-mv $(DESTDIR)$(PREFIX)/bin/gpume-mv
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	+$(MAKE) -C $(FFBUILD) uninstall DESTDIR=$(DESTDIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/gpume-mv
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+# make patch: a git-format patch series per FFmpeg version that adds the
+# filters to a clean tree of it, in BUILDDIR/patches/ffmpeg-V/ (sources
+# fetched as for the build); make patch-9.0: one version
+PATCH_VERSIONS = 7.1 8.1 9.0
+srcdir_of = $(BUILDDIR)/ffmpeg$(if $(filter-out 7.1,$(1)),-$(1))-src
+patch: $(PATCH_VERSIONS:%=patch-%)
+$(PATCH_VERSIONS:%=patch-%): patch-%: | deps
+	@test -f $(call srcdir_of,$*)/configure || \
+	    $(SHELL) tools/fetch-ffmpeg.sh $(BUILDDIR)/fetch $(call srcdir_of,$*) $*
+	$(SHELL) tools/make-patch.sh . $(call srcdir_of,$*) $(BUILDDIR)/patches/ffmpeg-$* $(BUILDDIR)/patch-work/$*
+	@rm -rf $(BUILDDIR)/patch-work/$*
+# make patch-check-9.0: the series applies to a clean tree and gives what the
+# overlay gives (the patched tree is left in BUILDDIR/ffmpeg-9.0-patched, for
+# ./configure --ffmpeg-source=... to build)
+$(PATCH_VERSIONS:%=patch-check-%): patch-check-%: patch-%
+	$(SHELL) tools/check-patch.sh . $(call srcdir_of,$*) $(BUILDDIR)/patches/ffmpeg-$* $(BUILDDIR)/ffmpeg-$*-patched
+
 clean:
 	if [ -f $(FFBUILD)/Makefile ]; then $(MAKE) -C $(FFBUILD) clean; fi
 	rm -f $(DEMO_OUTPUT) mcfps-demo.mp4 mcfps-demo.png
@@ -121,7 +183,7 @@ distclean:
 	rm -rf $(BUILDDIR)
 	rm -f config.mak $(DEMO_OUTPUT) mcfps-demo.mp4 mcfps-demo.png
 
-.PHONY: all deps clips overlay ffmpeg-configure ffmpeg check fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean
+.PHONY: all deps clips phone-clip overlay ffmpeg-configure ffmpeg check install uninstall patch $(PATCH_VERSIONS:%=patch-%) $(PATCH_VERSIONS:%=patch-check-%) fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean
 
 # make fuzz: the libFuzzer target under ASan+UBSan (rules in tests/fuzz/fuzz.mak)
 include tests/fuzz/fuzz.mak

@@ -18,7 +18,7 @@ src=$(cd "$1" && pwd) || die "no FFmpeg tree at $1"
 root=$(cd "$2" && pwd) || die "no gpume tree at $2"
 tree=${3:-$root/build/ffmpeg-tree}
 
-for f in libavfilter/allfilters.c libavfilter/Makefile tests/Makefile configure; do
+for f in libavfilter/allfilters.c libavfilter/Makefile tests/Makefile doc/filters.texi configure; do
     [ -f "$src/$f" ] || die "$src does not look like an FFmpeg source tree ($f missing)"
 done
 
@@ -210,6 +210,27 @@ awk -v incs="$incs" '
     die "no fate include found in tests/Makefile"
 put "$tmp" "$tree/tests/Makefile"
 rm -f "$tmp"
+# doc/filters.texi: each filter's documentation (docs/NAME.texi) in the
+# chapter Video Filters, in alphabetical order, so that the manual pages
+# (ffmpeg-filters.1, ffmpeg-all.1) describe it
+cp "$src/doc/filters.texi" "$tmp"
+for n in $filters; do
+    [ -f "$root/docs/$n.texi" ] || continue
+    grep -q "^@section $n\$" "$tmp" && continue
+    awk -v name="$n" -v texi="$root/docs/$n.texi" '
+        /^@chapter / { inv = ($0 == "@chapter Video Filters") }
+        inv && !done && (/^@chapter / && $0 != "@chapter Video Filters" || /^@section / && $2 > name) {
+            while ((getline l < texi) > 0) print l
+            print ""
+            done = 1
+        }
+        { print }
+        END { if (!done) exit 1 }' "$tmp" > "$tmp.texi" ||
+        die "no place for docs/$n.texi in doc/filters.texi"
+    mv "$tmp.texi" "$tmp"
+done
+put "$tmp" "$tree/doc/filters.texi"
+
 # the filters, for tools/ffmpeg-configure.sh
 # shellcheck disable=SC2086 # on one line
 echo $filters > "$tmp"
