@@ -37,6 +37,10 @@ export CUDA OPENCL
 export MINIMAL PREFIX CCACHE FFMPEG_CC NVCCFLAGS EXTRA_FFMPEG_FLAGS
 # pocl compiles kernels into a cache; keep it out of $HOME
 export POCL_CACHE_DIR := $(BUILDDIR)/pocl-cache
+# ccache: paths relative to this checkout and no working directory in the
+# hash, so that objects compiled in another clone of it are cache hits
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 # honour the caller's -j through the jobserver, else use every core
 SUBJOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
