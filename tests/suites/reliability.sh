@@ -9,7 +9,9 @@
 #    and pict_type I, whatever an earlier filter set; with dir=bi the metadata
 #    describe the forward vectors on every frame (none on the first);
 #  - a frame whose search takes seconds is announced at info level, with the
-#    option that makes it fast; a small one is not.
+#    option that makes it fast; a small one is not;
+#  - -filter_hw_device: device=auto runs on the filter graph's OpenCL device
+#    (PoCL here) and says so.
 # Each check failed before the change it guards.
 #
 # environment (tests/run.sh): FFMPEG FFPROBE BUILDDIR GPUME_OPENCL. Prints
@@ -167,6 +169,23 @@ elif grep -q 'cannot be interrupted' "$tmp/$name.err"; then
     bad "$name" "a cost warning for 1080p hme: $(grep -m1 'cannot be interrupted' "$tmp/$name.err")"
 else
     ok "$name"
+fi
+
+# --- the filter graph's device ------------------------------------------------------------------
+name=filter-hw-device-opencl
+if [ "$GPUME_OPENCL" != yes ]; then
+    skipped "this build has no OpenCL ($name)"
+elif ! "$FFMPEG" -v error -init_hw_device opencl=ocl -f lavfi -i color=s=16x16:d=0.04 -f null - > /dev/null 2>&1; then
+    skipped "no OpenCL platform on this machine ($name)"
+else
+    ff "$name" -init_hw_device opencl=ocl -filter_hw_device ocl -f lavfi -i testsrc2=s=64x48:r=25:d=0.12 -vf gpume -f null -
+    if [ "$rc" -ne 0 ]; then
+        bad "$name" "exit status $rc: $(tailof "$tmp/$name.err")"
+    elif ! grep -q "gpume.*using the opencl backend on the filter graph's device" "$tmp/$name.err"; then
+        bad "$name" "not on the graph's OpenCL device: $(grep -m1 'using the' "$tmp/$name.err")"
+    else
+        ok "$name"
+    fi
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"
