@@ -73,7 +73,7 @@ static const AVOption mcfps_options[] = {
     { "scene", "lavfi.gpume.scene_score above which two frames are a cut (nearest frame, no interpolation)",
       OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, FLAGS },
     { "lambda", "cost of a vector's distance from the smoothed field, per quarter pel per 32 pixels",
-      OFFSET(lambda), AV_OPT_TYPE_INT, { .i64 = 1 }, 0, 64, FLAGS },
+      OFFSET(lambda), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 64, FLAGS },
     { "rel_lo", "mean bilateral error (1/16 level) at or below which a cell is fully compensated",
       OFFSET(rel_lo), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_LO }, 0, 255 * 16 - 1, FLAGS },
     { "rel_hi", "mean bilateral error (1/16 level) at or above which a cell is the plain average",
