@@ -120,17 +120,14 @@ extern "C" __global__ void gpume_hme_coarse(GpumeCudaArgs a)
 {
     GPUME_SHARED uint64_t red[NT];
     const int ctu_idx = blockIdx.x;
-    const int R = a.p.range, r0 = GPUME_HME_L0_RANGE;
     int v2x, v2y, v1x, v1y;
 
-    coarse_search(&a, 2, ctu_idx, 0, 0, (R + 3) >> 2, &v2x, &v2y, red);
+    coarse_search(&a, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range), &v2x, &v2y, red);
     coarse_search(&a, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y, red);
     if (threadIdx.x == 0) {
         GpumeCudaWindows w;
-        w.x0[0] = gpume_clip(2 * v1x, -R, R) - r0;
-        w.y0[0] = gpume_clip(2 * v1y, -R, R) - r0;
-        w.x0[1] = gpume_clip((a.pred[2 * ctu_idx]     + 2) >> 2, -R, R) - r0;
-        w.y0[1] = gpume_clip((a.pred[2 * ctu_idx + 1] + 2) >> 2, -R, R) - r0;
+        gpume_hme_windows(v1x, v1y, a.pred[2 * ctu_idx], a.pred[2 * ctu_idx + 1], a.p.range,
+                          w.x0, w.y0);
         a.windows[ctu_idx] = w;
     }
 }
@@ -269,7 +266,7 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
             if (k < total) {
                 const int w = k / (n * n), r = k % (n * n);
                 const int dx = (w ? wx0[1] : wx0[0]) + r % n, dy = (w ? wy0[1] : wy0[0]) + r / n;
-                if (gpume_iabs(dx) <= a.p.range && gpume_iabs(dy) <= a.p.range)
+                if (gpume_in_range(dx, dy, a.p.range))
                     idx = k;
                 mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
             }
@@ -534,7 +531,7 @@ __device__ static uint64_t lfs_step(const GpumeCudaArgs *a, int x, int y, int w,
                                                     a->ref[0].w, a->ref[0].h,
                                                     4 * (x + xx) + dx, 4 * (y + yy) + dy));
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, dx, dy, px, py), tid);
-    } else if (gpume_iabs(dx) <= a->p.range && gpume_iabs(dy) <= a->p.range) {
+    } else if (gpume_in_range(dx, dy, a->p.range)) {
         sad = plane_sad(&a->cur[0], &a->ref[0], x, y, w, h, dx, dy);
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, 4 * dx, 4 * dy, px, py), tid);
     }
@@ -566,30 +563,19 @@ extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
         const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
         const int w = min(a.p.block, a.p.width - x), h = min(a.p.block, a.p.height - y);
         const uint32_t thr = (uint32_t)a.p.lfs_threshold * w * h / 64;
-        int bx, by, b2x, b2y;
+        GpumeLfs l;
+        int bx, by;
         uint32_t sad;
 
         if (w <= 0 || h <= 0)
             continue;
-        sad = lfs_step(&a, x, y, w, h, 0, 0, 1, 0, px, py, red, sad_of, &bx, &by);
-        if (!(gpume_iabs(bx) <= 1 && gpume_iabs(by) <= 1) && sad > thr) {
-            sad = lfs_step(&a, x, y, w, h, bx, by, 2, 0, px, py, red, sad_of, &b2x, &b2y);
-            if (sad > thr && (b2x != bx || b2y != by))
-                sad = lfs_step(&a, x, y, w, h, b2x, b2y, 1, 0, px, py, red, sad_of, &b2x, &b2y);
-            bx = b2x;
-            by = b2y;
-        }
-        bx *= 4;
-        by *= 4;
-        if (a.p.subpel)
-            sad = lfs_step(&a, x, y, w, h, bx, by, a.p.subpel == 2 ? 1 : 2, 1, px, py,
-                           red, sad_of, &bx, &by);
-        if (tid == 0) {
-            GpumeBlock b;
-            b.x = x; b.y = y; b.w = w; b.h = h;
-            b.mvx = bx; b.mvy = by; b.sad = sad;
-            out[nout] = b;
-        }
+        gpume_lfs_start(&l);
+        do {
+            sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, l.stride, l.qpel, px, py, red, sad_of,
+                           &bx, &by);
+        } while (gpume_lfs_next(&l, bx, by, sad, thr, a.p.subpel));
+        if (tid == 0)
+            out[nout] = gpume_make_block(x, y, w, h, l.bx, l.by, l.sad);
         nout++;
         __syncthreads();
     }

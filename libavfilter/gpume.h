@@ -147,6 +147,20 @@ GPUME_FN void gpume_ctu_predictor(const GPUME_GLOBAL GpumeBlock *blocks,
     pred[2 * c + 1] = counts[c] ? b->mvy : 0;
 }
 
+/** The exported block at (x, y) of w x h pixels with quarter-pel vector (mvx, mvy). */
+GPUME_FN GpumeBlock gpume_make_block(int x, int y, int w, int h, int mvx, int mvy, uint32_t sad)
+{
+    GpumeBlock b;
+    b.x   = x;
+    b.y   = y;
+    b.w   = w;
+    b.h   = h;
+    b.mvx = mvx;
+    b.mvy = mvy;
+    b.sad = sad;
+    return b;
+}
+
 /** Everything a kernel needs to know about the search; identical on all backends. */
 typedef struct GpumeParams {
     int width, height;  ///< luma size of level 0
@@ -203,6 +217,96 @@ GPUME_FN void gpume_key_vector(uint64_t key, int n, int x0, int y0, int x1, int 
     const int w = idx / (n * n), r = idx % (n * n);
     *vx = (w ? x1 : x0) + r % n;
     *vy = (w ? y1 : y0) + r / n;
+}
+
+/** Integer vector (dx, dy) lies in the search range. */
+GPUME_FN int gpume_in_range(int dx, int dy, int range)
+{
+    return gpume_iabs(dx) <= range && gpume_iabs(dy) <= range;
+}
+
+/** hme: radius of the full search at level 2 (1/4 resolution) for range. */
+GPUME_FN int gpume_hme_l2_range(int range)
+{
+    return (range + 3) >> 2;
+}
+
+/**
+ * hme: top-left candidate vectors x0[w], y0[w] of the two level-0 windows
+ * of a CTU (each 2 * GPUME_HME_L0_RANGE + 1 wide): window 0 around the
+ * level-1 vector (v1x, v1y) doubled, window 1 around the quarter-pel
+ * predictor (px, py) rounded to integer pel, each centre clipped to the range.
+ */
+GPUME_FN void gpume_hme_windows(int v1x, int v1y, int px, int py, int range, int *x0, int *y0)
+{
+    x0[0] = gpume_clip(2 * v1x, -range, range) - GPUME_HME_L0_RANGE;
+    y0[0] = gpume_clip(2 * v1y, -range, range) - GPUME_HME_L0_RANGE;
+    x0[1] = gpume_clip((px + 2) >> 2, -range, range) - GPUME_HME_L0_RANGE;
+    y0[1] = gpume_clip((py + 2) >> 2, -range, range) - GPUME_HME_L0_RANGE;
+}
+
+/**
+ * The LFS schedule of one block (ALGORITHMS.md, lfs) as a state machine.
+ * Each step searches the 8 x 8 template at stride `stride` around (cx, cy)
+ * (integer pels, or quarter pels when qpel is set) and reports its best
+ * vector and SAD to gpume_lfs_next(), which says whether another step runs:
+ * stride 1 around (0, 0); unless the best is within one pel of (0, 0) or its
+ * SAD is at most the threshold, stride 2 around it, and if that moved and
+ * is still above the threshold, stride 1 around the new best; then, with
+ * subpel, one step at quarter-pel stride 2 (half pel) or 1 (quarter pel).
+ */
+typedef struct GpumeLfs {
+    int stage;          ///< 0, 1, 2: the integer steps; 3: the sub-pel step; 4: done
+    int cx, cy;         ///< centre of the next step
+    int stride;         ///< its stride
+    int qpel;           ///< its unit: 0 integer pels, 1 quarter pels
+    int bx, by;         ///< best vector so far; quarter pels once done
+    uint32_t sad;       ///< its SAD
+} GpumeLfs;
+
+GPUME_FN void gpume_lfs_start(GpumeLfs *l)
+{
+    l->stage  = 0;
+    l->cx     = 0;
+    l->cy     = 0;
+    l->stride = 1;
+    l->qpel   = 0;
+    l->bx     = 0;
+    l->by     = 0;
+    l->sad    = 0;
+}
+
+/** Take the result of the step just run; 1: run the next step (cx, cy, stride, qpel), 0: done. */
+GPUME_FN int gpume_lfs_next(GpumeLfs *l, int bx, int by, uint32_t sad, uint32_t thr, int subpel)
+{
+    const int moved = bx != l->cx || by != l->cy;
+
+    l->bx  = bx;
+    l->by  = by;
+    l->sad = sad;
+    if (l->stage == 0 && !(gpume_iabs(bx) <= 1 && gpume_iabs(by) <= 1) && sad > thr) {
+        l->stage  = 1;
+        l->stride = 2;
+    } else if (l->stage == 1 && sad > thr && moved) {
+        l->stage  = 2;
+        l->stride = 1;
+    } else if (l->stage < 3 && subpel) {
+        l->stage  = 3;
+        l->bx     = 4 * bx;
+        l->by     = 4 * by;
+        l->stride = subpel == 2 ? 1 : 2;
+        l->qpel   = 1;
+    } else {
+        if (l->stage < 3) {
+            l->bx = 4 * bx;
+            l->by = 4 * by;
+        }
+        l->stage = 4;
+        return 0;
+    }
+    l->cx = l->bx;
+    l->cy = l->by;
+    return 1;
 }
 
 /** MV cost of quarter-pel vector (qx, qy) against predictor (px, py). */

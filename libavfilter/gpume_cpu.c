@@ -325,26 +325,20 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
 
     /* hme: level 2 full search, level 1 refinement, level 0 PU table over two windows */
     {
-        const int r2 = (R + 3) >> 2, r0 = GPUME_HME_L0_RANGE, n0 = 2 * r0 + 1;
+        const int r2 = gpume_hme_l2_range(R), n0 = 2 * GPUME_HME_L0_RANGE + 1;
         int v2x = 0, v2y = 0, v1x = 0, v1y = 0;
-        int centre[2][2];
 
         level_search(s, &job->cur[2], &job->ref[2], x0 >> 2, y0 >> 2, p->ctu >> 2,
                      0, 0, r2, &v2x, &v2y);
         level_search(s, &job->cur[1], &job->ref[1], x0 >> 1, y0 >> 1, p->ctu >> 1,
                      2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y);
-        centre[0][0] = gpume_clip(2 * v1x, -R, R);
-        centre[0][1] = gpume_clip(2 * v1y, -R, R);
-        centre[1][0] = gpume_clip((px + 2) >> 2, -R, R);
-        centre[1][1] = gpume_clip((py + 2) >> 2, -R, R);
+        gpume_hme_windows(v1x, v1y, px, py, R, cand_x0, cand_y0);
         *win = n0;
         for (int w = 0; w < 2; w++) {
-            cand_x0[w] = centre[w][0] - r0;
-            cand_y0[w] = centre[w][1] - r0;
             for (int j = 0; j < n0; j++) {
                 for (int i = 0; i < n0; i++) {
                     const int dx = cand_x0[w] + i, dy = cand_y0[w] + j;
-                    if (FFABS(dx) > R || FFABS(dy) > R)
+                    if (!gpume_in_range(dx, dy, R))
                         continue;
                     pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
                                        w * n0 * n0 + j * n0 + i, px, py, list, nb, best);
@@ -352,17 +346,6 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
             }
         }
     }
-}
-
-static void export_block(GpumeBlock *b, int x, int y, int w, int h, int qx, int qy, uint32_t sad)
-{
-    b->x   = x;
-    b->y   = y;
-    b->w   = w;
-    b->h   = h;
-    b->mvx = qx;
-    b->mvy = qy;
-    b->sad = sad;
 }
 
 static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
@@ -406,7 +389,7 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
         qy = 4 * vy;
         sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],
                             x, y, w, h, &qx, &qy, px, py);
-        export_block(&out[n++], x, y, w, h, qx, qy, sad);
+        out[n++] = gpume_make_block(x, y, w, h, qx, qy, sad);
     }
     job->res->counts[ctu_idx] = n;
 }
@@ -422,7 +405,7 @@ static uint64_t lfs_step(const GpumeCPUContext *s, const uint8_t *c, int cs, con
             const int dx = cxv + (GPUME_LFS_LO + i) * stride, dy = cyv + (GPUME_LFS_LO + j) * stride;
             uint32_t sad;
             uint64_t key;
-            if (FFABS(dx) > s->p.range || FFABS(dy) > s->p.range)
+            if (!gpume_in_range(dx, dy, s->p.range))
                 continue;
             sad = sad_rect(c, cs, ref->data + (y + dy) * ref->stride + x + dx, ref->stride, w, h);
             key = gpume_key(sad + gpume_mv_cost(s->p.lambda, 4 * dx, 4 * dy, px, py),
@@ -436,6 +419,28 @@ static uint64_t lfs_step(const GpumeCPUContext *s, const uint8_t *c, int cs, con
         }
     }
     return best;
+}
+
+/** LFS sub-pel step: best of the N x N template around quarter-pel (cqx, cqy) at quarter-pel stride st. */
+static void lfs_qpel_step(const GpumeCPUContext *s, const uint8_t *c, int cs, const CPUPlane *ref,
+                          int x, int y, int w, int h, int cqx, int cqy, int st,
+                          int px, int py, int *bx, int *by, uint32_t *bsad)
+{
+    uint64_t best = GPUME_INVALID_KEY;
+    for (int j = 0; j < GPUME_LFS_N; j++) {
+        for (int i = 0; i < GPUME_LFS_N; i++) {
+            const int qx = cqx + (GPUME_LFS_LO + i) * st, qy = cqy + (GPUME_LFS_LO + j) * st;
+            const uint32_t sq = sad_qpel(c, cs, ref, x, y, w, h, qx, qy);
+            const uint64_t key = gpume_key(sq + gpume_mv_cost(s->p.lambda, qx, qy, px, py),
+                                           j * GPUME_LFS_N + i);
+            if (key < best) {
+                best  = key;
+                *bx   = qx;
+                *by   = qy;
+                *bsad = sq;
+            }
+        }
+    }
 }
 
 static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
@@ -453,43 +458,22 @@ static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
         const int w = FFMIN(p->block, p->width - x), h = FFMIN(p->block, p->height - y);
         const uint8_t *c = cur->data + y * cur->stride + x;
         const uint32_t thr = (uint32_t)p->lfs_threshold * w * h / 64;
-        int bx = 0, by = 0, b2x, b2y;
+        GpumeLfs l;
+        int bx = 0, by = 0;
         uint32_t sad = 0;
 
         if (w <= 0 || h <= 0)
             continue;
-        lfs_step(s, c, cur->stride, ref, x, y, w, h, 0, 0, 1, px, py, &bx, &by, &sad);
-        if (!(FFABS(bx) <= 1 && FFABS(by) <= 1) && sad > thr) {
-            b2x = bx;
-            b2y = by;
-            lfs_step(s, c, cur->stride, ref, x, y, w, h, bx, by, 2, px, py, &b2x, &b2y, &sad);
-            if (sad > thr && (b2x != bx || b2y != by))
-                lfs_step(s, c, cur->stride, ref, x, y, w, h, b2x, b2y, 1, px, py, &b2x, &b2y, &sad);
-            bx = b2x;
-            by = b2y;
-        }
-        bx *= 4;
-        by *= 4;
-        if (p->subpel) {
-            const int st = p->subpel == 2 ? 1 : 2;
-            const int cqx = bx, cqy = by;
-            uint64_t best = GPUME_INVALID_KEY;
-            for (int j = 0; j < GPUME_LFS_N; j++) {
-                for (int i = 0; i < GPUME_LFS_N; i++) {
-                    const int qx = cqx + (GPUME_LFS_LO + i) * st, qy = cqy + (GPUME_LFS_LO + j) * st;
-                    const uint32_t sq = sad_qpel(c, cur->stride, ref, x, y, w, h, qx, qy);
-                    const uint64_t key = gpume_key(sq + gpume_mv_cost(p->lambda, qx, qy, px, py),
-                                                   j * GPUME_LFS_N + i);
-                    if (key < best) {
-                        best = key;
-                        bx   = qx;
-                        by   = qy;
-                        sad  = sq;
-                    }
-                }
-            }
-        }
-        export_block(&out[n++], x, y, w, h, bx, by, sad);
+        gpume_lfs_start(&l);
+        do {
+            if (l.qpel)
+                lfs_qpel_step(s, c, cur->stride, ref, x, y, w, h, l.cx, l.cy, l.stride, px, py,
+                              &bx, &by, &sad);
+            else
+                lfs_step(s, c, cur->stride, ref, x, y, w, h, l.cx, l.cy, l.stride, px, py,
+                         &bx, &by, &sad);
+        } while (gpume_lfs_next(&l, bx, by, sad, thr, p->subpel));
+        out[n++] = gpume_make_block(x, y, w, h, l.bx, l.by, l.sad);
     }
     job->res->counts[ctu_idx] = n;
 }

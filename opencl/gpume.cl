@@ -147,18 +147,16 @@ void gpume_hme_coarse(GpumeOclArgs a, SEARCH_BUFFERS,
                       __local ulong *red)   /* NT */
 {
     const int ctu_idx = get_group_id(0);
-    const int R = a.p.range, r0 = GPUME_HME_L0_RANGE;
     int v2x, v2y, v1x, v1y;
 
-    coarse_search(&a, cur_buf, ref_buf, 2, ctu_idx, 0, 0, (R + 3) >> 2, &v2x, &v2y, red);
+    coarse_search(&a, cur_buf, ref_buf, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range),
+                  &v2x, &v2y, red);
     coarse_search(&a, cur_buf, ref_buf, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE,
                   &v1x, &v1y, red);
     if (get_local_id(0) == 0) {
         GpumeOclWindows w;
-        w.x0[0] = gpume_clip(2 * v1x, -R, R) - r0;
-        w.y0[0] = gpume_clip(2 * v1y, -R, R) - r0;
-        w.x0[1] = gpume_clip((pred[2 * ctu_idx]     + 2) >> 2, -R, R) - r0;
-        w.y0[1] = gpume_clip((pred[2 * ctu_idx + 1] + 2) >> 2, -R, R) - r0;
+        gpume_hme_windows(v1x, v1y, pred[2 * ctu_idx], pred[2 * ctu_idx + 1], a.p.range,
+                          w.x0, w.y0);
         windows[ctu_idx] = w;
     }
 }
@@ -271,7 +269,7 @@ void gpume_pu_search(GpumeOclArgs a, SEARCH_BUFFERS,
             if (k < total) {
                 const int w = k / (n * n), r = k % (n * n);
                 const int dx = wx0[w] + r % n, dy = wy0[w] + r / n;
-                if (gpume_iabs(dx) <= a.p.range && gpume_iabs(dy) <= a.p.range)
+                if (gpume_in_range(dx, dy, a.p.range))
                     idx = k;
                 mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
             }
@@ -491,7 +489,7 @@ static uint lfs_step(const GpumeOclArgs *a, __global const uchar *cur_buf,
                                   gpume_sample_qpel(ref0, a->ref[0].pitch, a->ref[0].w, a->ref[0].h,
                                                     4 * (x + xx) + dx, 4 * (y + yy) + dy));
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, dx, dy, px, py), tid);
-    } else if (gpume_iabs(dx) <= a->p.range && gpume_iabs(dy) <= a->p.range) {
+    } else if (gpume_in_range(dx, dy, a->p.range)) {
         sad = plane_sad(cur_buf, a->cur[0], ref_buf, a->ref[0], x, y, w, h, dx, dy);
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, 4 * dx, 4 * dy, px, py), tid);
     }
@@ -524,32 +522,19 @@ void gpume_lfs(GpumeOclArgs a, SEARCH_BUFFERS,
         const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
         const int w = min(a.p.block, a.p.width - x), h = min(a.p.block, a.p.height - y);
         const uint thr = (uint)a.p.lfs_threshold * w * h / 64;
-        int bx, by, b2x, b2y;
+        GpumeLfs l;
+        int bx, by;
         uint sad;
 
         if (w <= 0 || h <= 0)
             continue;
-        sad = lfs_step(&a, cur_buf, ref_buf, x, y, w, h, 0, 0, 1, 0, px, py, red, sad_of, &bx, &by);
-        if (!(gpume_iabs(bx) <= 1 && gpume_iabs(by) <= 1) && sad > thr) {
-            sad = lfs_step(&a, cur_buf, ref_buf, x, y, w, h, bx, by, 2, 0, px, py,
-                           red, sad_of, &b2x, &b2y);
-            if (sad > thr && (b2x != bx || b2y != by))
-                sad = lfs_step(&a, cur_buf, ref_buf, x, y, w, h, b2x, b2y, 1, 0, px, py,
-                               red, sad_of, &b2x, &b2y);
-            bx = b2x;
-            by = b2y;
-        }
-        bx *= 4;
-        by *= 4;
-        if (a.p.subpel)
-            sad = lfs_step(&a, cur_buf, ref_buf, x, y, w, h, bx, by, a.p.subpel == 2 ? 1 : 2, 1,
+        gpume_lfs_start(&l);
+        do {
+            sad = lfs_step(&a, cur_buf, ref_buf, x, y, w, h, l.cx, l.cy, l.stride, l.qpel,
                            px, py, red, sad_of, &bx, &by);
-        if (tid == 0) {
-            GpumeBlock b;
-            b.x = x; b.y = y; b.w = w; b.h = h;
-            b.mvx = bx; b.mvy = by; b.sad = sad;
-            out[nout] = b;
-        }
+        } while (gpume_lfs_next(&l, bx, by, sad, thr, a.p.subpel));
+        if (tid == 0)
+            out[nout] = gpume_make_block(x, y, w, h, l.bx, l.by, l.sad);
         nout++;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
