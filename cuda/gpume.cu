@@ -571,8 +571,15 @@ extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
             continue;
         gpume_lfs_start(&l);
         do {
-            sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, l.stride, l.qpel, px, py, red, sad_of,
-                           &bx, &by);
+            /* stride and unit as constants: each kind of step is specialised */
+            if (l.qpel && l.stride == 1)
+                sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, 1, 1, px, py, red, sad_of, &bx, &by);
+            else if (l.qpel)
+                sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, 2, 1, px, py, red, sad_of, &bx, &by);
+            else if (l.stride == 1)
+                sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, 1, 0, px, py, red, sad_of, &bx, &by);
+            else
+                sad = lfs_step(&a, x, y, w, h, l.cx, l.cy, 2, 0, px, py, red, sad_of, &bx, &by);
         } while (gpume_lfs_next(&l, bx, by, sad, thr, a.p.subpel));
         if (tid == 0)
             out[nout] = gpume_make_block(x, y, w, h, l.bx, l.by, l.sad);
