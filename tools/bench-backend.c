@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "libavutil/dict.h"
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
@@ -156,7 +157,17 @@ int main(int argc, char **argv)
         be = &ff_gpume_backend_cpu;
     } else if (!strcmp(backend, "opencl")) {
 #if GPUME_TEST_OPENCL
-        be = &ff_gpume_backend_opencl;  /* opens its own device, a GPU first */
+        AVDictionary *opts = NULL;
+        be = &ff_gpume_backend_opencl;
+        /* a GPU first, else any OpenCL device */
+        av_dict_set(&opts, "device_type", "gpu", 0);
+        if (av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_OPENCL, NULL, opts, 0) < 0 &&
+            av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_OPENCL, NULL, NULL, 0) < 0) {
+            av_dict_free(&opts);
+            printf("skipped: no OpenCL device\n");
+            return 0;
+        }
+        av_dict_free(&opts);
 #else
         printf("skipped: no OpenCL backend in this build\n");
         return 0;
