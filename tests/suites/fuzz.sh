@@ -23,7 +23,7 @@ bin=$BUILDDIR/tests/fuzz-replay
 mkdir -p "$BUILDDIR/tests"
 
 libs=
-for l in avfilter swscale avformat avcodec swresample avutil; do
+for l in avfilter postproc swscale avformat avcodec swresample avutil; do
     [ -f "$FFMPEG_BUILD/lib$l/lib$l.a" ] && libs="$libs $FFMPEG_BUILD/lib$l/lib$l.a"
 done
 extra=$(sed -n 's/^EXTRALIBS-[a-z]*=//p;s/^EXTRALIBS=//p' "$FFMPEG_BUILD/ffbuild/config.mak" 2>/dev/null | tr '\n' ' ')
