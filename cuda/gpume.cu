@@ -29,7 +29,7 @@
 #define GPUME_SHARED __attribute__((shared))
 #endif
 
-#define NT GPUME_CUDA_THREADS
+#define NT GPUME_KERNEL_THREADS
 
 /** Block-wide minimum of one key per thread; all threads get the result. */
 __device__ static uint64_t block_min_key(uint64_t key, uint64_t *red, int tid, int nt)
@@ -46,53 +46,57 @@ __device__ static uint64_t block_min_key(uint64_t key, uint64_t *red, int tid, i
     return key;
 }
 
-__device__ static uint32_t plane_sad(const GpumeCudaPlane *cur, const GpumeCudaPlane *ref,
+/** SAD of the w x h block at (x, y) of plane cp of cur against (x + dx, y + dy) of plane rp of ref. */
+__device__ static uint32_t plane_sad(const uint8_t *cur, GpumePlane cp, const uint8_t *ref, GpumePlane rp,
                                      int x, int y, int w, int h, int dx, int dy)
 {
-    const uint8_t *c = cur->data + y * cur->pitch + x;
-    const uint8_t *r = ref->data + (y + dy) * ref->pitch + x + dx;
+    const uint8_t *c = cur + cp.offset + y * cp.pitch + x;
+    const uint8_t *r = ref + rp.offset + (y + dy) * rp.pitch + x + dx;
     uint32_t sad = 0;
-    for (int j = 0; j < h; j++, c += cur->pitch, r += ref->pitch)
+    for (int j = 0; j < h; j++, c += cp.pitch, r += rp.pitch)
         for (int i = 0; i < w; i++)
             sad += gpume_iabs(c[i] - r[i]);
     return sad;
 }
 
 /** Replicate the edges of a padded plane into its border of a.pad samples. */
-extern "C" __global__ void gpume_pad(GpumeCudaPlaneArgs a)
+extern "C" __global__ void gpume_pad(GpumePlaneArgs a, uint8_t *pic)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x - a.pad;
     const int y = blockIdx.y * blockDim.y + threadIdx.y - a.pad;
-    const GpumeCudaPlane d = a.dst;
+    const GpumePlane d = a.dst;
+    uint8_t *data = pic + d.offset;
 
     if (x >= d.w + a.pad || y >= d.h + a.pad || (x >= 0 && x < d.w && y >= 0 && y < d.h))
         return;
-    d.data[y * d.pitch + x] = d.data[gpume_clip(y, 0, d.h - 1) * d.pitch + gpume_clip(x, 0, d.w - 1)];
+    data[y * d.pitch + x] = data[gpume_clip(y, 0, d.h - 1) * d.pitch + gpume_clip(x, 0, d.w - 1)];
 }
 
 /** One pyramid level from the one above it (interior only; gpume_pad follows). */
-extern "C" __global__ void gpume_downscale(GpumeCudaPlaneArgs a)
+extern "C" __global__ void gpume_downscale(GpumePlaneArgs a, uint8_t *pic)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
 
     if (x >= a.dst.w || y >= a.dst.h)
         return;
-    a.dst.data[y * a.dst.pitch + x] = gpume_downscale_px(a.src.data, a.src.pitch,
-                                                         a.src.w, a.src.h, x, y);
+    pic[a.dst.offset + y * a.dst.pitch + x] = gpume_downscale_px(pic + a.src.offset, a.src.pitch,
+                                                                 a.src.w, a.src.h, x, y);
 }
 
 /** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */
-extern "C" __global__ void gpume_predictor(GpumeCudaPredArgs a)
+extern "C" __global__ void gpume_predictor(GpumePredArgs a, const GpumeBlock *blocks,
+                                            const uint16_t *counts, int16_t *pred)
 {
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
 
     if (c < a.nb_ctus)
-        gpume_ctu_predictor(a.blocks, a.counts, a.max_out, c, a.pred);
+        gpume_ctu_predictor(blocks, counts, a.max_out, c, pred);
 }
 
 /** Full search of the CTU's block at one coarse level; returns the winning vector. */
-__device__ static void coarse_search(const GpumeCudaArgs *a, int level, int ctu_idx,
+__device__ static void coarse_search(const GpumeSearchArgs *a, const GpumeCudaBuffers *b,
+                                     int level, int ctu_idx,
                                      int cxv, int cyv, int r, int *vx, int *vy, uint64_t *red)
 {
     const int tid = threadIdx.x;
@@ -105,7 +109,8 @@ __device__ static void coarse_search(const GpumeCudaArgs *a, int level, int ctu_
 
     for (int c = tid; c < n * n; c += NT) {
         const int dx = cxv + c % n - r, dy = cyv + c / n - r;
-        const uint32_t sad = plane_sad(&a->cur[level], &a->ref[level], x0, y0, vw, vh, dx, dy);
+        const uint32_t sad = plane_sad(b->cur, a->cur[level], b->ref, a->ref[level],
+                                         x0, y0, vw, vh, dx, dy);
         const uint64_t key = gpume_key(sad + a->p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
         if (key < best)
             best = key;
@@ -116,24 +121,25 @@ __device__ static void coarse_search(const GpumeCudaArgs *a, int level, int ctu_
 }
 
 /** hme levels 2 and 1: the two level-0 window origins of every CTU. */
-extern "C" __global__ void gpume_hme_coarse(GpumeCudaArgs a)
+extern "C" __global__ void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint64_t red[NT];
     const int ctu_idx = blockIdx.x;
     int v2x, v2y, v1x, v1y;
 
-    coarse_search(&a, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range), &v2x, &v2y, red);
-    coarse_search(&a, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y, red);
+    coarse_search(&a, &b, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range), &v2x, &v2y, red);
+    coarse_search(&a, &b, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y, red);
     if (threadIdx.x == 0) {
-        GpumeCudaWindows w;
-        gpume_hme_windows(v1x, v1y, a.pred[2 * ctu_idx], a.pred[2 * ctu_idx + 1], a.p.range,
+        GpumeWindows w;
+        gpume_hme_windows(v1x, v1y, b.pred[2 * ctu_idx], b.pred[2 * ctu_idx + 1], a.p.range,
                           w.x0, w.y0);
-        a.windows[ctu_idx] = w;
+        b.windows[ctu_idx] = w;
     }
 }
 
 /** Candidate windows of a CTU's PU-table search (see ALGORITHMS.md §5). */
-__device__ static int pu_windows(const GpumeCudaArgs *a, int ctu_idx, int *x0, int *y0, int *n)
+__device__ static int pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffers *b, int ctu_idx,
+                                 int *x0, int *y0, int *n)
 {
     if (a->p.algo == GPUME_ALGO_FULL) {
         x0[0] = y0[0] = -a->p.range;
@@ -141,7 +147,7 @@ __device__ static int pu_windows(const GpumeCudaArgs *a, int ctu_idx, int *x0, i
         return 1;
     }
     {
-        const GpumeCudaWindows w = a->windows[ctu_idx];
+        const GpumeWindows w = b->windows[ctu_idx];
         x0[0] = w.x0[0]; y0[0] = w.y0[0];
         x0[1] = w.x0[1]; y0[1] = w.y0[1];
         *n = 2 * GPUME_HME_L0_RANGE + 1;
@@ -223,7 +229,7 @@ __device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_
  * and their keys are reduced at the end.
  */
 template <int CTU>
-__device__ static void pu_search(const GpumeCudaArgs &a)
+__device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffers &b)
 {
     const int u = CTU / 4, u1 = u + 1, tw = u1 * u1;
     const int B = CTU == 16 ? 256 : CTU == 32 ? 128 : 32;
@@ -231,17 +237,18 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
     GPUME_SHARED uint32_t cur_w[CTU * CTU / 4];
     GPUME_SHARED uint32_t cand_idx[B], cand_mvc[B];
     const uint8_t *cur_s = (const uint8_t *)cur_w;
+    const uint8_t *cur0 = b.cur + a.cur[0].offset, *ref0 = b.ref + a.ref[0].offset;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
     const int X = cx * CTU, Y = cy * CTU;
     const int vw = min(CTU, a.p.width - X), vh = min(CTU, a.p.height - Y);
     const int interior = vw == CTU && vh == CTU;
-    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
+    const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
     const int G = 2 * nb <= NT ? NT / nb : 1;   /* threads per PU */
     int wx0[2], wy0[2], n;
-    const int nwin = pu_windows(&a, ctu_idx, wx0, wy0, &n);
+    const int nwin = pu_windows(&a, &b, ctu_idx, wx0, wy0, &n);
     const int total = nwin * n * n;
     GpumePU my_pu[MAX_PUS_PER_THREAD];
     uint64_t best[MAX_PUS_PER_THREAD];
@@ -252,11 +259,11 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
         best[i] = GPUME_INVALID_KEY;
         if (k < nb)
-            my_pu[i] = a.pu[a.p.block ? a.fixed_pus[k] : k];
+            my_pu[i] = b.pu[a.p.block ? b.fixed_pus[k] : k];
     }
     for (int i = tid; i < CTU * CTU; i += NT) {
         const int x = i % CTU, y = i / CTU;
-        ((uint8_t *)cur_w)[i] = x < vw && y < vh ? a.cur[0].data[(Y + y) * a.cur[0].pitch + X + x] : 0;
+        ((uint8_t *)cur_w)[i] = x < vw && y < vh ? cur0[(Y + y) * a.cur[0].pitch + X + x] : 0;
     }
 
     for (int base = 0; base < total; base += B) {
@@ -288,7 +295,7 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
             row[0] = 0;
             if (cand_idx[c] != 0xffffffffu) {
                 const int k = base + c, w = k / (n * n), r = k % (n * n);
-                const uint8_t *ref = a.ref[0].data +
+                const uint8_t *ref = ref0 +
                                      (Y + (w ? wy0[1] : wy0[0]) + r / n) * a.ref[0].pitch +
                                      X + (w ? wx0[1] : wx0[0]) + r % n;
                 if (interior)
@@ -322,15 +329,15 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
                 const GpumePU pu = my_pu[i];
                 const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
                 const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
-                uint64_t b = best[i];
+                uint64_t bk = best[i];
                 for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
                     const uint32_t *t = S + c * tw;
                     const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
                                                    cand_idx[c]);
-                    if (cand_idx[c] != 0xffffffffu && key < b)
-                        b = key;
+                    if (cand_idx[c] != 0xffffffffu && key < bk)
+                        bk = key;
                 }
-                best[i] = b;
+                best[i] = bk;
             }
         }
         __syncthreads();
@@ -341,10 +348,10 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
         red[tid] = best[0];
         __syncthreads();
         if (tid < nb) {
-            uint64_t b = red[tid];
+            uint64_t k = red[tid];
             for (int g = 1; g < G; g++)
-                b = red[g * nb + tid] < b ? red[g * nb + tid] : b;
-            a.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? a.fixed_pus[tid] : tid)] = b;
+                k = red[g * nb + tid] < k ? red[g * nb + tid] : k;
+            b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? b.fixed_pus[tid] : tid)] = k;
         }
         return;
     }
@@ -352,13 +359,13 @@ __device__ static void pu_search(const GpumeCudaArgs &a)
     for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
         const int k = tid + i * NT;
         if (k < nb)
-            a.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? a.fixed_pus[k] : k)] = best[i];
+            b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? b.fixed_pus[k] : k)] = best[i];
     }
 }
 
-extern "C" __global__ void gpume_pu_search16(GpumeCudaArgs a) { pu_search<16>(a); }
-extern "C" __global__ void gpume_pu_search32(GpumeCudaArgs a) { pu_search<32>(a); }
-extern "C" __global__ void gpume_pu_search64(GpumeCudaArgs a) { pu_search<64>(a); }
+extern "C" __global__ void gpume_pu_search16(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<16>(a, b); }
+extern "C" __global__ void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<32>(a, b); }
+extern "C" __global__ void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
 
 
 /* Rows of all exported PUs of a CTU: they tile the CTU and are >= 4 wide;
@@ -373,7 +380,7 @@ extern "C" __global__ void gpume_pu_search64(GpumeCudaArgs a) { pu_search<64>(a)
  * and one per PU picks the best key. No atomics, so sums are exact and the
  * order of additions does not matter.
  */
-extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
+extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint32_t cost[GPUME_MAX_PUS];
     GPUME_SHARED uint32_t tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
@@ -390,16 +397,17 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
-    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
-    const uint64_t *keys = a.pu_keys + (uint64_t)ctu_idx * a.p.nb_pus;
-    GpumeBlock *out = a.blocks + (uint64_t)ctu_idx * a.p.max_out;
-    const GpumeCudaPlane *cur = &a.cur[0], *ref = &a.ref[0];
+    const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
+    const uint64_t *keys = b.pu_keys + (uint64_t)ctu_idx * a.p.nb_pus;
+    GpumeBlock *out = b.blocks + (uint64_t)ctu_idx * a.p.max_out;
+    const uint8_t *cur = b.cur + a.cur[0].offset, *ref = b.ref + a.ref[0].offset;
+    const int cur_pitch = a.cur[0].pitch, ref_pitch = a.ref[0].pitch;
     int wx0[2], wy0[2], n;
 
-    pu_windows(&a, ctu_idx, wx0, wy0, &n);
+    pu_windows(&a, &b, ctu_idx, wx0, wy0, &n);
     if (a.p.block) {
         for (int i = tid; i < a.nb_fixed_pus; i += NT)
-            chosen[i] = a.fixed_pus[i];
+            chosen[i] = b.fixed_pus[i];
         if (tid == 0)
             nb_chosen = a.nb_fixed_pus;
     } else {
@@ -416,7 +424,7 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
     if (tid == 0) {
         int k = 0, rows = 0;
         for (int i = 0; i < nb_chosen; i++) {
-            const GpumePU pu = a.pu[chosen[i]];
+            const GpumePU pu = b.pu[chosen[i]];
             const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
             const int w = min(4 * (pu.r - pu.l), a.p.width - x);
             const int h = min(4 * (pu.b - pu.t), a.p.height - y);
@@ -444,12 +452,12 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
         for (int it = tid; it < np * nb_rows; it += NT) {
             const int i = it % np, row = it / np, k = row_pu[row];
             const int y = by[k] + row - first_row[k], x0 = bx[k], w = bw[k];
-            const uint8_t *c = cur->data + y * cur->pitch + x0;
+            const uint8_t *c = cur + y * cur_pitch + x0;
             uint32_t acc = 0;
             int ox, oy;
             gpume_subpel_offset(i, step, &ox, &oy);
             if (!step) {
-                const uint8_t *r = ref->data + (y + qy[k] / 4) * ref->pitch + x0 + qx[k] / 4;
+                const uint8_t *r = ref + (y + qy[k] / 4) * ref_pitch + x0 + qx[k] / 4;
                 for (int x = 0; x < w; x++)
                     acc += gpume_iabs(c[x] - r[x]);
             } else {
@@ -458,8 +466,8 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
                 const int sx = qx[k] + ox, sy = 4 * y + qy[k] + oy;
                 const int fx = sx & 3, fy = sy & 3;
                 const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
-                const uint8_t *r0 = ref->data + (sy >> 2) * ref->pitch + x0 + (sx >> 2);
-                const uint8_t *r1 = r0 + ref->pitch;
+                const uint8_t *r0 = ref + (sy >> 2) * ref_pitch + x0 + (sx >> 2);
+                const uint8_t *r1 = r0 + ref_pitch;
                 for (int x = 0; x < w; x++)
                     acc += gpume_iabs(c[x] - ((wa * r0[x] + wb * r0[x + 1] + wc * r1[x] +
                                                wd * r1[x + 1] + 8) >> 4));
@@ -500,20 +508,21 @@ extern "C" __global__ void gpume_refine(GpumeCudaArgs a)
     }
 
     for (int k = tid; k < nb_out; k += NT) {
-        GpumeBlock b;
-        b.x = bx[k]; b.y = by[k]; b.w = bw[k]; b.h = bh[k];
-        b.mvx = qx[k]; b.mvy = qy[k]; b.sad = sad[k][0];
-        out[k] = b;
+        GpumeBlock blk;
+        blk.x = bx[k]; blk.y = by[k]; blk.w = bw[k]; blk.h = bh[k];
+        blk.mvx = qx[k]; blk.mvy = qy[k]; blk.sad = sad[k][0];
+        out[k] = blk;
     }
     if (tid == 0)
-        a.counts[ctu_idx] = nb_out;
+        b.counts[ctu_idx] = nb_out;
 }
 
 /**
  * One LFS template step around (cxv, cyv): one thread per template point,
  * integer (qpel = 0) or quarter-pel (qpel = 1) positions.
  */
-__device__ static uint64_t lfs_step(const GpumeCudaArgs *a, int x, int y, int w, int h,
+__device__ static uint64_t lfs_step(const GpumeSearchArgs *a, const GpumeCudaBuffers *b,
+                                    int x, int y, int w, int h,
                                     int cxv, int cyv, int stride, int qpel, int px, int py,
                                     uint64_t *red, uint32_t *sad_of, int *bx, int *by)
 {
@@ -524,19 +533,19 @@ __device__ static uint64_t lfs_step(const GpumeCudaArgs *a, int x, int y, int w,
     uint32_t sad = 0;
 
     if (qpel) {
+        const uint8_t *cur = b->cur + a->cur[0].offset, *ref = b->ref + a->ref[0].offset;
         for (int yy = 0; yy < h; yy++)
             for (int xx = 0; xx < w; xx++)
-                sad += gpume_iabs(a->cur[0].data[(y + yy) * a->cur[0].pitch + x + xx] -
-                                  gpume_sample_qpel(a->ref[0].data, a->ref[0].pitch,
-                                                    a->ref[0].w, a->ref[0].h,
+                sad += gpume_iabs(cur[(y + yy) * a->cur[0].pitch + x + xx] -
+                                  gpume_sample_qpel(ref, a->ref[0].pitch, a->ref[0].w, a->ref[0].h,
                                                     4 * (x + xx) + dx, 4 * (y + yy) + dy));
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, dx, dy, px, py), tid);
     } else if (gpume_in_range(dx, dy, a->p.range)) {
-        sad = plane_sad(&a->cur[0], &a->ref[0], x, y, w, h, dx, dy);
+        sad = plane_sad(b->cur, a->cur[0], b->ref, a->ref[0], x, y, w, h, dx, dy);
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, 4 * dx, 4 * dy, px, py), tid);
     }
     sad_of[tid] = sad;
-    key = block_min_key(key, red, tid, GPUME_CUDA_LFS_THREADS);
+    key = block_min_key(key, red, tid, GPUME_LFS_THREADS);
     {
         const int w_idx = (uint32_t)key;
         *bx = cxv + (GPUME_LFS_LO + w_idx % GPUME_LFS_N) * stride;
@@ -548,18 +557,18 @@ __device__ static uint64_t lfs_step(const GpumeCudaArgs *a, int x, int y, int w,
 }
 
 /** LFS over the fixed blocks of one CTU; one thread per template point. */
-extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
+extern "C" __global__ void gpume_lfs(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
-    GPUME_SHARED uint64_t red[GPUME_CUDA_LFS_THREADS];
-    GPUME_SHARED uint32_t sad_of[GPUME_CUDA_LFS_THREADS];
+    GPUME_SHARED uint64_t red[GPUME_LFS_THREADS];
+    GPUME_SHARED uint32_t sad_of[GPUME_LFS_THREADS];
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
-    const int px = a.pred[2 * ctu_idx], py = a.pred[2 * ctu_idx + 1];
-    GpumeBlock *out = a.blocks + (uint64_t)ctu_idx * a.p.max_out;
+    const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
+    GpumeBlock *out = b.blocks + (uint64_t)ctu_idx * a.p.max_out;
     int nout = 0;
 
     for (int k = 0; k < a.nb_fixed_pus; k++) {
-        const GpumePU pu = a.pu[a.fixed_pus[k]];
+        const GpumePU pu = b.pu[b.fixed_pus[k]];
         const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
         const int w = min(a.p.block, a.p.width - x), h = min(a.p.block, a.p.height - y);
         const uint32_t thr = (uint32_t)a.p.lfs_threshold * w * h / 64;
@@ -574,18 +583,18 @@ extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
          * instead of 0.426 ms per 1080p frame on an H100 (tools/bench-backend
          * --algo=lfs --range=16). backendcheck holds it to the same vectors.
          */
-        sad = lfs_step(&a, x, y, w, h, 0, 0, 1, 0, px, py, red, sad_of, &bx, &by);
+        sad = lfs_step(&a, &b, x, y, w, h, 0, 0, 1, 0, px, py, red, sad_of, &bx, &by);
         if (!(gpume_iabs(bx) <= 1 && gpume_iabs(by) <= 1) && sad > thr) {
-            sad = lfs_step(&a, x, y, w, h, bx, by, 2, 0, px, py, red, sad_of, &b2x, &b2y);
+            sad = lfs_step(&a, &b, x, y, w, h, bx, by, 2, 0, px, py, red, sad_of, &b2x, &b2y);
             if (sad > thr && (b2x != bx || b2y != by))
-                sad = lfs_step(&a, x, y, w, h, b2x, b2y, 1, 0, px, py, red, sad_of, &b2x, &b2y);
+                sad = lfs_step(&a, &b, x, y, w, h, b2x, b2y, 1, 0, px, py, red, sad_of, &b2x, &b2y);
             bx = b2x;
             by = b2y;
         }
         bx *= 4;
         by *= 4;
         if (a.p.subpel)
-            sad = lfs_step(&a, x, y, w, h, bx, by, a.p.subpel == 2 ? 1 : 2, 1, px, py,
+            sad = lfs_step(&a, &b, x, y, w, h, bx, by, a.p.subpel == 2 ? 1 : 2, 1, px, py,
                            red, sad_of, &bx, &by);
         if (tid == 0)
             out[nout] = gpume_make_block(x, y, w, h, bx, by, sad);
@@ -593,5 +602,5 @@ extern "C" __global__ void gpume_lfs(GpumeCudaArgs a)
         __syncthreads();
     }
     if (tid == 0)
-        a.counts[ctu_idx] = nout;
+        b.counts[ctu_idx] = nout;
 }

@@ -24,6 +24,7 @@
 #include "libavutil/buffer.h"
 #include "libavutil/frame.h"
 #include "gpume.h"
+#include "gpume_kernel.h"
 
 /**
  * Number of picture slots a backend keeps: the previous, current and next
@@ -96,6 +97,15 @@ int ff_gpume_params_derive(GpumeParams *p);
  * PUs exported in Z order (p->nb_fixed_pus entries): what every search reads.
  */
 void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus);
+
+/**
+ * Lay out the padded pyramid of one picture of p (level 0 and the hme
+ * levels, each with p->pad samples of border and a pitch aligned to align
+ * bytes) in one buffer of the GPU backends: level[k] gets its offset, pitch
+ * and size. Returns the buffer's size in bytes, or 0 when it would not fit
+ * the int offsets of GpumePlane.
+ */
+size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *level);
 
 /** The algorithms the PU-table and LFS searches of every backend run (VME has its own path). */
 static inline int ff_gpume_is_search_algo(int algo)

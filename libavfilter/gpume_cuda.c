@@ -53,8 +53,8 @@ typedef struct GpumeCUDAContext {
     CUmodule module;
     CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs, f_predictor;
 
-    CUdeviceptr plane_buf[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
-    GpumeCudaPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
+    CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
+    GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
 
     CUdeviceptr d_pu, d_fixed_pus, d_windows, d_keys;
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
@@ -75,9 +75,8 @@ static void cuda_uninit(void *priv)
         CudaFunctions *cu = s->cu;
         CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
         for (int i = 0; i < GPUME_NB_SLOTS; i++)
-            for (int k = 0; k <= GPUME_HME_LEVELS; k++)
-                if (s->plane_buf[i][k])
-                    CHECK_CU(cu->cuMemFree(s->plane_buf[i][k]));
+            if (s->pic[i])
+                CHECK_CU(cu->cuMemFree(s->pic[i]));
         if (s->d_pu)        CHECK_CU(cu->cuMemFree(s->d_pu));
         if (s->d_fixed_pus) CHECK_CU(cu->cuMemFree(s->d_fixed_pus));
         if (s->d_windows)   CHECK_CU(cu->cuMemFree(s->d_windows));
@@ -107,7 +106,7 @@ static void cuda_uninit(void *priv)
     memset(s->done, 0, sizeof(s->done));
     memset(s->pending, 0, sizeof(s->pending));
     s->upload = s->own_stream = s->stream = NULL;
-    memset(s->plane_buf, 0, sizeof(s->plane_buf));
+    memset(s->pic, 0, sizeof(s->pic));
     s->d_pu = s->d_fixed_pus = s->d_windows = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
     memset(s->d_blocks, 0, sizeof(s->d_blocks));
@@ -127,6 +126,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GpumeCUDAContext *s = priv;
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
+    const size_t pic_size = ff_gpume_pyramid_layout(p, 128, s->level);
     CUcontext dummy;
     CudaFunctions *cu;
     int err;
@@ -137,7 +137,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
-        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_CUDA)
+        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_CUDA || !pic_size)
         return AVERROR(EINVAL);
     s->device_ref = av_buffer_ref(host->hw_device);
     if (!s->device_ref)
@@ -190,25 +190,16 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_predictor,  "gpume_predictor");
 #undef GET_FUNC
 
-    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
-        for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
-            GpumeCudaPlane *pl = &s->pic[i][k];
-            pl->w     = p->lw[k];
-            pl->h     = p->lh[k];
-            pl->pitch = FFALIGN(pl->w + 2 * s->pad, 128);
-            err = alloc_dev(s, &s->plane_buf[i][k], (size_t)pl->pitch * (pl->h + 2 * s->pad));
-            if (err < 0)
-                goto fail;
-            pl->data = s->plane_buf[i][k] + (size_t)s->pad * pl->pitch + s->pad;
-        }
-    }
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0)
+            goto fail;
 
     ff_gpume_pu_tables(p, pu, fixed);
     s->nb_fixed_pus = p->nb_fixed_pus;
 
     if ((err = alloc_dev(s, &s->d_pu, p->nb_pus * sizeof(*pu))) < 0 ||
         (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0 ||
-        (err = alloc_dev(s, &s->d_windows, p->nb_ctus * sizeof(GpumeCudaWindows))) < 0 ||
+        (err = alloc_dev(s, &s->d_windows, p->nb_ctus * sizeof(GpumeWindows))) < 0 ||
         (err = alloc_dev(s, &s->d_keys, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
@@ -232,27 +223,32 @@ fail:
     return err;
 }
 
-static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void *arg)
+/** Launch f on the compute stream; args: the addresses of its arguments. */
+static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void **args)
 {
-    void *args[] = { arg };
     return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
 }
 
-static int pad_plane(GpumeCUDAContext *s, const GpumeCudaPlane *pl)
+/** Run a plane kernel (pad, downscale) on plane level of slot's pyramid. */
+static int run_plane_kernel(GpumeCUDAContext *s, CUfunction f, int slot, int level)
 {
-    GpumeCudaPlaneArgs a = { .src = *pl, .dst = *pl, .pad = s->pad };
-    return launch(s, s->f_pad, FFALIGN(pl->w + 2 * s->pad, 32) / 32,
-                  FFALIGN(pl->h + 2 * s->pad, 8) / 8, 32, 8, &a);
+    const GpumePlane *pl = &s->level[level];
+    GpumePlaneArgs a = { .src = s->level[FFMAX(level - 1, 0)], .dst = *pl, .pad = s->pad };
+    void *args[] = { &a, &s->pic[slot] };
+    /* gpume_pad covers the border too, gpume_downscale the interior only */
+    const int border = f == s->f_pad ? 2 * s->pad : 0;
+    return launch(s, f, FFALIGN(pl->w + border, 32) / 32, FFALIGN(pl->h + border, 8) / 8,
+                  32, 8, args);
 }
 
 static int cuda_load(void *priv, int slot, const AVFrame *frame)
 {
     GpumeCUDAContext *s = priv;
     CudaFunctions *cu = s->cu;
-    GpumeCudaPlane *lv = s->pic[slot];
+    const GpumePlane *lv = s->level;
     CUDA_MEMCPY2D cpy = {
         .dstMemoryType = CU_MEMORYTYPE_DEVICE,
-        .dstDevice     = lv[0].data,
+        .dstDevice     = s->pic[slot] + lv[0].offset,
         .dstPitch      = lv[0].pitch,
         .WidthInBytes  = lv[0].w,
         .Height        = lv[0].h,
@@ -282,13 +278,11 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     if (err >= 0)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->loaded[slot], 0));
     if (err >= 0)
-        err = pad_plane(s, &lv[0]);
+        err = run_plane_kernel(s, s->f_pad, slot, 0);
     for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
-        GpumeCudaPlaneArgs a = { .src = lv[k - 1], .dst = lv[k], .pad = s->pad };
-        err = launch(s, s->f_downscale, FFALIGN(lv[k].w, 32) / 32, FFALIGN(lv[k].h, 8) / 8,
-                     32, 8, &a);
+        err = run_plane_kernel(s, s->f_downscale, slot, k);
         if (err >= 0)
-            err = pad_plane(s, &lv[k]);
+            err = run_plane_kernel(s, s->f_pad, slot, k);
     }
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
@@ -300,7 +294,9 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     GpumeCUDAContext *s = priv;
     CudaFunctions *cu = s->cu;
     const GpumeParams *p = &s->p;
-    GpumeCudaArgs a;
+    GpumeSearchArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
+    GpumeCudaBuffers b;
+    void *args[] = { &a, &b };
     CUcontext dummy;
     int err;
 
@@ -308,30 +304,28 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         return AVERROR_BUG;
     if (!ff_gpume_is_search_algo(p->algo))
         return AVERROR(ENOSYS);
-    a = (GpumeCudaArgs) {
-        .p            = *p,
-        .pred         = s->d_pred[e],
-        .windows      = s->d_windows,
-        .pu_keys      = s->d_keys,
-        .pu           = s->d_pu,
-        .fixed_pus    = s->d_fixed_pus,
-        .nb_fixed_pus = s->nb_fixed_pus,
-        .blocks       = s->d_blocks[e],
-        .counts       = s->d_counts[e],
+    b = (GpumeCudaBuffers) {
+        .cur       = s->pic[cur],
+        .ref       = s->pic[ref],
+        .pred      = s->d_pred[e],
+        .windows   = s->d_windows,
+        .pu_keys   = s->d_keys,
+        .pu        = s->d_pu,
+        .fixed_pus = s->d_fixed_pus,
+        .blocks    = s->d_blocks[e],
+        .counts    = s->d_counts[e],
     };
-    memcpy(a.cur, s->pic[cur], sizeof(a.cur));
-    memcpy(a.ref, s->pic[ref], sizeof(a.ref));
+    memcpy(a.cur, s->level, sizeof(a.cur));
+    memcpy(a.ref, s->level, sizeof(a.ref));
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
     if (pred_from >= 0) {
         /* from an estimate issued earlier on the same stream */
-        GpumeCudaPredArgs pa = {
-            .blocks = s->d_blocks[pred_from], .counts = s->d_counts[pred_from],
-            .pred = s->d_pred[e], .nb_ctus = p->nb_ctus, .max_out = p->max_out,
-        };
-        err = launch(s, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, &pa);
+        GpumePredArgs pa = { .nb_ctus = p->nb_ctus, .max_out = p->max_out };
+        void *pred_args[] = { &pa, &s->d_blocks[pred_from], &s->d_counts[pred_from], &s->d_pred[e] };
+        err = launch(s, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, pred_args);
     } else {
         /* a pageable copy waits for its stream: keep it off the compute stream */
         err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
@@ -344,14 +338,14 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     if (err < 0)
         goto end;
     if (p->algo == GPUME_ALGO_LFS) {
-        err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_CUDA_LFS_THREADS, 1, &a);
+        err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_LFS_THREADS, 1, args);
     } else {
         if (p->algo == GPUME_ALGO_HME)
-            err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+            err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         if (err >= 0)
-            err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+            err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         if (err >= 0)
-            err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_CUDA_THREADS, 1, &a);
+            err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
     }
     if (err >= 0)
         err = CHECK_CU(cu->cuEventRecord(s->done[e], s->stream));

@@ -43,6 +43,7 @@
 #include "gpume_vme_opencl.h"
 
 extern const char *ff_source_gpume_h_cl;
+extern const char *ff_source_gpume_kernel_h_cl;
 extern const char *ff_source_gpume_opencl_h_cl;
 extern const char *ff_source_gpume_cl;
 
@@ -60,7 +61,7 @@ typedef struct GpumeOpenCLContext {
     cl_kernel k_import, k_downscale, k_hme_coarse, k_pu_search, k_refine, k_lfs, k_predictor;
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
-    GpumeOclPlane level[GPUME_HME_LEVELS + 1];  ///< its planes, the same in every slot
+    GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
     cl_mem staging;                             ///< a luma plane as received, width x height
 
     cl_mem pu, fixed_pus, windows, keys;
@@ -118,7 +119,8 @@ static void ocl_uninit(void *priv)
 static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
-    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
+    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_kernel_h_cl,
+                          ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
     char opts[64];
     cl_int cle;
     int err = 0;
@@ -157,10 +159,10 @@ static int build_program(GpumeOpenCLContext *s)
     } while (0)
     KERNEL(k_import,     "gpume_import",     1);
     KERNEL(k_downscale,  "gpume_downscale",  1);
-    KERNEL(k_hme_coarse, "gpume_hme_coarse", GPUME_OCL_THREADS);
-    KERNEL(k_pu_search,  "gpume_pu_search",  GPUME_OCL_THREADS);
-    KERNEL(k_refine,     "gpume_refine",     GPUME_OCL_THREADS);
-    KERNEL(k_lfs,        "gpume_lfs",        GPUME_OCL_LFS_THREADS);
+    KERNEL(k_hme_coarse, "gpume_hme_coarse", GPUME_KERNEL_THREADS);
+    KERNEL(k_pu_search,  "gpume_pu_search",  GPUME_KERNEL_THREADS);
+    KERNEL(k_refine,     "gpume_refine",     GPUME_KERNEL_THREADS);
+    KERNEL(k_lfs,        "gpume_lfs",        GPUME_LFS_THREADS);
     KERNEL(k_predictor,  "gpume_predictor",  1);
 #undef KERNEL
 fail:
@@ -185,7 +187,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     void *avctx = host->log_ctx;
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
-    size_t pic_size = 0;
+    const size_t pic_size = ff_gpume_pyramid_layout(p, 64, s->level);
     cl_int cle;
     int err = 0;
 
@@ -221,15 +223,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     if ((err = build_program(s)) < 0)
         goto fail;
 
-    for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
-        GpumeOclPlane *pl = &s->level[k];
-        pl->w      = p->lw[k];
-        pl->h      = p->lh[k];
-        pl->pitch  = FFALIGN(pl->w + 2 * s->pad, 64);
-        pl->offset = pic_size + s->pad * pl->pitch + s->pad;
-        pic_size  += (size_t)pl->pitch * (pl->h + 2 * s->pad);
-    }
-    if (pic_size > INT32_MAX) {
+    if (!pic_size) {
         err = AVERROR(EINVAL);
         goto fail;
     }
@@ -243,7 +237,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     if (!(s->staging   = alloc_buffer(s, (size_t)p->width * p->height, &err)) ||
         !(s->pu        = alloc_buffer(s, p->nb_pus * sizeof(*pu), &err)) ||
         !(s->fixed_pus = alloc_buffer(s, s->nb_fixed_pus * sizeof(*fixed), &err)) ||
-        !(s->windows   = alloc_buffer(s, p->nb_ctus * sizeof(GpumeOclWindows), &err)) ||
+        !(s->windows   = alloc_buffer(s, p->nb_ctus * sizeof(GpumeWindows), &err)) ||
         !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)))
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
@@ -272,7 +266,7 @@ fail:
 
 /** Run a plane kernel over the padded area of a.dst. */
 static int run_plane_kernel(GpumeOpenCLContext *s, cl_kernel k, cl_mem src, cl_mem dst,
-                            const GpumeOclPlaneArgs *a)
+                            const GpumePlaneArgs *a)
 {
     void *avctx = s->host->log_ctx;
     const size_t local[2]  = { 32, 8 };
@@ -284,7 +278,7 @@ static int run_plane_kernel(GpumeOpenCLContext *s, cl_kernel k, cl_mem src, cl_m
         CL_SET_KERNEL_ARG(k, arg++, cl_mem, &src);
     }
     CL_SET_KERNEL_ARG(k, arg++, cl_mem, &dst);
-    CL_SET_KERNEL_ARG(k, arg++, GpumeOclPlaneArgs, a);
+    CL_SET_KERNEL_ARG(k, arg++, GpumePlaneArgs, a);
     cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a plane kernel: %d\n", cle);
 fail:
@@ -296,7 +290,7 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     GpumeOpenCLContext *s = priv;
     void *avctx = s->host->log_ctx;
     const int w = s->p.width, h = s->p.height;
-    GpumeOclPlaneArgs a = { .src = { 0, w, w, h }, .dst = s->level[0], .pad = s->pad };
+    GpumePlaneArgs a = { .src = { 0, w, w, h }, .dst = s->level[0], .pad = s->pad };
     cl_int cle;
     int err = 0;
 
@@ -342,9 +336,10 @@ fail:
 /**
  * Run a search kernel, one work-group of threads work-items per CTU. Its
  * arguments: a, the buffers shared by every search kernel, then its local
- * arrays of the byte sizes in local (zero-terminated).
+ * arrays of the byte sizes in local (zero-terminated; from the kernel's
+ * list in gpume_opencl.h).
  */
-static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeOclArgs *a,
+static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeSearchArgs *a,
                       int cur, int ref, int e, size_t threads, const size_t *local)
 {
     void *avctx = s->host->log_ctx;
@@ -354,7 +349,7 @@ static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeOclArgs *a,
     cl_int cle;
     int err = 0, arg = 0;
 
-    CL_SET_KERNEL_ARG(k, arg++, GpumeOclArgs, a);
+    CL_SET_KERNEL_ARG(k, arg++, GpumeSearchArgs, a);
     for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
         CL_SET_KERNEL_ARG(k, arg++, cl_mem, &bufs[i]);
     }
@@ -376,11 +371,12 @@ static int run_predictor(GpumeOpenCLContext *s, int from, int e)
     cl_int cle;
     int err = 0, arg = 0;
 
+    const GpumePredArgs a = { .nb_ctus = s->p.nb_ctus, .max_out = s->p.max_out };
+
+    CL_SET_KERNEL_ARG(s->k_predictor, arg++, GpumePredArgs, &a);
     CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->blocks[from]);
     CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->counts[from]);
     CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_mem, &s->pred[e]);
-    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_int, &s->p.nb_ctus);
-    CL_SET_KERNEL_ARG(s->k_predictor, arg++, cl_int, &s->p.max_out);
     cle = clEnqueueNDRangeKernel(s->queue, s->k_predictor, 1, NULL, &global, &local, 0, NULL, NULL);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the predictor kernel: %d\n", cle);
 fail:
@@ -393,7 +389,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     GpumeOpenCLContext *s = priv;
     void *avctx = s->host->log_ctx;
     const GpumeParams *p = &s->p;
-    GpumeOclArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
+    GpumeSearchArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
     cl_int cle;
     int err = 0;
 
@@ -421,30 +417,22 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
                                    s->pred_host[e], 0, NULL, NULL);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
     }
+#define LOCAL_SIZE(type, name, count) (size_t)(count) * sizeof(type),
     if (p->algo == GPUME_ALGO_LFS) {
-        const size_t lfs_local[] = { GPUME_OCL_LFS_THREADS * sizeof(uint64_t),
-                                     GPUME_OCL_LFS_THREADS * sizeof(uint32_t), 0 };
-        err = run_search(s, s->k_lfs, &a, cur, ref, e, GPUME_OCL_LFS_THREADS, lfs_local);
+        const size_t lfs_local[] = { GPUME_OCL_LFS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        err = run_search(s, s->k_lfs, &a, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
     } else {
-        const int batch = GPUME_OCL_BATCH(p->ctu), u1 = p->units + 1;
-        const size_t coarse_local[] = { GPUME_OCL_THREADS * sizeof(uint64_t), 0 };
-        const size_t search_local[] = { (size_t)batch * u1 * u1 * sizeof(uint32_t),
-                                        (size_t)p->ctu * p->ctu,
-                                        batch * sizeof(uint32_t), batch * sizeof(uint32_t),
-                                        GPUME_OCL_THREADS * sizeof(uint64_t), 0 };
-        const size_t refine_local[] = { GPUME_MAX_PUS * sizeof(uint32_t),
-                                        GPUME_OCL_PART_TMP * sizeof(uint32_t),
-                                        GPUME_OCL_PART_TMP,
-                                        GPUME_MAX_OUT_PER_CTU * sizeof(uint16_t),
-                                        9 * GPUME_OCL_THREADS * sizeof(uint32_t),
-                                        sizeof(int), 0 };
+        const size_t coarse_local[] = { GPUME_OCL_COARSE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t search_local[] = { GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t refine_local[] = { GPUME_OCL_REFINE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         if (p->algo == GPUME_ALGO_HME)
-            err = run_search(s, s->k_hme_coarse, &a, cur, ref, e, GPUME_OCL_THREADS, coarse_local);
+            err = run_search(s, s->k_hme_coarse, &a, cur, ref, e, GPUME_KERNEL_THREADS, coarse_local);
         if (err >= 0)
-            err = run_search(s, s->k_pu_search, &a, cur, ref, e, GPUME_OCL_THREADS, search_local);
+            err = run_search(s, s->k_pu_search, &a, cur, ref, e, GPUME_KERNEL_THREADS, search_local);
         if (err >= 0)
-            err = run_search(s, s->k_refine, &a, cur, ref, e, GPUME_OCL_THREADS, refine_local);
+            err = run_search(s, s->k_refine, &a, cur, ref, e, GPUME_KERNEL_THREADS, refine_local);
     }
+#undef LOCAL_SIZE
     if (err < 0)
         return err;
     cle = clEnqueueReadBuffer(s->queue, s->blocks[e], CL_FALSE, 0,

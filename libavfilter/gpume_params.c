@@ -19,6 +19,7 @@
  */
 
 #include "libavutil/error.h"
+#include "libavutil/macros.h"
 #include "gpume_backend.h"
 
 int ff_gpume_params_derive(GpumeParams *p)
@@ -61,4 +62,21 @@ void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus)
         pu[i] = gpume_pu_rect(p->ctu, i);
     for (int z = 0; z < p->nb_fixed_pus; z++)
         fixed_pus[z] = gpume_square_pu(p->ctu, p->block, z);
+}
+
+size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *level)
+{
+    size_t size = 0;
+
+    for (int k = 0; k <= GPUME_HME_LEVELS; k++) {
+        GpumePlane *pl = &level[k];
+        pl->w      = p->lw[k];
+        pl->h      = p->lh[k];
+        pl->pitch  = FFALIGN(pl->w + 2 * p->pad, align);
+        pl->offset = size + (size_t)p->pad * pl->pitch + p->pad;
+        size      += (size_t)pl->pitch * (pl->h + 2 * p->pad);
+        if (size > INT32_MAX)
+            return 0;
+    }
+    return size;
 }

@@ -36,7 +36,7 @@
 #include "gpume_vme_opencl.h"
 
 extern const char *ff_source_gpume_h_cl;
-extern const char *ff_source_gpume_opencl_h_cl;
+extern const char *ff_source_gpume_vme_h_cl;
 extern const char *ff_source_gpume_vme_cl;
 
 #define MAX_RESULTS 4
@@ -89,7 +89,7 @@ int ff_gpume_vme_opencl_check(void *log_ctx, cl_device_id device)
 static int build_program(GpumeVmeOpenCL *v)
 {
     void *avctx = v->log_ctx;
-    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_opencl_h_cl, ff_source_gpume_vme_cl };
+    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_vme_h_cl, ff_source_gpume_vme_cl };
     cl_int cle;
     int err = 0;
 

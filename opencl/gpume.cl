@@ -2,11 +2,10 @@
  * gpume: OpenCL kernels (OpenCL C 1.2, integer only, no subgroups). They
  * reproduce the CPU reference (docs/ALGORITHMS.md) bit for bit: every
  * arg-min is a minimum of (cost, index) keys, so work-item order never
- * matters. The host prepends gpume.h and gpume_opencl.h and builds with
- * -DGPUME_CTU=16|32|64 (the CTU size of the PU-table search). Local memory
- * comes as __local kernel arguments sized by the host (gpume_opencl.h), not
- * as kernel-scope __local arrays: PoCL 3.1 shares those between work-groups
- * running at the same time.
+ * matters. The host prepends gpume.h, gpume_kernel.h and gpume_opencl.h and
+ * builds with -DGPUME_CTU=16|32|64 (the CTU size of the PU-table search).
+ * Local memory comes as __local kernel arguments declared from the lists of
+ * gpume_opencl.h, which the host sizes from the same lists.
  *
  * This file is part of FFmpeg.
  *
@@ -25,12 +24,12 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#define NT GPUME_OCL_THREADS
+#define NT GPUME_KERNEL_THREADS
 
-/* the search kernels' buffers, after their GpumeOclArgs */
+/* the search kernels' buffers, after their GpumeSearchArgs */
 #define SEARCH_BUFFERS                                                        \
     __global const uchar *cur_buf, __global const uchar *ref_buf,            \
-    __global const short *pred, __global GpumeOclWindows *windows,           \
+    __global const short *pred, __global GpumeWindows *windows,              \
     __global ulong *pu_keys, __global const GpumePU *pu_table,               \
     __global const ushort *fixed_pus, __global GpumeBlock *blocks,           \
     __global ushort *counts
@@ -65,8 +64,8 @@ static void wg_sums(const uint *vals, int nv, __local uint *red, int tid)
 }
 
 /** SAD of the w x h block at (x, y) of cur against ref displaced by (dx, dy). */
-static uint plane_sad(__global const uchar *cur, GpumeOclPlane cp,
-                      __global const uchar *ref, GpumeOclPlane rp,
+static uint plane_sad(__global const uchar *cur, GpumePlane cp,
+                      __global const uchar *ref, GpumePlane rp,
                       int x, int y, int w, int h, int dx, int dy)
 {
     __global const uchar *c = cur + cp.offset + y * cp.pitch + x;
@@ -83,7 +82,7 @@ static uint plane_sad(__global const uchar *cur, GpumeOclPlane cp,
  * packed or not): every sample of the padded plane, the border replicating
  * the edges. One work-item per padded sample.
  */
-__kernel void gpume_import(__global const uchar *src, __global uchar *pic, GpumeOclPlaneArgs a)
+__kernel void gpume_import(__global const uchar *src, __global uchar *pic, GpumePlaneArgs a)
 {
     const int x = (int)get_global_id(0) - a.pad, y = (int)get_global_id(1) - a.pad;
 
@@ -94,7 +93,7 @@ __kernel void gpume_import(__global const uchar *src, __global uchar *pic, Gpume
 }
 
 /** Pyramid level a.dst from level a.src of the same buffer, border included. */
-__kernel void gpume_downscale(__global uchar *pic, GpumeOclPlaneArgs a)
+__kernel void gpume_downscale(__global uchar *pic, GpumePlaneArgs a)
 {
     const int x = (int)get_global_id(0) - a.pad, y = (int)get_global_id(1) - a.pad;
 
@@ -106,17 +105,17 @@ __kernel void gpume_downscale(__global uchar *pic, GpumeOclPlaneArgs a)
 }
 
 /** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */
-__kernel void gpume_predictor(__global const GpumeBlock *blocks, __global const ushort *counts,
-                              __global short *pred, int nb_ctus, int max_out)
+__kernel void gpume_predictor(GpumePredArgs a, __global const GpumeBlock *blocks,
+                              __global const ushort *counts, __global short *pred)
 {
     const int c = get_global_id(0);
 
-    if (c < nb_ctus)
-        gpume_ctu_predictor(blocks, counts, max_out, c, pred);
+    if (c < a.nb_ctus)
+        gpume_ctu_predictor(blocks, counts, a.max_out, c, pred);
 }
 
 /** Full search of the CTU's block at one coarse level; returns the winning vector. */
-static void coarse_search(const GpumeOclArgs *a, __global const uchar *cur_buf,
+static void coarse_search(const GpumeSearchArgs *a, __global const uchar *cur_buf,
                           __global const uchar *ref_buf, int level, int ctu_idx,
                           int cxv, int cyv, int r, int *vx, int *vy, __local ulong *red)
 {
@@ -143,8 +142,8 @@ static void coarse_search(const GpumeOclArgs *a, __global const uchar *cur_buf,
 
 /** hme levels 2 and 1: the two level-0 window origins of every CTU. */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
-void gpume_hme_coarse(GpumeOclArgs a, SEARCH_BUFFERS,
-                      __local ulong *red)   /* NT */
+void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
+                      GPUME_OCL_COARSE_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
     const int ctu_idx = get_group_id(0);
     int v2x, v2y, v1x, v1y;
@@ -154,7 +153,7 @@ void gpume_hme_coarse(GpumeOclArgs a, SEARCH_BUFFERS,
     coarse_search(&a, cur_buf, ref_buf, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE,
                   &v1x, &v1y, red);
     if (get_local_id(0) == 0) {
-        GpumeOclWindows w;
+        GpumeWindows w;
         gpume_hme_windows(v1x, v1y, pred[2 * ctu_idx], pred[2 * ctu_idx + 1], a.p.range,
                           w.x0, w.y0);
         windows[ctu_idx] = w;
@@ -162,7 +161,7 @@ void gpume_hme_coarse(GpumeOclArgs a, SEARCH_BUFFERS,
 }
 
 /** Candidate windows of a CTU's PU-table search (see ALGORITHMS.md §5); returns their number. */
-static int pu_windows(const GpumeOclArgs *a, __global const GpumeOclWindows *windows,
+static int pu_windows(const GpumeSearchArgs *a, __global const GpumeWindows *windows,
                       int ctu_idx, int *x0, int *y0, int *n)
 {
     if (a->p.algo == GPUME_ALGO_FULL) {
@@ -170,7 +169,7 @@ static int pu_windows(const GpumeOclArgs *a, __global const GpumeOclWindows *win
         *n = 2 * a->p.range + 1;
         return 1;
     } else {
-        const GpumeOclWindows w = windows[ctu_idx];
+        const GpumeWindows w = windows[ctu_idx];
         x0[0] = w.x0[0]; y0[0] = w.y0[0];
         x0[1] = w.x0[1]; y0[1] = w.y0[1];
         *n = 2 * GPUME_HME_L0_RANGE + 1;
@@ -227,12 +226,8 @@ static void unit_row(__local const uchar *cur_s, __global const uchar *ref, int 
  * their keys are reduced at the end.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
-void gpume_pu_search(GpumeOclArgs a, SEARCH_BUFFERS,
-                     __local uint *S,           /* NB_CAND * TW */
-                     __local uchar *cur_s,      /* CTU * CTU */
-                     __local uint *cand_idx,    /* NB_CAND */
-                     __local uint *cand_mvc,    /* NB_CAND */
-                     __local ulong *red)        /* NT: keys of the work-items sharing PUs */
+void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
+                     GPUME_OCL_PU_SEARCH_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
 
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
@@ -346,7 +341,7 @@ void gpume_pu_search(GpumeOclArgs a, SEARCH_BUFFERS,
 }
 
 /** SADs of the 9 sub-pel points around (qx, qy) at distance step, summed by the work-group. */
-static void subpel_sads(const GpumeOclArgs *a, __global const uchar *cur0,
+static void subpel_sads(const GpumeSearchArgs *a, __global const uchar *cur0,
                         __global const uchar *ref0, int x, int y, int w, int h,
                         int qx, int qy, int step, __local uint *red, int tid)
 {
@@ -372,13 +367,8 @@ static void subpel_sads(const GpumeOclArgs *a, __global const uchar *cur0,
  * exported PU; writes the CTU's blocks and count. One work-group per CTU.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
-void gpume_refine(GpumeOclArgs a, SEARCH_BUFFERS,
-                  __local uint *cost,       /* GPUME_MAX_PUS */
-                  __local uint *tmp_cost,   /* GPUME_OCL_PART_TMP */
-                  __local uchar *tmp_mode,  /* GPUME_OCL_PART_TMP */
-                  __local ushort *chosen,   /* GPUME_MAX_OUT_PER_CTU */
-                  __local uint *red,        /* 9 * NT */
-                  __local int *nb_chosen)   /* 1 */
+void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
+                  GPUME_OCL_REFINE_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
 
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
@@ -469,7 +459,7 @@ void gpume_refine(GpumeOclArgs a, SEARCH_BUFFERS,
  * point, integer (qpel = 0) or quarter-pel (qpel = 1) positions. Returns
  * the winner's SAD; (*bx, *by) is the winner.
  */
-static uint lfs_step(const GpumeOclArgs *a, __global const uchar *cur_buf,
+static uint lfs_step(const GpumeSearchArgs *a, __global const uchar *cur_buf,
                      __global const uchar *ref_buf, int x, int y, int w, int h,
                      int cxv, int cyv, int stride, int qpel, int px, int py,
                      __local ulong *red, __local uint *sad_of, int *bx, int *by)
@@ -494,7 +484,7 @@ static uint lfs_step(const GpumeOclArgs *a, __global const uchar *cur_buf,
         key = gpume_key(sad + gpume_mv_cost(a->p.lambda, 4 * dx, 4 * dy, px, py), tid);
     }
     sad_of[tid] = sad;
-    key = wg_min_key(key, red, tid, GPUME_OCL_LFS_THREADS);
+    key = wg_min_key(key, red, tid, GPUME_LFS_THREADS);
     {
         const int w_idx = (uint)key;
         *bx = cxv + (GPUME_LFS_LO + w_idx % GPUME_LFS_N) * stride;
@@ -506,10 +496,9 @@ static uint lfs_step(const GpumeOclArgs *a, __global const uchar *cur_buf,
 }
 
 /** LFS over the fixed blocks of one CTU; one work-item per template point. */
-__kernel __attribute__((reqd_work_group_size(GPUME_OCL_LFS_THREADS, 1, 1)))
-void gpume_lfs(GpumeOclArgs a, SEARCH_BUFFERS,
-               __local ulong *red,      /* GPUME_OCL_LFS_THREADS */
-               __local uint *sad_of)    /* GPUME_OCL_LFS_THREADS */
+__kernel __attribute__((reqd_work_group_size(GPUME_LFS_THREADS, 1, 1)))
+void gpume_lfs(GpumeSearchArgs a, SEARCH_BUFFERS
+               GPUME_OCL_LFS_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;

@@ -30,6 +30,7 @@ CHECKME_SRCS     := $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c          \
                     $(GPUME_TESTS_DIR)/checkme.c
 CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_backend.h      \
+                    $(GPUME_SRC_ROOT)/libavfilter/gpume_kernel.h       \
                     $(GPUME_TESTS_DIR)/naive_me.h
 CHECKME_AVUTIL   := $(FFMPEG_BUILD)/libavutil/libavutil.a
 # a static libavutil needs the libraries its configuration linked (libdl, libva, ...)
@@ -81,7 +82,9 @@ GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.c         \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume.o           \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_vme.o       \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_h.o         \
-                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_opencl_h.o
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_kernel_h.o  \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_opencl_h.o  \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_vme_h.o
 GPU_TEST_LIBS     += -lOpenCL
 endif
 # rebuilt when the set of backends changes (GPUME_CUDA, GPUME_OPENCL)
@@ -102,8 +105,7 @@ $(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEP
 # Intel VME host conversion (libavfilter/gpume_vme.c) on hand-made VME
 # results: plain C, no OpenCL, no device (tests/suites/vme.sh runs it)
 VMECHECK_SRCS := $(GPUME_TESTS_DIR)/vmecheck.c $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.c
-VMECHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.h $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.h \
-                 $(GPUME_SRC_ROOT)/libavfilter/gpume.h
+VMECHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/gpume_vme.h $(GPUME_SRC_ROOT)/libavfilter/gpume.h
 
 $(BUILDDIR)/tests/vmecheck: $(VMECHECK_SRCS) $(VMECHECK_HDRS)
 	@mkdir -p $(@D)

@@ -2,7 +2,7 @@
 # The Intel VME path (algo=vme), which no machine here can run (it needs an
 # Intel Gen9-Gen11 GPU):
 #  - vmecheck: the host conversion of VME results into blocks (tests/vmecheck.c);
-#  - offline compiles of opencl/gpume_vme.cl (with gpume.h and gpume_opencl.h
+#  - offline compiles of opencl/gpume_vme.cl (with gpume.h and gpume_vme.h
 #    before it, as the host builds it) by Intel's ocloc for Gen9 (skl) and
 #    Gen11 (icllp), whose disassembly must hold the VME messages: sends to
 #    shared function 0x8 ("vme", integer search; three in gpume_vme_search:
@@ -42,7 +42,7 @@ else
 fi
 
 # --- offline compiles ---------------------------------------------------------
-cat libavfilter/gpume.h libavfilter/gpume_opencl.h opencl/gpume_vme.cl > "$tmp/vme.cl"
+cat libavfilter/gpume.h libavfilter/gpume_vme.h opencl/gpume_vme.cl > "$tmp/vme.cl"
 intel=$BUILDDIR/deps/intel
 OCLOC= OCLOC_LIBS=
 # shellcheck disable=SC1091

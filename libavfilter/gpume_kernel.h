@@ -1,0 +1,79 @@
+/*
+ * gpume: the arguments of the search kernels, one definition for the host
+ * code (C), the CUDA kernels and the OpenCL kernels (where gpume.h and this
+ * file are the source strings before opencl/gpume.cl).
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_KERNEL_H
+#define AVFILTER_GPUME_KERNEL_H
+
+#ifndef __OPENCL_C_VERSION__
+#include "gpume.h"
+#endif
+
+/*
+ * Every struct here is passed by value and holds ints only, so that host
+ * and device layouts agree on every CUDA and OpenCL implementation.
+ * Buffers travel beside them: CUDA kernels take a struct of device
+ * pointers (gpume_cuda.h), OpenCL kernels one __global parameter each.
+ */
+
+#define GPUME_KERNEL_THREADS 256                         ///< threads of every search block
+#define GPUME_LFS_THREADS    (GPUME_LFS_N * GPUME_LFS_N) ///< one thread per LFS template point
+/** Entries of the per-level work arrays of gpume_choose_partition(). */
+#define GPUME_PART_TMP       (2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8))
+
+/**
+ * A padded plane inside a picture's buffer, which holds the picture's
+ * pyramid (level 0 and the coarse levels): sample (0, 0) of the plane is
+ * at byte offset of the buffer, with pad samples of border around it.
+ */
+typedef struct GpumePlane {
+    int offset, pitch, w, h;
+} GpumePlane;
+
+/** Window origins of the PU-table search of one CTU (hme: two windows). */
+typedef struct GpumeWindows {
+    int x0[2], y0[2];
+} GpumeWindows;
+
+/**
+ * The argument of every search kernel (hme coarse levels, PU-table search,
+ * refinement, LFS). Its buffers: the pyramids of the current and the
+ * reference picture, the predictors, the windows, the PU keys, the PU
+ * table, the fixed-block PU list, the blocks and the block counts.
+ */
+typedef struct GpumeSearchArgs {
+    GpumeParams p;
+    GpumePlane cur[GPUME_HME_LEVELS + 1], ref[GPUME_HME_LEVELS + 1];
+    int nb_fixed_pus;
+} GpumeSearchArgs;
+
+/** Argument of the plane kernels (import with border fill, downscale), in one picture buffer. */
+typedef struct GpumePlaneArgs {
+    GpumePlane src, dst;
+    int pad;    ///< border of dst written, in samples
+} GpumePlaneArgs;
+
+/** Argument of the predictor kernel (pred=temporal): its buffers are blocks, counts, pred. */
+typedef struct GpumePredArgs {
+    int nb_ctus, max_out;
+} GpumePredArgs;
+
+#endif /* AVFILTER_GPUME_KERNEL_H */
