@@ -237,7 +237,6 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     GPUME_SHARED uint32_t cur_w[CTU * CTU / 4];
     GPUME_SHARED uint32_t cand_idx[B], cand_mvc[B];
     const uint8_t *cur_s = (const uint8_t *)cur_w;
-    const uint8_t *cur0 = b.cur + a.cur[0].offset, *ref0 = b.ref + a.ref[0].offset;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
@@ -263,7 +262,7 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     }
     for (int i = tid; i < CTU * CTU; i += NT) {
         const int x = i % CTU, y = i / CTU;
-        ((uint8_t *)cur_w)[i] = x < vw && y < vh ? cur0[(Y + y) * a.cur[0].pitch + X + x] : 0;
+        ((uint8_t *)cur_w)[i] = x < vw && y < vh ? b.cur[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
     }
 
     for (int base = 0; base < total; base += B) {
@@ -295,9 +294,9 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
             row[0] = 0;
             if (cand_idx[c] != 0xffffffffu) {
                 const int k = base + c, w = k / (n * n), r = k % (n * n);
-                const uint8_t *ref = ref0 +
-                                     (Y + (w ? wy0[1] : wy0[0]) + r / n) * a.ref[0].pitch +
-                                     X + (w ? wx0[1] : wx0[0]) + r % n;
+                const uint8_t *ref = b.ref + (a.ref[0].offset +
+                                              (Y + (w ? wy0[1] : wy0[0]) + r / n) * a.ref[0].pitch +
+                                              X + (w ? wx0[1] : wx0[0]) + r % n);
                 if (interior)
                     unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
                 else
