@@ -35,4 +35,6 @@ OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o opencl.o
                                       opencl/gpume_h.o opencl/gpume_kernel_h.o   \
                                       opencl/gpume_opencl_h.o opencl/gpume_vme_h.o
 
-OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o
+OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o gpume_device.o
+CUDA-OBJS-$(CONFIG_MCFPS_FILTER)   += mcfps_cuda.o mcfps.ptx.o cuda/load_helper.o
+OPENCL-OBJS-$(CONFIG_MCFPS_FILTER) += mcfps_opencl.o opencl.o opencl/mcfps.o opencl/mcfps_h.o

@@ -65,6 +65,7 @@ enum McfpsSide {
 #define MCFPS_CELL_LOG2   3                       ///< cells of 8x8 luma pixels
 #define MCFPS_CELL        (1 << MCFPS_CELL_LOG2)
 #define MCFPS_MARGIN      4                       ///< matching window: the cell plus 4 pixels each side (its OBMC support)
+#define MCFPS_WIN         (MCFPS_CELL + 2 * MCFPS_MARGIN) ///< the window's largest width and height
 #define MCFPS_PHI_ONE     256                     ///< phase unit: phi in 1/256 of the frame interval
 #define MCFPS_MAX_MV      (4 * 1024)              ///< |vector| clamp, quarter pel (1024 pixels)
 #define MCFPS_NB_CAND     12
@@ -212,28 +213,47 @@ MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
     return j * p->cw + i;
 }
 
+/** The matching window of cell (i, j): luma pixels [*x0, *x1) x [*y0, *y1), at most MCFPS_WIN x MCFPS_WIN. */
+MCFPS_FN void mcfps_window(const McfpsParams *p, int i, int j, int *x0, int *x1, int *y0, int *y1)
+{
+    *x0 = mcfps_clip(i * MCFPS_CELL - MCFPS_MARGIN, 0, p->width);
+    *x1 = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->width);
+    *y0 = mcfps_clip(j * MCFPS_CELL - MCFPS_MARGIN, 0, p->height);
+    *y1 = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->height);
+}
+
+/**
+ * Bilateral matching error of vector (dx, dy) at luma pixel (x, y):
+ * |A(x + oa) - B(x + ob)| (quarter-pel samples), ob = oa + d.
+ */
+MCFPS_FN int mcfps_bilateral_px(const McfpsParams *p,
+                                const MCFPS_GLOBAL uint8_t *a, int sa,
+                                const MCFPS_GLOBAL uint8_t *b, int sb,
+                                int x, int y, int dx, int dy)
+{
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    const int obx = oax + dx, oby = oay + dy;
+    return mcfps_abs(mcfps_sample(a, sa, p->width, p->height, 4 * x + oax, 4 * y + oay, 2, 2) -
+                     mcfps_sample(b, sb, p->width, p->height, 4 * x + obx, 4 * y + oby, 2, 2));
+}
+
 /**
  * Bilateral matching error of vector (dx, dy) over the window of cell (i, j):
- * sum over the window's luma pixels of |A(x + oa) - B(x + ob)| (quarter-pel
- * samples). *n receives the window's pixel count.
+ * the sum of mcfps_bilateral_px() over the window's luma pixels. *n
+ * receives the window's pixel count.
  */
 MCFPS_FN uint32_t mcfps_bilateral_sad(const McfpsParams *p,
                                       const MCFPS_GLOBAL uint8_t *a, int sa,
                                       const MCFPS_GLOBAL uint8_t *b, int sb,
                                       int i, int j, int dx, int dy, int *n)
 {
-    const int x0 = mcfps_clip(i * MCFPS_CELL - MCFPS_MARGIN, 0, p->width);
-    const int x1 = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->width);
-    const int y0 = mcfps_clip(j * MCFPS_CELL - MCFPS_MARGIN, 0, p->height);
-    const int y1 = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL + MCFPS_MARGIN, 0, p->height);
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
-    const int obx = oax + dx, oby = oay + dy;
+    int x0, x1, y0, y1;
     uint32_t sad = 0;
 
+    mcfps_window(p, i, j, &x0, &x1, &y0, &y1);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++)
-            sad += mcfps_abs(mcfps_sample(a, sa, p->width, p->height, 4 * x + oax, 4 * y + oay, 2, 2) -
-                             mcfps_sample(b, sb, p->width, p->height, 4 * x + obx, 4 * y + oby, 2, 2));
+            sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
     *n = (x1 - x0) * (y1 - y0);
     return sad;
 }
@@ -280,6 +300,128 @@ MCFPS_FN void mcfps_candidate(const McfpsParams *p,
 }
 
 /**
+ * The search of one cell's vector as a sequence of MCFPS_NB_PROBES probes:
+ * the MCFPS_NB_CAND candidates (an earlier equal candidate has the same
+ * cost and wins the tie, so a repeated one is skipped), then the refinement
+ * +-1 pel, +-1/2, +-1/4 around the best vector so far (4 probes per step).
+ * A probe costs its bilateral error plus lambda times its distance to the
+ * smoothed A vector; a lower cost replaces the best. The CPU evaluates each
+ * probe's error with one loop, the GPU kernels with one work-item per window
+ * pixel and a sum; both drive the search with these functions.
+ */
+#define MCFPS_NB_PROBES (MCFPS_NB_CAND + 12)
+
+typedef struct McfpsSearch {
+    int cand[2 * MCFPS_NB_CAND];
+    uint32_t best_cost, best_sad;
+    int best;           ///< best candidate (probes < MCFPS_NB_CAND)
+    int bx, by;         ///< refinement: centre of the current step
+    int nx, ny;         ///< refinement: best vector so far
+    int sx, sy;         ///< the smoothed A vector of the cell
+} McfpsSearch;
+
+MCFPS_FN void mcfps_search_init(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa,
+                                int i, int j, McfpsSearch *st)
+{
+    const int k = j * p->cw + i;
+    st->sx        = fa[2 * k];
+    st->sy        = fa[2 * k + 1];
+    st->best_cost = 0xffffffffu;
+    st->best_sad  = 0;
+    st->best      = 0;
+    st->bx = st->by = st->nx = st->ny = 0;
+}
+
+/**
+ * The vector of probe q (in order 0 .. MCFPS_NB_PROBES-1) of cell (i, j)
+ * into *dx, *dy; returns 0 when the probe is skipped (a repeated candidate).
+ */
+MCFPS_FN int mcfps_search_probe(const McfpsParams *p,
+                                const MCFPS_GLOBAL int16_t *ra, const MCFPS_GLOBAL int16_t *rb,
+                                const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                                int i, int j, McfpsSearch *st, int q, int *dx, int *dy)
+{
+    if (q < MCFPS_NB_CAND) {
+        int dup = 0;
+        mcfps_candidate(p, ra, rb, fa, fb, i, j, q, dx, dy);
+        st->cand[2 * q]     = *dx;
+        st->cand[2 * q + 1] = *dy;
+        for (int e = 0; e < q; e++)
+            dup |= st->cand[2 * e] == *dx && st->cand[2 * e + 1] == *dy;
+        return !dup;
+    }
+    {
+        const int r = q - MCFPS_NB_CAND, step = 4 >> (r >> 2), c = r & 3;
+        if (r == 0) {
+            st->bx = st->nx = st->cand[2 * st->best];
+            st->by = st->ny = st->cand[2 * st->best + 1];
+        }
+        *dx = st->bx + (c == 0 ? -step : c == 1 ? step : 0);
+        *dy = st->by + (c == 2 ? -step : c == 3 ? step : 0);
+        return 1;
+    }
+}
+
+/** Probe q of vector (dx, dy) has bilateral error sad over n pixels. */
+MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
+                                  int dx, int dy, uint32_t sad, int n)
+{
+    const uint32_t cost = sad + (((uint32_t)(mcfps_abs(dx - st->sx) + mcfps_abs(dy - st->sy)) *
+                                  p->lambda * n) >> 5);
+    if (cost < st->best_cost) {
+        st->best_cost = cost;
+        st->best_sad  = sad;
+        if (q < MCFPS_NB_CAND) {
+            st->best = q;
+        } else {
+            st->nx = dx;
+            st->ny = dy;
+        }
+    }
+    if (q >= MCFPS_NB_CAND && ((q - MCFPS_NB_CAND) & 3) == 3) {
+        st->bx = st->nx;
+        st->by = st->ny;
+    }
+}
+
+/**
+ * After the last probe: the chosen vector of cell (i, j) into out_v, and
+ * how it is predicted as the return value, the info word MCFPS_INFO(side, m).
+ * n: the window's pixel count.
+ */
+MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
+                                 const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                                 int i, int j, const McfpsSearch *st, int n,
+                                 MCFPS_GLOBAL int16_t *out_v)
+{
+    const int k = j * p->cw + i;
+    const int dx = st->bx, dy = st->by;
+    const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
+    const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    const int err = (int)((st->best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
+    const int ax = cx + (oax >> 2), ay = cy + (oay >> 2);
+    const int bx = cx + ((oax + dx) >> 2), by = cy + ((oay + dy) >> 2);
+    int side = MCFPS_SIDE_BOTH, m;
+
+    if (err > MCFPS_OCC_ERR) {
+        /* visible where the frame's own vector agrees with the trajectory */
+        const int qa = mcfps_cell_at(p, ax, ay);
+        const int qb = mcfps_cell_at(p, bx, by);
+        const int ca = mcfps_abs(fa[2 * qa] - dx) + mcfps_abs(fa[2 * qa + 1] - dy) <= MCFPS_CONSIST;
+        const int cb = mcfps_abs(fb[2 * qb] - dx) + mcfps_abs(fb[2 * qb + 1] - dy) <= MCFPS_CONSIST;
+        side = ca && !cb ? MCFPS_SIDE_A : cb && !ca ? MCFPS_SIDE_B : MCFPS_SIDE_BOTH;
+    }
+    if (side != MCFPS_SIDE_BOTH)
+        m = MCFPS_PHI_ONE;
+    else
+        m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
+    out_v[2 * k]     = dx;
+    out_v[2 * k + 1] = dy;
+    return MCFPS_INFO(side, m);
+}
+
+/**
  * Choose the vector of cell (i, j) of the intermediate frame and how it is
  * predicted: out_v receives the vector (A -> B, quarter pel), the return
  * value is the info word MCFPS_INFO(side, m).
@@ -291,83 +433,19 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
                                const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
                                int i, int j, MCFPS_GLOBAL int16_t *out_v)
 {
-    const int k = j * p->cw + i;
-    const int sx = fa[2 * k], sy = fa[2 * k + 1];
-    int cand[2 * MCFPS_NB_CAND];
-    uint32_t best_cost = 0xffffffffu, best_sad = 0;
-    int best = 0, n = 1;
+    McfpsSearch st;
+    int n = 1;
 
-    for (int c = 0; c < MCFPS_NB_CAND; c++) {
-        int dx, dy, dup = 0;
-        uint32_t sad, cost;
-        mcfps_candidate(p, ra, rb, fa, fb, i, j, c, &dx, &dy);
-        cand[2 * c] = dx;
-        cand[2 * c + 1] = dy;
-        /* an earlier equal candidate has the same cost and wins the tie */
-        for (int e = 0; e < c; e++)
-            dup |= cand[2 * e] == dx && cand[2 * e + 1] == dy;
-        if (dup)
+    mcfps_search_init(p, fa, i, j, &st);
+    for (int q = 0; q < MCFPS_NB_PROBES; q++) {
+        int dx, dy;
+        uint32_t sad;
+        if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
-        sad  = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
-        cost = sad + (((uint32_t)(mcfps_abs(dx - sx) + mcfps_abs(dy - sy)) * p->lambda * n) >> 5);
-        if (cost < best_cost) {
-            best_cost = cost;
-            best_sad  = sad;
-            best      = c;
-        }
+        sad = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
+        mcfps_search_update(p, &st, q, dx, dy, sad, n);
     }
-
-    /* refinement: +-1 pel, then +-1/2, then +-1/4 around the best vector */
-    {
-        int bx = cand[2 * best], by = cand[2 * best + 1];
-        for (int step = 4; step >= 1; step >>= 1) {
-            int nx = bx, ny = by;
-            for (int c = 0; c < 4; c++) {
-                const int dx = bx + (c == 0 ? -step : c == 1 ? step : 0);
-                const int dy = by + (c == 2 ? -step : c == 3 ? step : 0);
-                const uint32_t sad  = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
-                const uint32_t cost = sad + (((uint32_t)(mcfps_abs(dx - sx) + mcfps_abs(dy - sy)) * p->lambda * n) >> 5);
-                if (cost < best_cost) {
-                    best_cost = cost;
-                    best_sad  = sad;
-                    nx = dx;
-                    ny = dy;
-                }
-            }
-            bx = nx;
-            by = ny;
-        }
-        cand[0] = bx;
-        cand[1] = by;
-        best    = 0;
-    }
-
-    {
-        const int dx = cand[2 * best], dy = cand[2 * best + 1];
-        const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
-        const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
-        const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
-        const int err = (int)((best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
-        const int ax = cx + (oax >> 2), ay = cy + (oay >> 2);
-        const int bx = cx + ((oax + dx) >> 2), by = cy + ((oay + dy) >> 2);
-        int side = MCFPS_SIDE_BOTH, m;
-
-        if (err > MCFPS_OCC_ERR) {
-            /* visible where the frame's own vector agrees with the trajectory */
-            const int qa = mcfps_cell_at(p, ax, ay);
-            const int qb = mcfps_cell_at(p, bx, by);
-            const int ca = mcfps_abs(fa[2 * qa] - dx) + mcfps_abs(fa[2 * qa + 1] - dy) <= MCFPS_CONSIST;
-            const int cb = mcfps_abs(fb[2 * qb] - dx) + mcfps_abs(fb[2 * qb + 1] - dy) <= MCFPS_CONSIST;
-            side = ca && !cb ? MCFPS_SIDE_A : cb && !ca ? MCFPS_SIDE_B : MCFPS_SIDE_BOTH;
-        }
-        if (side != MCFPS_SIDE_BOTH)
-            m = MCFPS_PHI_ONE;
-        else
-            m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
-        out_v[2 * k]     = dx;
-        out_v[2 * k + 1] = dy;
-        return MCFPS_INFO(side, m);
-    }
+    return mcfps_search_finish(p, fa, fb, i, j, &st, n, out_v);
 }
 
 /**

@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/pixdesc.h"
+
+#include "mcfps_backend.h"
 #include "mcfps_cpu.h"
 
 /** Vector of one AVMotionVector as A -> B displacement in quarter pel, from its own frame's view. */
@@ -120,16 +123,34 @@ void ff_mcfps_blend_rows(const McfpsPlane *pl, int phi, int y0, int y1)
     }
 }
 
-static int cmp_u32(const void *a, const void *b)
+/**
+ * Sort keys[0..n) in ascending order, tmp holding n more: LSD radix sort,
+ * digits of 11, 11 and 10 bits (a pair's keys are sorted once per pair; at
+ * 1080p that is up to 64800 keys, which qsort takes milliseconds over).
+ */
+static void sort_u32(uint32_t *keys, uint32_t *tmp, int n)
 {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
+    static const int shift[3] = { 0, 11, 22 };
+    uint32_t *src = keys, *dst = tmp;
+
+    for (int d = 0; d < 3; d++) {
+        int count[2048 + 1] = { 0 };
+        for (int i = 0; i < n; i++)
+            count[((src[i] >> shift[d]) & 2047) + 1]++;
+        for (int i = 0; i < 2048; i++)
+            count[i + 1] += count[i];
+        for (int i = 0; i < n; i++)
+            dst[count[(src[i] >> shift[d]) & 2047]++] = src[i];
+        FFSWAP(uint32_t *, src, dst);
+    }
+    /* three passes: the result is in tmp */
+    memcpy(keys, src, n * sizeof(*keys));
 }
 
 int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy)
 {
     const int cells = p->cw * p->ch;
-    uint32_t *keys = av_malloc_array(2 * cells, sizeof(*keys));
+    uint32_t *keys = av_malloc_array(4 * cells, sizeof(*keys));
     int n = 0, best = 0, best_n = 0;
 
     *gx = *gy = 0;
@@ -142,7 +163,7 @@ int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb
         if (rb[2 * k] || rb[2 * k + 1])
             keys[n++] = (uint32_t)(rb[2 * k + 1] + 32768) << 16 | (uint32_t)(rb[2 * k] + 32768);
     }
-    qsort(keys, n, sizeof(*keys), cmp_u32);
+    sort_u32(keys, keys + 2 * cells, n);
     for (int i = 0, run = 0; i < n; i++) {
         run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
         if (run > best_n) {
@@ -157,3 +178,179 @@ int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb
     av_free(keys);
     return 0;
 }
+
+int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(sw_format);
+    const int nb = av_pix_fmt_count_planes(sw_format);
+
+    memset(f, 0, sizeof(*f));
+    if (!desc || (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) || nb <= 0 || nb > MCFPS_MAX_PLANES ||
+        width <= 0 || height <= 0)
+        return AVERROR(EINVAL);
+    f->width     = width;
+    f->height    = height;
+    f->nb_planes = nb;
+    for (int i = 0; i < nb; i++) {
+        const int chroma = i == 1 || i == 2;
+        f->lx[i] = chroma ? desc->log2_chroma_w : 0;
+        f->ly[i] = chroma ? desc->log2_chroma_h : 0;
+        f->w[i]  = AV_CEIL_RSHIFT(width, f->lx[i]);
+        f->h[i]  = AV_CEIL_RSHIFT(height, f->ly[i]);
+    }
+    return 0;
+}
+
+/* The CPU backend: the row functions above on the filter's slice threads,
+ * reading software frames in place. */
+
+typedef struct McfpsCPUContext {
+    McfpsHost host;
+    McfpsFormat f;
+    AVFrame *pic[2];
+    int16_t *fa, *fb, *vec;
+    const int16_t *ra, *rb;     ///< fields(): the caller's raw fields, valid during the call only
+    int16_t *raw[2];
+    uint16_t *info;
+    /* the job of the moment */
+    const McfpsParams *p;
+    McfpsPlane pl;
+    int mode;
+} McfpsCPUContext;
+
+static void cpu_uninit(void *priv)
+{
+    McfpsCPUContext *s = priv;
+    av_frame_free(&s->pic[0]);
+    av_frame_free(&s->pic[1]);
+    av_freep(&s->raw[0]);
+    av_freep(&s->raw[1]);
+    av_freep(&s->fa);
+    av_freep(&s->fb);
+    av_freep(&s->vec);
+    av_freep(&s->info);
+}
+
+static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
+{
+    McfpsCPUContext *s = priv;
+    const size_t cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *
+                         ((f->height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2);
+
+    s->host   = *host;
+    s->f      = *f;
+    s->pic[0] = av_frame_alloc();
+    s->pic[1] = av_frame_alloc();
+    s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
+    s->raw[1] = av_malloc_array(cells, 2 * sizeof(*s->raw[1]));
+    s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
+    s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
+    s->vec    = av_malloc_array(cells, 2 * sizeof(*s->vec));
+    s->info   = av_malloc_array(cells, sizeof(*s->info));
+    if (!s->pic[0] || !s->pic[1] || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->vec || !s->info) {
+        cpu_uninit(s);
+        return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+static int cpu_load(void *priv, int slot, const AVFrame *frame)
+{
+    McfpsCPUContext *s = priv;
+    if (slot < 0 || slot > 1 || frame->hw_frames_ctx ||
+        frame->width != s->f.width || frame->height != s->f.height)
+        return AVERROR(EINVAL);
+    av_frame_unref(s->pic[slot]);
+    return av_frame_ref(s->pic[slot], frame);
+}
+
+static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int nb_jobs), int rows)
+{
+    const int n = FFMAX(1, FFMIN(rows, s->host.nb_threads));
+    if (s->host.execute)
+        return s->host.execute(s->host.exec_opaque, job, s, n);
+    for (int i = 0; i < n; i++)
+        job(s, i, n);
+    return 0;
+}
+
+static int cpu_smooth_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
+    ff_mcfps_smooth_rows(s->p, s->ra, s->fa, j0, j1);
+    ff_mcfps_smooth_rows(s->p, s->rb, s->fb, j0, j1);
+    return 0;
+}
+
+static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const int16_t *rb)
+{
+    McfpsCPUContext *s = priv;
+    const size_t size = sizeof(*ra) * 2 * p->cw * p->ch;
+    /* candidates 4 and 5 read the raw fields at render time */
+    memcpy(s->raw[0], ra, size);
+    memcpy(s->raw[1], rb, size);
+    s->ra = s->raw[0];
+    s->rb = s->raw[1];
+    s->p  = p;
+    return cpu_execute(s, cpu_smooth_job, p->ch);
+}
+
+static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
+    ff_mcfps_select_rows(s->p, s->pl.a, s->pl.sa, s->pl.b, s->pl.sb,
+                         s->ra, s->rb, s->fa, s->fb, s->vec, s->info, j0, j1);
+    return 0;
+}
+
+static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int y0 = s->pl.h * jobnr / nb_jobs, y1 = s->pl.h * (jobnr + 1) / nb_jobs;
+    if (s->mode == MCFPS_MODE_BLEND)
+        ff_mcfps_blend_rows(&s->pl, s->p->phi, y0, y1);
+    else
+        ff_mcfps_render_rows(s->p, &s->pl, s->vec, s->info, y0, y1);
+    return 0;
+}
+
+static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out)
+{
+    McfpsCPUContext *s = priv;
+    const AVFrame *fa = s->pic[a], *fb = s->pic[b];
+    int err;
+
+    if (!fa->data[0] || !fb->data[0] || out->hw_frames_ctx)
+        return AVERROR(EINVAL);
+    s->p    = p;
+    s->mode = mode;
+    if (mode == MCFPS_MODE_MC) {
+        s->pl = (McfpsPlane) { .a = fa->data[0], .b = fb->data[0], .sa = fa->linesize[0], .sb = fb->linesize[0] };
+        err = cpu_execute(s, cpu_select_job, p->ch);
+        if (err < 0)
+            return err;
+    }
+    for (int i = 0; i < s->f.nb_planes; i++) {
+        s->pl = (McfpsPlane) {
+            .a = fa->data[i], .b = fb->data[i], .dst = out->data[i],
+            .sa = fa->linesize[i], .sb = fb->linesize[i], .sd = out->linesize[i],
+            .w = s->f.w[i], .h = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
+        };
+        err = cpu_execute(s, cpu_render_job, s->pl.h);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+const McfpsBackend ff_mcfps_backend_cpu = {
+    .name      = "cpu",
+    .priv_size = sizeof(McfpsCPUContext),
+    .init      = cpu_init,
+    .load      = cpu_load,
+    .fields    = cpu_fields,
+    .render    = cpu_render,
+    .uninit    = cpu_uninit,
+};

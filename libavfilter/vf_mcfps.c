@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "libavutil/dict.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
@@ -34,6 +35,8 @@
 #include "filters.h"
 #include "video.h"
 #include "gpume_compat.h"
+#include "gpume_device.h"
+#include "mcfps_backend.h"
 #include "mcfps_cpu.h"
 
 typedef struct McfpsContext {
@@ -44,6 +47,17 @@ typedef struct McfpsContext {
     int mode;
     double scene;
     int lambda, rel_lo, rel_hi;
+    int device, gpu_index;
+
+    /* the device and backend */
+    int active_device;          ///< device type in use (gpume_device.h)
+    AVBufferRef *device_ref;    ///< the device in use, NULL for the CPU (owned)
+    const McfpsBackend *backend;
+    void *backend_priv;
+    int backend_ready;
+    McfpsHost host;
+    McfpsFormat fmt;
+    int slot_a;                 ///< the backend's picture slot holding s->a
 
     AVRational tb_fine;         ///< output time base / MCFPS_PHI_ONE: phases are exact in it
     int started;
@@ -55,9 +69,9 @@ typedef struct McfpsContext {
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
     McfpsParams p;
-    int format, nb_planes;
-    int16_t *ra, *rb, *fa, *fb, *vec;
-    uint16_t *info;
+    int format;                 ///< of the frames (a hardware format for hardware frames)
+    int sw_format;              ///< of their pixels
+    int16_t *ra, *rb;
 } McfpsContext;
 
 #define OFFSET(x) offsetof(McfpsContext, x)
@@ -78,6 +92,15 @@ static const AVOption mcfps_options[] = {
       OFFSET(rel_lo), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_LO }, 0, 255 * 16 - 1, FLAGS },
     { "rel_hi", "mean bilateral error (1/16 level) at or above which a cell is the plain average",
       OFFSET(rel_hi), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_HI }, 1, 255 * 16, FLAGS },
+    { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
+      { .i64 = GPUME_DEVICE_AUTO }, GPUME_DEVICE_AUTO, GPUME_DEVICE_OPENCL, FLAGS, .unit = "device" },
+        { "auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu",
+          0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_AUTO },   0, 0, FLAGS, .unit = "device" },
+        { "cpu",    "CPU reference, slice threaded", 0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_CPU }, 0, 0, FLAGS, .unit = "device" },
+        { "cuda",   "CUDA",   0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_CUDA },   0, 0, FLAGS, .unit = "device" },
+        { "opencl", "OpenCL", 0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_OPENCL }, 0, 0, FLAGS, .unit = "device" },
+    { "gpu", "index of the GPU when the filter creates its own device", OFFSET(gpu_index), AV_OPT_TYPE_INT,
+      { .i64 = 0 }, 0, 63, FLAGS },
     { NULL }
 };
 
@@ -90,8 +113,42 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
     AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ444P,
     AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA422P, AV_PIX_FMT_YUVA444P,
+    /* hardware frames of one of the formats above */
+#if GPUME_HAVE_CUDA
+    AV_PIX_FMT_CUDA,
+#endif
+#if CONFIG_OPENCL
+    AV_PIX_FMT_OPENCL,
+#endif
     AV_PIX_FMT_NONE
 };
+
+static int is_supported_sw_format(enum AVPixelFormat fmt)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
+    for (int i = 0; pix_fmts[i] != AV_PIX_FMT_NONE; i++)
+        if (pix_fmts[i] == fmt)
+            return desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL);
+    return 0;
+}
+
+static const McfpsBackend *backend_for(int device)
+{
+    switch (device) {
+    case GPUME_DEVICE_CPU:
+        return &ff_mcfps_backend_cpu;
+#if GPUME_HAVE_CUDA
+    case GPUME_DEVICE_CUDA:
+        return &ff_mcfps_backend_cuda;
+#endif
+#if CONFIG_OPENCL
+    case GPUME_DEVICE_OPENCL:
+        return &ff_mcfps_backend_opencl;
+#endif
+    default:
+        return NULL;
+    }
+}
 
 static av_cold int init(AVFilterContext *ctx)
 {
@@ -105,17 +162,115 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "rel_lo=%d must be below rel_hi=%d\n", s->rel_lo, s->rel_hi);
         return AVERROR(EINVAL);
     }
+    if (s->device != GPUME_DEVICE_AUTO && !backend_for(s->device)) {
+        av_log(ctx, AV_LOG_ERROR, "device=%s: this build has no %s backend\n",
+               ff_gpume_device_name(s->device), ff_gpume_device_name(s->device));
+        return AVERROR(ENOSYS);
+    }
     return 0;
+}
+
+static void release_backend(McfpsContext *s)
+{
+    if (s->backend_ready)
+        s->backend->uninit(s->backend_priv);
+    s->backend_ready = 0;
+    av_freep(&s->backend_priv);
+}
+
+/** Start the backend of s->active_device on s->device_ref for w x h frames of sw_format. */
+static int start_backend(AVFilterContext *ctx, int w, int h, int sw_format)
+{
+    McfpsContext *s = ctx->priv;
+    int err;
+
+    release_backend(s);
+    err = ff_mcfps_format(&s->fmt, w, h, sw_format);
+    if (err < 0)
+        return err;
+    s->host = (McfpsHost) {
+        .log_ctx     = ctx,
+        .execute     = ff_gpume_execute_slices,
+        .exec_opaque = ctx,
+        .nb_threads  = ff_filter_get_nb_threads(ctx),
+        .hw_device   = s->device_ref,
+    };
+    s->backend = backend_for(s->active_device);
+    if (!s->backend)
+        return AVERROR_BUG;
+    s->backend_priv = av_mallocz(s->backend->priv_size);
+    if (!s->backend_priv)
+        return AVERROR(ENOMEM);
+    err = s->backend->init(s->backend_priv, &s->host, &s->fmt);
+    if (err < 0) {
+        av_freep(&s->backend_priv);
+        return err;
+    }
+    s->backend_ready = 1;
+    return 0;
+}
+
+static int config_input(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    McfpsContext *s = ctx->priv;
+    FilterLink *l = ff_filter_link(inlink);
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(inlink->format);
+    const unsigned supported = 1 << GPUME_DEVICE_CPU |
+                               (backend_for(GPUME_DEVICE_CUDA)   ? 1 << GPUME_DEVICE_CUDA   : 0) |
+                               (backend_for(GPUME_DEVICE_OPENCL) ? 1 << GPUME_DEVICE_OPENCL : 0);
+    int sw_format = inlink->format;
+    GpumeDevicePlan plan;
+    int err;
+
+    if (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) {
+        const AVHWFramesContext *frames = l->hw_frames_ctx ?
+            (const AVHWFramesContext *)l->hw_frames_ctx->data : NULL;
+        if (!frames || !is_supported_sw_format(frames->sw_format)) {
+            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; mcfps reads planar "
+                   "8-bit YUV or gray (yuv420p, yuv444p, gray, ...)\n",
+                   frames ? av_get_pix_fmt_name(frames->sw_format) : "no frames context");
+            return AVERROR(ENOSYS);
+        }
+        sw_format = frames->sw_format;
+    }
+    err = ff_gpume_device_plan(ctx, inlink, s->device, s->gpu_index, supported, 0, &plan);
+    if (err < 0)
+        return err;
+
+    for (int i = 0; i < plan.nb; i++) {
+        av_buffer_unref(&s->device_ref);
+        s->active_device = plan.type[i];
+        err = ff_gpume_device_open(ctx, &plan, i, &s->device_ref);
+        if (err >= 0) {
+            err = start_backend(ctx, inlink->w, inlink->h, sw_format);
+            if (err >= 0) {
+                s->sw_format = sw_format;
+                ff_gpume_device_report(ctx, &plan, i, s->device_ref);
+                return 0;
+            }
+            release_backend(s);
+            if (plan.requested == GPUME_DEVICE_AUTO && err != AVERROR(ENOMEM)) {
+                ff_gpume_device_skip(ctx, &plan, i, err);
+                continue;
+            }
+            av_log(ctx, AV_LOG_ERROR, "device=%s: the %s backend did not start: %s\n",
+                   ff_gpume_device_name(plan.type[i]), ff_gpume_device_name(plan.type[i]),
+                   av_err2str(err));
+        }
+        if (plan.requested != GPUME_DEVICE_AUTO || err == AVERROR(ENOMEM))
+            break;
+    }
+    av_buffer_unref(&s->device_ref);
+    if (plan.requested == GPUME_DEVICE_AUTO && err < 0)
+        av_log(ctx, AV_LOG_ERROR, "no device can run mcfps: %s\n", plan.why);
+    return err;
 }
 
 static void free_fields(McfpsContext *s)
 {
     av_freep(&s->ra);
     av_freep(&s->rb);
-    av_freep(&s->fa);
-    av_freep(&s->fb);
-    av_freep(&s->vec);
-    av_freep(&s->info);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -123,12 +278,15 @@ static av_cold void uninit(AVFilterContext *ctx)
     McfpsContext *s = ctx->priv;
     av_frame_free(&s->a);
     free_fields(s);
+    release_backend(s);
+    av_buffer_unref(&s->device_ref);
 }
 
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     McfpsContext *s = ctx->priv;
+    FilterLink *il = ff_filter_link(ctx->inputs[0]);
     FilterLink *ol = ff_filter_link(outlink);
     AVRational tb = av_inv_q(s->fps);
 
@@ -139,6 +297,13 @@ static int config_output(AVFilterLink *outlink)
     outlink->time_base = tb;
     ol->frame_rate     = s->fps;
     s->tb_fine         = (AVRational){ tb.num, tb.den * MCFPS_PHI_ONE };
+    /* hardware frames in, hardware frames of the same frames context out */
+    if (il->hw_frames_ctx) {
+        av_buffer_unref(&ol->hw_frames_ctx);
+        ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
+        if (!ol->hw_frames_ctx)
+            return AVERROR(ENOMEM);
+    }
     return 0;
 }
 
@@ -147,7 +312,11 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
 {
     McfpsContext *s = ctx->priv;
     const int w = frame->width, h = frame->height;
+    const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
+                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
+    const int sw_format = hwfc ? hwfc->sw_format : frame->format;
     size_t cells;
+    int err;
 
     free_fields(s);
     s->p = (McfpsParams) {
@@ -157,19 +326,39 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
         .lambda = s->lambda, .rel_lo = s->rel_lo, .rel_hi = s->rel_hi,
     };
     s->format    = frame->format;
-    s->nb_planes = av_pix_fmt_count_planes(frame->format);
     cells        = (size_t)s->p.cw * s->p.ch;
     s->ra   = av_malloc_array(cells, 2 * sizeof(*s->ra));
     s->rb   = av_malloc_array(cells, 2 * sizeof(*s->rb));
-    s->fa   = av_malloc_array(cells, 2 * sizeof(*s->fa));
-    s->fb   = av_malloc_array(cells, 2 * sizeof(*s->fb));
-    s->vec  = av_malloc_array(cells, 2 * sizeof(*s->vec));
-    s->info = av_malloc_array(cells, sizeof(*s->info));
-    if (!s->ra || !s->rb || !s->fa || !s->fb || !s->vec || !s->info) {
+    if (!s->ra || !s->rb) {
         free_fields(s);
         return AVERROR(ENOMEM);
     }
+    /* the backend started in config_input for the link's size: restart it
+     * on the same device for another size or format */
+    if (!s->backend_ready || w != s->fmt.width || h != s->fmt.height || sw_format != s->sw_format) {
+        if (hwfc && s->device_ref && hwfc->device_ref->data != s->device_ref->data) {
+            av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on\n");
+            return AVERROR(EINVAL);
+        }
+        err = start_backend(ctx, w, h, sw_format);
+        if (err < 0) {
+            av_log(ctx, AV_LOG_ERROR, "the %s backend cannot restart for %dx%d %s: %s\n",
+                   ff_gpume_device_name(s->active_device), w, h,
+                   av_get_pix_fmt_name(sw_format), av_err2str(err));
+            return err;
+        }
+    }
+    s->sw_format = sw_format;
     return 0;
+}
+
+/** Give the backend frame as the picture of slot (not needed for mode=dup). */
+static int load_frame(AVFilterContext *ctx, int slot, const AVFrame *frame)
+{
+    McfpsContext *s = ctx->priv;
+    if (s->mode == MCFPS_MODE_DUP)
+        return 0;
+    return s->backend->load(s->backend_priv, slot, frame);
 }
 
 /** Remove what describes a frame of the input stream rather than of the output. */
@@ -211,43 +400,6 @@ static int count_vectors(const AVFrame *frame, int source, const AVMotionVector 
     return n;
 }
 
-typedef struct ThreadData {
-    const McfpsPlane *pl;
-    const AVFrame *a, *b;
-    int rows;
-} ThreadData;
-
-static int smooth_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
-{
-    McfpsContext *s = ctx->priv;
-    const int j0 = s->p.ch * jobnr / nb_jobs, j1 = s->p.ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_smooth_rows(&s->p, s->ra, s->fa, j0, j1);
-    ff_mcfps_smooth_rows(&s->p, s->rb, s->fb, j0, j1);
-    return 0;
-}
-
-static int select_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
-{
-    McfpsContext *s = ctx->priv;
-    const ThreadData *td = arg;
-    const int j0 = s->p.ch * jobnr / nb_jobs, j1 = s->p.ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_select_rows(&s->p, td->a->data[0], td->a->linesize[0], td->b->data[0], td->b->linesize[0],
-                         s->ra, s->rb, s->fa, s->fb, s->vec, s->info, j0, j1);
-    return 0;
-}
-
-static int render_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
-{
-    McfpsContext *s = ctx->priv;
-    const ThreadData *td = arg;
-    const int y0 = td->rows * jobnr / nb_jobs, y1 = td->rows * (jobnr + 1) / nb_jobs;
-    if (s->mode == MCFPS_MODE_BLEND)
-        ff_mcfps_blend_rows(td->pl, s->p.phi, y0, y1);
-    else
-        ff_mcfps_render_rows(&s->p, td->pl, s->vec, s->info, y0, y1);
-    return 0;
-}
-
 /**
  * Build the vector fields of the pair (a, b). Fails when
  * neither frame carries vectors between them.
@@ -258,7 +410,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     const AVFrame *a = s->a;
     const AVMotionVector *mva, *mvb;
     const AVDictionaryEntry *e;
-    int nba, nbb, na, nb;
+    int nba, nbb, na, nb, err;
 
     s->pair_cut   = 0;
     na = count_vectors(a, 1, &mva, &nba);
@@ -296,7 +448,9 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
         memcpy(s->ra, s->rb, sizeof(*s->ra) * 2 * s->p.cw * s->p.ch);
     if (!nb)
         memcpy(s->rb, s->ra, sizeof(*s->rb) * 2 * s->p.cw * s->p.ch);
-    ff_filter_execute(ctx, smooth_job, NULL, NULL, FFMIN(s->p.ch, ff_filter_get_nb_threads(ctx)));
+    err = s->backend->fields(s->backend_priv, &s->p, s->ra, s->rb);
+    if (err < 0)
+        return err;
     return ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
 }
 
@@ -306,10 +460,8 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     McfpsContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[0];
     const AVFrame *a = s->a;
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->format);
-    const int nb_threads = ff_filter_get_nb_threads(ctx);
     AVFrame *out;
-    ThreadData td = { .a = a, .b = b };
+    int err;
 
     if (s->mode == MCFPS_MODE_DUP || s->pair_cut)
         return emit_copy(ctx, phi <= MCFPS_PHI_ONE / 2 ? a : b);
@@ -326,20 +478,12 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out->pict_type           = AV_PICTURE_TYPE_NONE;
 
     s->p.phi = phi;
-    if (s->mode == MCFPS_MODE_MC)
-        ff_filter_execute(ctx, select_job, &td, NULL, FFMIN(s->p.ch, nb_threads));
-    for (int i = 0; i < s->nb_planes; i++) {
-        const int chroma = i == 1 || i == 2;
-        const int lx = chroma ? desc->log2_chroma_w : 0, ly = chroma ? desc->log2_chroma_h : 0;
-        const McfpsPlane pl = {
-            .a = a->data[i], .b = b->data[i], .dst = out->data[i],
-            .sa = a->linesize[i], .sb = b->linesize[i], .sd = out->linesize[i],
-            .w = AV_CEIL_RSHIFT(s->p.width, lx), .h = AV_CEIL_RSHIFT(s->p.height, ly),
-            .lx = lx, .ly = ly,
-        };
-        td.pl   = &pl;
-        td.rows = pl.h;
-        ff_filter_execute(ctx, render_job, &td, NULL, FFMIN(pl.h, nb_threads));
+    err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, !s->slot_a, out);
+    if (err < 0) {
+        av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
+               ff_gpume_device_name(s->active_device), av_err2str(err));
+        av_frame_free(&out);
+        return err;
     }
     out->pts      = s->next++;
     out->duration = 1;
@@ -386,8 +530,12 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
             return err;
         }
     }
-    s->a  = frame;
-    s->pa = t;
+    s->a      = frame;
+    s->pa     = t;
+    s->slot_a = 0;
+    err = load_frame(ctx, s->slot_a, frame);
+    if (err < 0)
+        return err;
     if (!s->started) {
         s->next    = (t + MCFPS_PHI_ONE - 1) >> 8;  /* the first tick at or after it */
         s->started = 1;
@@ -438,7 +586,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         return start_run(ctx, b, pb);
     }
 
-    err = prepare_pair(ctx, b);
+    err = load_frame(ctx, !s->slot_a, b);
+    if (err >= 0)
+        err = prepare_pair(ctx, b);
     if (err >= 0)
         err = send_a(ctx);
     while (err >= 0 && s->next * MCFPS_PHI_ONE < pb) {
@@ -455,8 +605,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     if (err >= 0 && s->next * MCFPS_PHI_ONE == pb)
         err = emit_copy(ctx, b);
     av_frame_free(&s->a);
-    s->a  = b;
-    s->pa = pb;
+    s->a      = b;
+    s->pa     = pb;
+    s->slot_a = !s->slot_a;
     return err;
 }
 
@@ -495,6 +646,14 @@ static int activate(AVFilterContext *ctx)
     return FFERROR_NOT_READY;
 }
 
+static const AVFilterPad mcfps_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input,
+    },
+};
+
 static const AVFilterPad mcfps_outputs[] = {
     {
         .name         = "default",
@@ -507,12 +666,13 @@ const GPUME_FILTER ff_vf_mcfps = {
     GPUME_FILTER_P(name)        = "mcfps",
     GPUME_FILTER_P(description) = NULL_IF_CONFIG_SMALL("Convert the frame rate by motion compensation with the frames' motion vectors."),
     GPUME_FILTER_P(priv_class)  = &mcfps_class,
-    GPUME_FILTER_P(flags)       = AVFILTER_FLAG_SLICE_THREADS,
+    GPUME_FILTER_P(flags)       = AVFILTER_FLAG_SLICE_THREADS | AVFILTER_FLAG_HWDEVICE,
     .priv_size     = sizeof(McfpsContext),
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
-    FILTER_INPUTS(ff_video_default_filterpad),
+    FILTER_INPUTS(mcfps_inputs),
     FILTER_OUTPUTS(mcfps_outputs),
     FILTER_PIXFMTS_ARRAY(pix_fmts),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

@@ -1,9 +1,11 @@
 #!/bin/sh
 # GPU test suite, for a machine with an NVIDIA GPU: CUDA against the CPU
-# reference (tests/backendcheck), the same under compute-sanitizer, OpenCL
-# against the CPU reference through NVIDIA's OpenCL, the filter end to end
-# with device=cuda and device=opencl, and a soak test of host and device
-# memory. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
+# reference (tests/backendcheck for gpume, tests/mcfps-backendcheck for
+# mcfps), the same under compute-sanitizer, OpenCL against the CPU reference
+# through NVIDIA's OpenCL, the filters end to end with device=cuda and
+# device=opencl (mcfps's output compared with its CPU output, software and
+# hardware frames), a soak test of host and device memory, and (not a pass
+# or fail) the speed of gpume=device=cuda:dir=bi,mcfps=fps=60 on 1080p30. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
 # "N failed", the exit status 1 on a failure.
 #
 # It builds what it needs: tests/backendcheck through tests/tests.mak where
@@ -36,9 +38,11 @@ if [ -f "$fb/ffbuild/config.mak" ] && [ -f "$fb/libavutil/libavutil.a" ]; then
     opencl=$(grep -q '^CONFIG_OPENCL=yes' "$fb/ffbuild/config.mak" && echo yes || echo no)
     make --no-print-directory -f "$tests/tests.mak" BUILDDIR="$b" FFMPEG_TREE="$b/ffmpeg-tree" \
         FFMPEG_BUILD="$fb" GPUME_CUDA="$cuda" GPUME_OPENCL="$opencl" "$b/tests/backendcheck" \
+        "$b/tests/mcfps-backendcheck" \
         > "$out/build.log" 2>&1 || die "building $b/tests/backendcheck: $(tail -n 2 "$out/build.log" | tr '\n' ' ')"
 fi
 [ -x "$b/tests/backendcheck" ] || die "no $b/tests/backendcheck and no FFmpeg build in $fb to build it"
+[ -x "$b/tests/mcfps-backendcheck" ] || die "no $b/tests/mcfps-backendcheck and no FFmpeg build in $fb to build it"
 ff="$b/ffmpeg/ffmpeg -hide_banner -nostats"
 [ -x "$b/ffmpeg/ffmpeg" ] || die "no $b/ffmpeg/ffmpeg (make)"
 [ -f "$b/clips/cockatoo.mp4" ] || die "no $b/clips/cockatoo.mp4 (make clips)"
@@ -52,6 +56,15 @@ real_frames() { # SIZE FRAMES
 }
 real_frames 320x240 4
 real_frames 1280x720 3
+# the same as yuv420p for mcfps-backendcheck
+real_yuv() { # SIZE FRAMES
+    $ff -v error -i "$b/clips/cockatoo.mp4" -an \
+        -vf "select='gte(n\,40)',scale=$1:flags=bicubic,format=yuv420p" -fps_mode passthrough \
+        -frames:v "$2" -f rawvideo -y "$out/cockatoo-$1.yuv" ||
+        die "cannot make $out/cockatoo-$1.yuv"
+}
+real_yuv 320x240 4
+real_yuv 1920x1080 3
 
 if ! nvidia-smi > /dev/null 2>&1; then
     note "skipped: no NVIDIA GPU (nvidia-smi failed)"
@@ -72,6 +85,19 @@ if command -v compute-sanitizer >/dev/null; then
 else
     note "skipped: compute-sanitizer not found"
 fi
+# mcfps: CUDA against the CPU, the same under compute-sanitizer
+mreal="--real=$out/cockatoo-320x240.yuv:320x240:4"
+run mcfps-backendcheck "$b/tests/mcfps-backendcheck" "$mreal"
+run mcfps-backendcheck-1080p "$b/tests/mcfps-backendcheck" \
+    --real="$out/cockatoo-1920x1080.yuv:1920x1080:3" --filter=real
+if command -v compute-sanitizer >/dev/null; then
+    run mcfps-memcheck compute-sanitizer --tool memcheck --error-exitcode 1 --leak-check full \
+        "$b/tests/mcfps-backendcheck" --quick "$mreal"
+    run mcfps-racecheck compute-sanitizer --tool racecheck --error-exitcode 1 \
+        "$b/tests/mcfps-backendcheck" --quick --filter=96x64
+    run mcfps-synccheck compute-sanitizer --tool synccheck --error-exitcode 1 \
+        "$b/tests/mcfps-backendcheck" --quick --filter=127x65
+fi
 # OpenCL on the NVIDIA GPU: a vendors directory of our own names NVIDIA's
 # library, for machines (containers) without /etc/OpenCL/vendors/nvidia.icd
 icd=$(mktemp -d)
@@ -79,6 +105,33 @@ echo libnvidia-opencl.so.1 > "$icd/nvidia.icd"
 run backendcheck-opencl env OCL_ICD_VENDORS="$icd" "$b/tests/backendcheck" --backend=opencl "$real"
 run filter-opencl env OCL_ICD_VENDORS="$icd" $ff -i "$b/clips/cockatoo.mp4" -an \
     -vf gpume=device=opencl,codecview=mv=pf -f null -
+run mcfps-backendcheck-opencl env OCL_ICD_VENDORS="$icd" "$b/tests/mcfps-backendcheck" --backend=opencl "$mreal"
+# mcfps end to end: the output of every path is the CPU's, byte for byte
+mcfps_md5() { # NAME DEVICE-OPTIONS... : framemd5 of 90 output frames
+    n=$1; shift
+    env OCL_ICD_VENDORS="$icd" $ff -v verbose "$@" -an -frames:v 90 -f framemd5 "$out/$n.md5" \
+        > "$out/$n.err" 2>&1 || { echo "exit status $?: $(tail -n 2 "$out/$n.err" | tr '\n' ' ')"; return 1; }
+    grep -h "Parsed_mcfps.*using the" "$out/$n.err" | head -n 1
+}
+mcfps_same() { # NAME: its framemd5 equals the CPU's
+    mcfps_md5 "$@" || return 1
+    if ! cmp -s "$out/mcfps-cpu.md5" "$out/$1.md5"; then
+        echo "output differs from device=cpu: $(diff "$out/mcfps-cpu.md5" "$out/$1.md5" | head -n 3 | tr '\n' ' ')"
+        return 1
+    fi
+    echo "same bytes as device=cpu"
+}
+clip="$b/clips/cockatoo.mp4"
+run mcfps-cpu mcfps_md5 mcfps-cpu -i "$clip" -vf format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
+run mcfps-cuda mcfps_same mcfps-cuda -i "$clip" \
+    -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60:device=cuda
+run mcfps-auto mcfps_same mcfps-auto -i "$clip" -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60
+run mcfps-cuda-frames mcfps_same mcfps-cuda-frames -init_hw_device cuda=gpu -filter_hw_device gpu -i "$clip" \
+    -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
+run mcfps-opencl mcfps_same mcfps-opencl -i "$clip" \
+    -vf format=yuv420p,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
+run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device opencl=ocl -filter_hw_device ocl \
+    -i "$clip" -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
 rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
@@ -103,5 +156,26 @@ soak() {
     [ $((r2 - r1)) -lt 4096 ] && [ "$(echo $g | wc -w)" -le 1 ]
 }
 run soak soak
+# speed (information, not a test): the whole command on 1080p30 yuv420p
+speed() {
+    $ff -v error -stream_loop 20 -i "$clip" -an -vf "scale=1920:1080,format=yuv420p,fps=30" \
+        -frames:v 300 -y "$out/1080p30.y4m" || return 1
+    k=0
+    for g in "gpume=device=cuda:dir=bi,mcfps=fps=60" "gpume=device=cuda:dir=bi,mcfps=fps=60:mode=blend" \
+             "gpume=device=cuda:dir=bi"; do
+        k=$((k + 1))
+        s0=$(date +%s.%N)
+        $ff -v error -i "$out/1080p30.y4m" -vf "$g" -progress "$out/progress-$k.txt" -f null - || return 1
+        s1=$(date +%s.%N)
+        n=$(sed -n 's/^frame=//p' "$out/progress-$k.txt" | tail -n 1)
+        awk -v g="$g" -v n="$n" -v t0="$s0" -v t1="$s1" \
+            'BEGIN { printf "%s: %d frames out in %.2f s: %.0f fps\n", g, n, t1 - t0, n / (t1 - t0) }'
+    done | tee "$out/speed.txt"
+}
+if speed > "$out/speed.log" 2>&1; then
+    note "info speed: $(tr '\n' ';' < "$out/speed.txt")"
+else
+    note "info speed: failed ($(tail -n 1 "$out/speed.log"))"
+fi
 note "$fails failed"
 exit $((fails > 0))

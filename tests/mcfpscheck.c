@@ -6,6 +6,8 @@
  *  - side data -> cell fields (which block each cell takes, negation,
  *    motion_scale conversion, producers without motion_scale);
  *  - the vector median;
+ *  - the pair's dominant vector against counting every distinct vector
+ *    (the most frequent non-zero one, ties to the smallest (vy, vx));
  *  - known translations: two frames of a texture shifted by an exact vector
  *    with exact vectors attached give, at phases where the trajectory ends
  *    are whole pixels, exactly the texture shifted by the fraction of the
@@ -180,6 +182,39 @@ static void check_translation(int w, int h, int vx, int vy, int phi)
     free(t); free(a); free(b); free(o); free(o3);
 }
 
+static void check_dominant(void)
+{
+    for (int t = 0; t < 40; t++) {
+        const int cw = 1 + rnd() % 40, ch = 1 + rnd() % 30, cells = cw * ch;
+        const int spread = (int[]){ 1, 3, 50, 32767 }[t % 4];
+        McfpsParams p = { .cw = cw, .ch = ch };
+        int16_t *ra = malloc(4 * cells * sizeof(*ra)), *rb = ra + 2 * cells;
+        int gx, gy, best_n = 0, bx = 0, by = 0;
+        for (int i = 0; i < 4 * cells; i++)
+            ra[i] = t % 5 == 4 ? 0 : (int16_t)(rnd() % (2 * spread + 1) - spread);
+        if (t % 7 == 3)
+            ra[0] = -32768, ra[1] = 32767;
+        ff_mcfps_dominant(&p, ra, rb, &gx, &gy);
+        /* by counting: every non-zero vector of both fields */
+        for (int i = 0; i < 2 * cells; i++) {
+            const int vx = ra[2 * i], vy = ra[2 * i + 1];
+            int n = 0;
+            if (!vx && !vy)
+                continue;
+            for (int k = 0; k < 2 * cells; k++)
+                n += ra[2 * k] == vx && ra[2 * k + 1] == vy;
+            if (n > best_n || (n == best_n && (vy < by || (vy == by && vx < bx)))) {
+                best_n = n;
+                bx = vx;
+                by = vy;
+            }
+        }
+        CHECK(gx == bx && gy == by, "dominant of %dx%d cells (spread %d): (%d, %d), want (%d, %d)",
+              cw, ch, spread, gx, gy, bx, by);
+        free(ra);
+    }
+}
+
 int main(void)
 {
     check_sampler();
@@ -190,6 +225,8 @@ int main(void)
     check_translation(96, 64, -8, 12, 192);
     check_translation(77, 45, 2, 2, 128);
     check_translation(64, 48, 0, 0, 100);
+    /* last: the textures above come from the same generator */
+    check_dominant();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -61,6 +61,26 @@ suite unit-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 suite mvcheck   build_and_run mvcheck
 suite cuda      build_and_run backendcheck --backend=cuda
 suite opencl    build_and_run backendcheck --backend=opencl
+# mcfps's GPU backends against its CPU backend; the real frames are three of
+# cockatoo.mp4 (make clips) scaled to 176x144, else of testsrc2 moving
+mcfps_backendcheck() { # BACKEND
+    real=$BUILDDIR/tests/mcfps-real-176x144.yuv
+    if [ ! -s "$real" ]; then
+        if [ -f "$CLIPS/cockatoo.mp4" ]; then
+            set -- "$1" -i "$CLIPS/cockatoo.mp4" -vf "select='gte(n\,40)',scale=176:144"
+        else
+            set -- "$1" -f lavfi -i "testsrc2=s=352x288:r=25,crop=176:144:x=3*n:y=n"
+        fi
+        b=$1; shift
+        "$FFMPEG" -nostdin -v error "$@" -an -pix_fmt yuv420p -frames:v 3 -f rawvideo -y "$real" ||
+            return 1
+        set -- "$b"
+    fi
+    tmk "$BUILDDIR/tests/mcfps-backendcheck" &&
+        "$BUILDDIR/tests/mcfps-backendcheck" --backend="$1" --real="$real:176x144:3"
+}
+suite mcfps-cuda   mcfps_backendcheck cuda
+suite mcfps-opencl mcfps_backendcheck opencl
 for s in tests/suites/*.sh; do
     [ -f "$s" ] || continue
     n=${s##*/}

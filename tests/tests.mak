@@ -142,3 +142,36 @@ mcfpscheck: $(BUILDDIR)/tests/mcfpscheck
 	$(BUILDDIR)/tests/mcfpscheck
 
 .PHONY: mcfpscheck
+
+# mcfps GPU backends against its CPU reference (tests/mcfps-backendcheck.c):
+# the backends' host code and kernels from the FFmpeg build, as for
+# backendcheck; without a GPU backend in the build it reports "skipped"
+MCFPS_GPU_CPPFLAGS = $(CHECKME_CPPFLAGS) -I$(FFMPEG_TREE)/libavfilter \
+                     -I$(BUILDDIR)/deps/nvenc/usr/include
+MCFPS_GPU_SRCS     = $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.c
+ifeq ($(GPUME_CUDA),yes)
+MCFPS_GPU_CPPFLAGS += -DMCFPS_TEST_CUDA=1
+MCFPS_GPU_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.c  \
+                      $(FFMPEG_BUILD)/libavfilter/mcfps.ptx.o     \
+                      $(FFMPEG_BUILD)/libavfilter/cuda/load_helper.o
+MCFPS_GPU_LIBS     += -lz -ldl
+endif
+ifeq ($(GPUME_OPENCL),yes)
+MCFPS_GPU_CPPFLAGS += -DMCFPS_TEST_OPENCL=1
+MCFPS_GPU_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/mcfps_opencl.c  \
+                      $(FFMPEG_BUILD)/libavfilter/opencl/mcfps.o    \
+                      $(FFMPEG_BUILD)/libavfilter/opencl/mcfps_h.o
+MCFPS_GPU_LIBS     += -lOpenCL
+endif
+MCFPS_GPU_FLAGS = $(BUILDDIR)/tests/mcfps-gpu-test.flags
+$(MCFPS_GPU_FLAGS): gpu-test-flags-force
+	@mkdir -p $(@D)
+	@echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' | cmp -s - $@ || \
+	    echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' > $@
+
+MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h \
+                 $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
+
+$(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(MCFPS_GPU_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(MCFPS_GPU_DEPS)) $(CHECKME_LIBS) $(MCFPS_GPU_LIBS)

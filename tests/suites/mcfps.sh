@@ -157,6 +157,67 @@ else
     ok sidedata
 fi
 
+# devices: device=auto names its choice in one info line; device=cuda with
+# no driver fails clearly; where OpenCL runs (PoCL here, in make check), the
+# OpenCL backend's output is the CPU's byte for byte, from software frames
+# and from OpenCL frames (kept on the device: hwdownload takes them)
+ff device-auto -f lavfi -i "$SRC" -vf gpume=device=cpu:dir=bi,mcfps=fps=50 -f null -
+if [ "$rc" -ne 0 ]; then
+    bad device-auto "exit status $rc: $(tailof "$tmp/device-auto.err")"
+elif [ "$(grep -c 'mcfps.*using the .* backend' "$tmp/device-auto.err")" -ne 1 ] ||
+     grep -q 'mcfps.*\(error\|Error\)' "$tmp/device-auto.err"; then
+    bad device-auto "not one info line: $(grep mcfps "$tmp/device-auto.err" | head -n 3 | tr '\n' ' ')"
+else
+    ok device-auto
+fi
+if [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; then
+    skipped "device-cuda-missing: this machine has an NVIDIA device"
+else
+    refused device-cuda-missing "device=cuda: no CUDA" -f lavfi -i "$SRC" \
+        -vf gpume=device=cpu:dir=bi,mcfps=fps=50:device=cuda -f null -
+fi
+# same NAME GRAPH [OPENCL-GRAPH [FFMPEG OPTIONS]]: GRAPH with @DEV@ as
+# device=cpu, and OPENCL-GRAPH (default GRAPH with device=opencl), give the
+# same framemd5; the second runs on the OpenCL backend
+same() {
+    n=$1 g=$2 og=${3:-}
+    shift 2
+    [ $# -gt 0 ] && shift
+    [ -n "$og" ] || og=$(echo "$g" | sed 's/@DEV@/device=opencl/')
+    ff "$n-cpu" -f lavfi -i "$SRC" -vf "$(echo "$g" | sed 's/@DEV@/device=cpu/')" -f framemd5 -
+    cp "$tmp/$n-cpu.out" "$tmp/$n.ref"
+    ff "$n" -v verbose "$@" -f lavfi -i "$SRC" -vf "$og" -f framemd5 -
+    if [ "$rc" -ne 0 ]; then
+        bad "$n" "exit status $rc: $(tailof "$tmp/$n.err")"
+    elif [ "$(nframes "$tmp/$n.ref")" -lt 10 ] || ! cmp -s "$tmp/$n.ref" "$tmp/$n.out"; then
+        bad "$n" "output differs from device=cpu: $(diff "$tmp/$n.ref" "$tmp/$n.out" | head -n 2 | tr '\n' ' ')"
+    elif ! grep -q 'mcfps.*using the opencl backend' "$tmp/$n.err"; then
+        bad "$n" "not on the OpenCL backend: $(grep 'using the' "$tmp/$n.err" | tr '\n' ' ')"
+    else
+        ok "$n"
+    fi
+}
+if [ "${GPUME_OPENCL:-no}" != yes ]; then
+    skipped "opencl: no OpenCL in this build"
+elif ! "$FFMPEG" -v error -init_hw_device opencl=ocl -f lavfi -i color=s=16x16:d=0.04 -f null - > /dev/null 2>&1; then
+    skipped "opencl: no OpenCL device"
+else
+    same opencl-mc    "gpume=device=cpu:dir=bi,mcfps=fps=60:@DEV@"
+    same opencl-fwd   "gpume=device=cpu:dir=fwd,mcfps=fps=60:lambda=8:@DEV@"
+    same opencl-bwd   "gpume=device=cpu:dir=bwd,mcfps=fps=100:@DEV@"
+    same opencl-blend "gpume=device=cpu:dir=bi,mcfps=fps=60:mode=blend:@DEV@"
+    same opencl-gray  "format=gray,gpume=device=cpu:dir=bi,mcfps=fps=50:@DEV@"
+    same opencl-444   "format=yuv444p,gpume=device=cpu:dir=bi,mcfps=fps=50:rel_lo=0:rel_hi=1:@DEV@"
+    same opencl-size-change "scale=w='if(lt(n,5),80,64)':h='if(lt(n,5),48,40)':eval=frame,gpume=device=cpu:dir=bi,mcfps=fps=50:@DEV@"
+    # OpenCL frames in, OpenCL frames of the same frames context out
+    # (hwdownload takes nothing else): every mode
+    for m in mc blend dup; do
+        same "opencl-frames-$m" "format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:mode=$m:@DEV@" \
+            "format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60:mode=$m,hwdownload,format=yuv420p" \
+            -init_hw_device opencl=ocl -filter_hw_device ocl
+    done
+fi
+
 # valgrind: a conversion with a size change and the failure path
 if command -v valgrind > /dev/null; then
     for g in "scale=w='if(lt(n,3),40,24)':h=16:eval=frame,gpume=device=cpu:dir=bi,mcfps=fps=60" \

@@ -1,0 +1,108 @@
+/*
+ * mcfps: CUDA kernels. Every step is the one of libavfilter/mcfps.h that
+ * the CPU reference runs, so the bytes are the same; these kernels only map
+ * threads onto cells and pixels.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "mcfps_cuda.h"
+
+/* FFmpeg's clang CUDA shim has no __shared__ */
+#ifdef __NVCC__
+#define MCFPS_SHARED __shared__
+#else
+#define MCFPS_SHARED __attribute__((shared))
+#endif
+
+#define NT MCFPS_CUDA_SELECT_THREADS
+
+/** The smoothed fields of one cell (thread (i, j)). */
+extern "C" __global__ void mcfps_smooth(McfpsCudaCellArgs a)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (i >= a.p.cw || j >= a.p.ch)
+        return;
+    mcfps_smooth_cell(a.f.ra, a.f.fa, a.p.cw, a.p.ch, i, j);
+    mcfps_smooth_cell(a.f.rb, a.f.fb, a.p.cw, a.p.ch, i, j);
+}
+
+/**
+ * The vector and info word of one cell (block blockIdx.x, NT threads, one
+ * per pixel of the cell's matching window): the probes of mcfps_search_* in
+ * order, each probe's bilateral error the sum of the threads' terms. Every
+ * thread keeps the same search state (all see the same sums), so the probe
+ * loop and its barriers are uniform.
+ */
+extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
+{
+    MCFPS_SHARED uint32_t sum[NT];
+    const McfpsParams *p = &a.p;
+    const int t = threadIdx.x;
+    const int i = blockIdx.x % p->cw, j = blockIdx.x / p->cw;
+    int x0, x1, y0, y1, n;
+    McfpsSearch st;
+
+    mcfps_window(p, i, j, &x0, &x1, &y0, &y1);
+    n = (x1 - x0) * (y1 - y0);
+    mcfps_search_init(p, a.f.fa, i, j, &st);
+    for (int q = 0; q < MCFPS_NB_PROBES; q++) {
+        const int x = x0 + t % MCFPS_WIN, y = y0 + t / MCFPS_WIN;
+        int dx, dy;
+        uint32_t sad;
+        if (!mcfps_search_probe(p, a.f.ra, a.f.rb, a.f.fa, a.f.fb, i, j, &st, q, &dx, &dy))
+            continue;
+        sum[t] = x < x1 && y < y1 ? mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy) : 0;
+        __syncthreads();
+        for (int h = NT / 2; h > 0; h >>= 1) {
+            if (t < h)
+                sum[t] += sum[t + h];
+            __syncthreads();
+        }
+        sad = sum[0];
+        __syncthreads();
+        mcfps_search_update(p, &st, q, dx, dy, sad, n);
+    }
+    if (t == 0)
+        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, i, j, &st, n, a.f.vec);
+}
+
+/** One sample of an interpolated plane. */
+extern "C" __global__ void mcfps_render(McfpsCudaPlaneArgs a)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= a.pw || y >= a.ph)
+        return;
+    a.dst[(long)y * a.sd + x] = mcfps_render_pixel(&a.p, a.a, a.sa, a.b, a.sb, a.pw, a.ph,
+                                                   a.lx, a.ly, a.f.vec, a.f.info, x, y);
+}
+
+/** One sample of the weighted average at phase p.phi (mode=blend). */
+extern "C" __global__ void mcfps_blend(McfpsCudaPlaneArgs a)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= a.pw || y >= a.ph)
+        return;
+    a.dst[(long)y * a.sd + x] = mcfps_blend_pixel(a.a[(long)y * a.sa + x], a.b[(long)y * a.sb + x],
+                                                  a.p.phi);
+}

@@ -1,0 +1,92 @@
+/*
+ * mcfps backends: the CPU reference (mcfps_cpu.c), CUDA (mcfps_cuda.c,
+ * cuda/mcfps.cu) and OpenCL (mcfps_opencl.c, opencl/mcfps.cl). Every backend
+ * runs the steps of mcfps.h and writes the same bytes.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_MCFPS_BACKEND_H
+#define AVFILTER_MCFPS_BACKEND_H
+
+#include "libavutil/buffer.h"
+#include "libavutil/frame.h"
+#include "libavutil/pixfmt.h"
+
+#include "mcfps.h"
+
+#define MCFPS_MAX_PLANES 4
+
+/** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
+typedef int (McfpsExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                             void *arg, int nb_jobs);
+
+/** What the filter gives a backend at init. */
+typedef struct McfpsHost {
+    void            *log_ctx;
+    McfpsExecuteFn  *execute;     ///< CPU parallelism (slice threads)
+    void            *exec_opaque;
+    int              nb_threads;
+    AVBufferRef     *hw_device;   ///< GPU backends: a device of their type (gpume_device.h opens it)
+} McfpsHost;
+
+/** The pictures a backend converts: size and the planes of the software format. */
+typedef struct McfpsFormat {
+    int width, height;
+    int nb_planes;
+    int w[MCFPS_MAX_PLANES], h[MCFPS_MAX_PLANES];    ///< plane sizes
+    int lx[MCFPS_MAX_PLANES], ly[MCFPS_MAX_PLANES]; ///< log2 subsampling against luma
+} McfpsFormat;
+
+/** Fill f for width x height pictures of the planar software format sw_format. */
+int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format);
+
+typedef struct McfpsBackend {
+    const char *name;
+    size_t      priv_size;
+    /** Prepare for pictures of f; called again after uninit on a size or format change. */
+    int  (*init)(void *priv, const McfpsHost *host, const McfpsFormat *f);
+    /**
+     * Make frame the picture of slot (0 or 1): a software frame of f's
+     * format, or on a GPU backend a hardware frame of its device (read in
+     * place or copied on the device, never through the host). A backend
+     * that reads the frame in place keeps a reference to it until the slot
+     * is loaded again.
+     */
+    int  (*load)(void *priv, int slot, const AVFrame *frame);
+    /**
+     * The raw fields of a pair (A -> B, quarter pel, p->cw x p->ch (x, y)
+     * pairs each, host memory, reusable once this returns): the backend
+     * smooths them for the following render() calls.
+     */
+    int  (*fields)(void *priv, const McfpsParams *p, const int16_t *ra, const int16_t *rb);
+    /**
+     * Write the frame at phase p->phi between the pictures of slots a and b
+     * into out: mode MCFPS_MODE_MC (with the fields of the last fields()
+     * call) or MCFPS_MODE_BLEND. out is a software frame of f's format, or
+     * on a GPU backend a hardware frame of its device; it is complete for
+     * whoever reads it next (the host, or the device's stream or queue).
+     */
+    int  (*render)(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out);
+    void (*uninit)(void *priv);
+} McfpsBackend;
+
+extern const McfpsBackend ff_mcfps_backend_cpu;
+extern const McfpsBackend ff_mcfps_backend_cuda;
+extern const McfpsBackend ff_mcfps_backend_opencl;
+
+#endif /* AVFILTER_MCFPS_BACKEND_H */

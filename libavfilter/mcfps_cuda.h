@@ -1,0 +1,68 @@
+/*
+ * mcfps: what the CUDA backend's host code (mcfps_cuda.c) and kernels
+ * (cuda/mcfps.cu) share: the kernels' arguments.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_MCFPS_CUDA_H
+#define AVFILTER_MCFPS_CUDA_H
+
+#include "mcfps.h"
+
+/* Device pointers are plain 64-bit integers on the host side. */
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define MCFPS_DEVPTR(type) type *
+#else
+#define MCFPS_DEVPTR(type) uint64_t
+#endif
+
+/** Threads of an mcfps_select block: one per pixel of a cell's matching window. */
+#define MCFPS_CUDA_SELECT_THREADS (MCFPS_WIN * MCFPS_WIN)
+
+/** The vector fields of a pair and the choice of each cell, cw x ch entries each. */
+typedef struct McfpsCudaFields {
+    /* one per line: the macro gives a pointer type on the device */
+    MCFPS_DEVPTR(int16_t)  ra;          ///< raw fields, (x, y) pairs
+    MCFPS_DEVPTR(int16_t)  rb;
+    MCFPS_DEVPTR(int16_t)  fa;          ///< smoothed fields
+    MCFPS_DEVPTR(int16_t)  fb;
+    MCFPS_DEVPTR(int16_t)  vec;         ///< the intermediate frame's vectors
+    MCFPS_DEVPTR(uint16_t) info;        ///< and info words
+} McfpsCudaFields;
+
+/** Argument of mcfps_smooth and mcfps_select. */
+typedef struct McfpsCudaCellArgs {
+    McfpsParams p;
+    McfpsCudaFields f;
+    MCFPS_DEVPTR(const uint8_t) a;      ///< luma planes
+    MCFPS_DEVPTR(const uint8_t) b;
+    int sa, sb;                         ///< their pitches
+} McfpsCudaCellArgs;
+
+/** Argument of mcfps_render and mcfps_blend: one plane. */
+typedef struct McfpsCudaPlaneArgs {
+    McfpsParams p;
+    McfpsCudaFields f;
+    MCFPS_DEVPTR(const uint8_t) a;
+    MCFPS_DEVPTR(const uint8_t) b;
+    MCFPS_DEVPTR(uint8_t) dst;
+    int sa, sb, sd;                     ///< pitches
+    int pw, ph, lx, ly;                 ///< plane size, log2 subsampling against luma
+} McfpsCudaPlaneArgs;
+
+#endif /* AVFILTER_MCFPS_CUDA_H */

@@ -1,0 +1,382 @@
+/*
+ * mcfps: OpenCL backend (host side). Kernels in opencl/mcfps.cl, built from
+ * two source strings: libavfilter/mcfps.h (embedded as opencl/mcfps_h.cl by
+ * tools/overlay.sh) and opencl/mcfps.cl.
+ *
+ * Every plane of the two pictures and of the result is a buffer of its own,
+ * rows packed (pitch = width). Software frames are written into them and
+ * the result read back; AV_PIX_FMT_OPENCL frames (one image2d_t per plane)
+ * are copied image to buffer and back on the device, so hardware frames
+ * never pass through the host.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <string.h>
+
+#include "opencl.h"     /* first: it enables the OpenCL 1.2 API */
+
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_opencl.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem.h"
+
+#include "mcfps_backend.h"
+
+extern const char *ff_source_mcfps_h_cl;
+extern const char *ff_source_mcfps_cl;
+
+#define WIN_PX (MCFPS_WIN * MCFPS_WIN)
+
+typedef struct McfpsOpenCLContext {
+    McfpsHost host;
+    McfpsFormat f;
+    int cells;
+
+    AVBufferRef *device_ref;
+    AVOpenCLDeviceContext *hwctx;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel k_smooth, k_select, k_render, k_blend;
+
+    cl_mem pic[2][MCFPS_MAX_PLANES];    ///< the two pictures, packed rows
+    cl_mem out[MCFPS_MAX_PLANES];       ///< the result
+    cl_mem ra, rb, fa, fb, vec, info;
+} McfpsOpenCLContext;
+
+static void ocl_uninit(void *priv)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = s->host.log_ctx;
+    cl_int cle;
+
+    if (s->queue)
+        clFinish(s->queue);
+    CL_RELEASE_KERNEL(s->k_smooth);
+    CL_RELEASE_KERNEL(s->k_select);
+    CL_RELEASE_KERNEL(s->k_render);
+    CL_RELEASE_KERNEL(s->k_blend);
+    if (s->program)
+        clReleaseProgram(s->program);
+    for (int i = 0; i < MCFPS_MAX_PLANES; i++) {
+        CL_RELEASE_MEMORY(s->pic[0][i]);
+        CL_RELEASE_MEMORY(s->pic[1][i]);
+        CL_RELEASE_MEMORY(s->out[i]);
+    }
+    CL_RELEASE_MEMORY(s->ra);
+    CL_RELEASE_MEMORY(s->rb);
+    CL_RELEASE_MEMORY(s->fa);
+    CL_RELEASE_MEMORY(s->fb);
+    CL_RELEASE_MEMORY(s->vec);
+    CL_RELEASE_MEMORY(s->info);
+    CL_RELEASE_QUEUE(s->queue);
+    av_buffer_unref(&s->device_ref);
+    memset(s, 0, sizeof(*s));
+}
+
+static int build_program(McfpsOpenCLContext *s)
+{
+    void *avctx = s->host.log_ctx;
+    const char *src[] = { ff_source_mcfps_h_cl, ff_source_mcfps_cl };
+    cl_int cle;
+    int err = 0;
+
+    s->program = clCreateProgramWithSource(s->hwctx->context, FF_ARRAY_ELEMS(src), src, NULL, &cle);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create the OpenCL program: %d\n", cle);
+    cle = clBuildProgram(s->program, 1, &s->hwctx->device_id, "-cl-std=CL1.2", NULL, NULL);
+    if (cle != CL_SUCCESS) {
+        size_t size = 0;
+        char *log;
+        av_log(avctx, AV_LOG_ERROR, "failed to build the OpenCL program: %d\n", cle);
+        clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+        log = av_malloc(size + 1);
+        if (log && clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG,
+                                         size, log, NULL) == CL_SUCCESS) {
+            log[size] = 0;
+            av_log(avctx, AV_LOG_ERROR, "build log:\n%s\n", log);
+        }
+        av_free(log);
+        return AVERROR(EIO);
+    }
+#define KERNEL(k, name, threads)                                                          \
+    do {                                                                                  \
+        size_t wg = 0;                                                                    \
+        s->k = clCreateKernel(s->program, name, &cle);                                    \
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel %s: %d\n", name, cle);    \
+        cle = clGetKernelWorkGroupInfo(s->k, s->hwctx->device_id, CL_KERNEL_WORK_GROUP_SIZE, \
+                                       sizeof(wg), &wg, NULL);                            \
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to query kernel %s: %d\n", name, cle);     \
+        if (wg < (threads)) {                                                             \
+            av_log(avctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "         \
+                   "work-items per group, %d needed\n", name, wg, threads);              \
+            return AVERROR(ENOSYS);                                                       \
+        }                                                                                 \
+    } while (0)
+    KERNEL(k_smooth, "mcfps_smooth", 1);
+    KERNEL(k_select, "mcfps_select", WIN_PX);
+    KERNEL(k_render, "mcfps_render", 1);
+    KERNEL(k_blend,  "mcfps_blend",  1);
+#undef KERNEL
+fail:
+    return err;
+}
+
+static cl_mem alloc_buffer(McfpsOpenCLContext *s, size_t size, int *err)
+{
+    cl_int cle;
+    cl_mem m = clCreateBuffer(s->hwctx->context, CL_MEM_READ_WRITE, FFMAX(size, 1), NULL, &cle);
+    if (!m) {
+        av_log(s->host.log_ctx, AV_LOG_ERROR, "failed to allocate %zu bytes of OpenCL memory: %d\n",
+               size, cle);
+        *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+    }
+    return m;
+}
+
+static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = host->log_ctx;
+    const size_t cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *
+                         ((f->height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2);
+    cl_int cle;
+    int err = 0;
+
+    s->host  = *host;
+    s->f     = *f;
+    s->cells = cells;
+    /* the device layer (gpume_device.c) opened the device */
+    if (!host->hw_device ||
+        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_OPENCL)
+        return AVERROR(EINVAL);
+    s->device_ref = av_buffer_ref(host->hw_device);
+    if (!s->device_ref)
+        return AVERROR(ENOMEM);
+    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
+    /* the device's queue if it has one (FFmpeg's convention), else our own; in order */
+    if (s->hwctx->command_queue) {
+        cle = clRetainCommandQueue(s->hwctx->command_queue);
+        if (cle == CL_SUCCESS)
+            s->queue = s->hwctx->command_queue;
+    } else {
+        s->queue = clCreateCommandQueue(s->hwctx->context, s->hwctx->device_id, 0, &cle);
+    }
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to get an OpenCL command queue: %d\n", cle);
+    if ((err = build_program(s)) < 0)
+        goto fail;
+    for (int i = 0; i < f->nb_planes; i++) {
+        const size_t size = (size_t)f->w[i] * f->h[i];
+        if (!(s->pic[0][i] = alloc_buffer(s, size, &err)) ||
+            !(s->pic[1][i] = alloc_buffer(s, size, &err)) ||
+            !(s->out[i]    = alloc_buffer(s, size, &err)))
+            goto fail;
+    }
+    if (!(s->ra   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->rb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->fa   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->fb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->vec  = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->info = alloc_buffer(s, cells * sizeof(uint16_t), &err)))
+        goto fail;
+    return 0;
+fail:
+    ocl_uninit(s);
+    return err;
+}
+
+/** Write or read (write set) plane i of a software frame to or from buffer m, packed rows. */
+static int transfer_plane(McfpsOpenCLContext *s, cl_mem m, int i, const AVFrame *frame, int write)
+{
+    void *avctx = s->host.log_ctx;
+    const int w = s->f.w[i], h = s->f.h[i];
+    cl_int cle;
+    int err = 0;
+
+    if (frame->linesize[i] >= 0) {
+        const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
+        if (write)
+            cle = clEnqueueWriteBufferRect(s->queue, m, CL_TRUE, origin, origin, region, w, 0,
+                                           frame->linesize[i], 0, frame->data[i], 0, NULL, NULL);
+        else
+            cle = clEnqueueReadBufferRect(s->queue, m, CL_TRUE, origin, origin, region, w, 0,
+                                          frame->linesize[i], 0, frame->data[i], 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to transfer plane %d: %d\n", i, cle);
+    } else {
+        for (int y = 0; y < h; y++) {
+            uint8_t *row = frame->data[i] + (ptrdiff_t)y * frame->linesize[i];
+            if (write)
+                cle = clEnqueueWriteBuffer(s->queue, m, CL_FALSE, (size_t)y * w, w, row, 0, NULL, NULL);
+            else
+                cle = clEnqueueReadBuffer(s->queue, m, CL_FALSE, (size_t)y * w, w, row, 0, NULL, NULL);
+            CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to transfer plane %d: %d\n", i, cle);
+        }
+        cle = clFinish(s->queue);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to transfer plane %d: %d\n", i, cle);
+    }
+fail:
+    return err;
+}
+
+static int ocl_load(void *priv, int slot, const AVFrame *frame)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = s->host.log_ctx;
+    cl_int cle;
+    int err = 0;
+
+    if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height)
+        return AVERROR(EINVAL);
+    for (int i = 0; i < s->f.nb_planes; i++) {
+        if (frame->format == AV_PIX_FMT_OPENCL) {
+            const size_t origin[3] = { 0, 0, 0 }, region[3] = { s->f.w[i], s->f.h[i], 1 };
+            cle = clEnqueueCopyImageToBuffer(s->queue, (cl_mem)frame->data[i], s->pic[slot][i],
+                                             origin, region, 0, 0, NULL, NULL);
+            CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy image plane %d: %d\n", i, cle);
+        } else if ((err = transfer_plane(s, s->pic[slot][i], i, frame, 1)) < 0) {
+            return err;
+        }
+    }
+    if (frame->format == AV_PIX_FMT_OPENCL) {
+        /* the frame's images go back to their pool once the caller lets go */
+        cle = clFinish(s->queue);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the frame: %d\n", cle);
+    }
+fail:
+    return err;
+}
+
+static int ocl_fields(void *priv, const McfpsParams *p, const int16_t *ra, const int16_t *rb)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = s->host.log_ctx;
+    const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*ra);
+    const size_t local[2]  = { 16, 8 };
+    const size_t global[2] = { FFALIGN(p->cw, 16), FFALIGN(p->ch, 8) };
+    cl_int cle;
+    int err = 0;
+
+    if ((size_t)p->cw * p->ch > (size_t)s->cells)
+        return AVERROR(EINVAL);
+    /* blocking: the caller reuses its arrays */
+    cle = clEnqueueWriteBuffer(s->queue, s->ra, CL_TRUE, 0, size, ra, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the vector fields: %d\n", cle);
+    cle = clEnqueueWriteBuffer(s->queue, s->rb, CL_TRUE, 0, size, rb, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the vector fields: %d\n", cle);
+    CL_SET_KERNEL_ARG(s->k_smooth, 0, cl_mem, &s->ra);
+    CL_SET_KERNEL_ARG(s->k_smooth, 1, cl_mem, &s->rb);
+    CL_SET_KERNEL_ARG(s->k_smooth, 2, cl_mem, &s->fa);
+    CL_SET_KERNEL_ARG(s->k_smooth, 3, cl_mem, &s->fb);
+    CL_SET_KERNEL_ARG(s->k_smooth, 4, cl_int, &p->cw);
+    CL_SET_KERNEL_ARG(s->k_smooth, 5, cl_int, &p->ch);
+    cle = clEnqueueNDRangeKernel(s->queue, s->k_smooth, 2, NULL, global, local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue mcfps_smooth: %d\n", cle);
+fail:
+    return err;
+}
+
+static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = s->host.log_ctx;
+    const int hw = out->format == AV_PIX_FMT_OPENCL;
+    cl_int cle;
+    int err = 0;
+
+    if (a < 0 || a > 1 || b < 0 || b > 1 || p->width != s->f.width || p->height != s->f.height)
+        return AVERROR(EINVAL);
+    if (mode == MCFPS_MODE_MC) {
+        const size_t local = WIN_PX, global = (size_t)p->cw * p->ch * WIN_PX;
+        const cl_int sa = p->width;
+        int arg = 0;
+        CL_SET_KERNEL_ARG(s->k_select, arg++, McfpsParams, p);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->pic[a][0]);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_int, &sa);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->pic[b][0]);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_int, &sa);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->ra);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->rb);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fa);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fb);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->vec);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->info);
+        cle = clSetKernelArg(s->k_select, arg, WIN_PX * sizeof(cl_uint), NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to set the local memory of mcfps_select: %d\n", cle);
+        cle = clEnqueueNDRangeKernel(s->queue, s->k_select, 1, NULL, &global, &local, 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue mcfps_select: %d\n", cle);
+    }
+    for (int i = 0; i < s->f.nb_planes; i++) {
+        const size_t local[2]  = { 32, 8 };
+        const size_t global[2] = { FFALIGN(s->f.w[i], 32), FFALIGN(s->f.h[i], 8) };
+        const cl_int pw = s->f.w[i], ph = s->f.h[i], lx = s->f.lx[i], ly = s->f.ly[i];
+        int arg = 0;
+        if (mode == MCFPS_MODE_MC) {
+            cl_kernel k = s->k_render;
+            CL_SET_KERNEL_ARG(k, arg++, McfpsParams, p);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[a][i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[b][i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->out[i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &ph);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &lx);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &ly);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->vec);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->info);
+            cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+        } else {
+            cl_kernel k = s->k_blend;
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[a][i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[b][i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->out[i]);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &ph);
+            CL_SET_KERNEL_ARG(k, arg++, cl_int, &p->phi);
+            cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+        }
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the plane kernel: %d\n", cle);
+        if (hw) {
+            const size_t origin[3] = { 0, 0, 0 }, region[3] = { pw, ph, 1 };
+            cle = clEnqueueCopyBufferToImage(s->queue, s->out[i], (cl_mem)out->data[i], 0,
+                                             origin, region, 0, NULL, NULL);
+            CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy plane %d to its image: %d\n", i, cle);
+        } else if ((err = transfer_plane(s, s->out[i], i, out, 0)) < 0) {
+            return err;
+        }
+    }
+    if (hw) {
+        /* other filters read the frame on queues of their own */
+        cle = clFinish(s->queue);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to finish the frame: %d\n", cle);
+    }
+fail:
+    return err;
+}
+
+const McfpsBackend ff_mcfps_backend_opencl = {
+    .name      = "opencl",
+    .priv_size = sizeof(McfpsOpenCLContext),
+    .init      = ocl_init,
+    .load      = ocl_load,
+    .fields    = ocl_fields,
+    .render    = ocl_render,
+    .uninit    = ocl_uninit,
+};

@@ -1,0 +1,101 @@
+/*
+ * mcfps: OpenCL kernels (OpenCL C 1.2, integer only). The host prepends
+ * libavfilter/mcfps.h (embedded as opencl/mcfps_h.cl), so every step is the
+ * one the CPU reference runs; these kernels only map work-items onto cells
+ * and pixels. Local memory comes as a __local kernel argument sized by the
+ * host: PoCL 3.1 shares kernel-scope __local arrays between work-groups
+ * running at the same time.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#define WIN_PX (MCFPS_WIN * MCFPS_WIN)
+
+/** The smoothed fields of one cell (work-item (i, j)). */
+__kernel void mcfps_smooth(__global const short *ra, __global const short *rb,
+                           __global short *fa, __global short *fb, int cw, int ch)
+{
+    const int i = get_global_id(0), j = get_global_id(1);
+    if (i >= cw || j >= ch)
+        return;
+    mcfps_smooth_cell(ra, fa, cw, ch, i, j);
+    mcfps_smooth_cell(rb, fb, cw, ch, i, j);
+}
+
+/**
+ * The vector and info word of one cell: a work-group of WIN_PX work-items,
+ * one per pixel of the cell's matching window, runs the probes of
+ * mcfps_search_* in order; each probe's bilateral error is the sum of the
+ * work-items' terms. Every work-item keeps the same search state (the sums
+ * are the same for all), so the probe loop and its barriers are uniform.
+ */
+__kernel __attribute__((reqd_work_group_size(WIN_PX, 1, 1)))
+void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const uchar *b, int sb,
+                  __global const short *ra, __global const short *rb,
+                  __global const short *fa, __global const short *fb,
+                  __global short *vec, __global ushort *info, __local uint *sum)
+{
+    const int t = get_local_id(0);
+    const int i = get_group_id(0) % p.cw, j = get_group_id(0) / p.cw;
+    int x0, x1, y0, y1, n;
+    McfpsSearch st;
+
+    mcfps_window(&p, i, j, &x0, &x1, &y0, &y1);
+    n = (x1 - x0) * (y1 - y0);
+    mcfps_search_init(&p, fa, i, j, &st);
+    for (int q = 0; q < MCFPS_NB_PROBES; q++) {
+        const int x = x0 + t % MCFPS_WIN, y = y0 + t / MCFPS_WIN;
+        int dx, dy;
+        uint sad;
+        if (!mcfps_search_probe(&p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
+            continue;
+        sum[t] = x < x1 && y < y1 ? mcfps_bilateral_px(&p, a, sa, b, sb, x, y, dx, dy) : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int h = WIN_PX / 2; h > 0; h >>= 1) {
+            if (t < h)
+                sum[t] += sum[t + h];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        sad = sum[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        mcfps_search_update(&p, &st, q, dx, dy, sad, n);
+    }
+    if (t == 0)
+        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, vec);
+}
+
+/** One sample of an interpolated plane of pw x ph, subsampled by (lx, ly). */
+__kernel void mcfps_render(McfpsParams p, __global const uchar *a, int sa,
+                           __global const uchar *b, int sb, __global uchar *dst, int sd,
+                           int pw, int ph, int lx, int ly,
+                           __global const short *vec, __global const ushort *info)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= pw || y >= ph)
+        return;
+    dst[y * sd + x] = mcfps_render_pixel(&p, a, sa, b, sb, pw, ph, lx, ly, vec, info, x, y);
+}
+
+/** One sample of the weighted average at phase phi (mode=blend). */
+__kernel void mcfps_blend(__global const uchar *a, int sa, __global const uchar *b, int sb,
+                          __global uchar *dst, int sd, int pw, int ph, int phi)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= pw || y >= ph)
+        return;
+    dst[y * sd + x] = mcfps_blend_pixel(a[y * sa + x], b[y * sb + x], phi);
+}
