@@ -337,6 +337,15 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             ok = 2;
             goto end;
         }
+        if (((AVHWFramesContext *)frames->data)->device_ctx->type == AV_HWDEVICE_TYPE_CUDA &&
+            (c->h & 1) && av_pix_fmt_desc_get(c->fmt)->log2_chroma_h) {
+            /* FFmpeg's CUDA frames of an odd height cannot carry the last
+             * chroma row (hwcontext_cuda.c): transfers copy height >> 1
+             * rows, and yuv420p starts U height / 2 rows after V */
+            printf("note: %s: FFmpeg's CUDA frames of an odd height lose the last chroma row\n", name);
+            ok = 2;
+            goto end;
+        }
         for (int n = 0; n < 3 && c->hw_in; n++)
             if (!(hwf[n] = to_hw(frames, f[n]))) {
                 printf("FAIL %s: cannot upload a frame\n", name);
