@@ -40,6 +40,7 @@
 
 #include "gpume_backend.h"
 #include "gpume_opencl.h"
+#include "gpume_opencl_program.h"
 #include "gpume_vme_opencl.h"
 
 extern const char *ff_source_gpume_h_cl;
@@ -119,54 +120,27 @@ static void ocl_uninit(void *priv)
 static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
+    const cl_device_id dev = s->hwctx->device_id;
     const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_kernel_h_cl,
                           ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
     char opts[64];
-    cl_int cle;
-    int err = 0;
+    int err;
 
-    s->program = clCreateProgramWithSource(s->hwctx->context, FF_ARRAY_ELEMS(src), src, NULL, &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create the OpenCL program: %d\n", cle);
     snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -DGPUME_CTU=%d", s->p.ctu);
-    cle = clBuildProgram(s->program, 1, &s->hwctx->device_id, opts, NULL, NULL);
-    if (cle != CL_SUCCESS) {
-        size_t size = 0;
-        char *log;
-        av_log(avctx, AV_LOG_ERROR, "failed to build the OpenCL program: %d\n", cle);
-        clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-        log = av_malloc(size + 1);
-        if (log && clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG,
-                                         size, log, NULL) == CL_SUCCESS) {
-            log[size] = 0;
-            av_log(avctx, AV_LOG_ERROR, "build log:\n%s\n", log);
-        }
-        av_free(log);
-        return AVERROR(EIO);
-    }
-#define KERNEL(k, name, threads)                                                          \
-    do {                                                                                  \
-        size_t wg = 0;                                                                    \
-        s->k = clCreateKernel(s->program, name, &cle);                                    \
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel %s: %d\n", name, cle);    \
-        cle = clGetKernelWorkGroupInfo(s->k, s->hwctx->device_id, CL_KERNEL_WORK_GROUP_SIZE, \
-                                       sizeof(wg), &wg, NULL);                            \
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to query kernel %s: %d\n", name, cle);     \
-        if (wg < (threads)) {                                                             \
-            av_log(avctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "         \
-                   "work-items per group, %d needed\n", name, wg, threads);              \
-            return AVERROR(ENOSYS);                                                       \
-        }                                                                                 \
-    } while (0)
-    KERNEL(k_import,     "gpume_import",     1);
-    KERNEL(k_downscale,  "gpume_downscale",  1);
-    KERNEL(k_hme_coarse, "gpume_hme_coarse", GPUME_KERNEL_THREADS);
-    KERNEL(k_pu_search,  "gpume_pu_search",  GPUME_KERNEL_THREADS);
-    KERNEL(k_refine,     "gpume_refine",     GPUME_KERNEL_THREADS);
-    KERNEL(k_lfs,        "gpume_lfs",        GPUME_LFS_THREADS);
-    KERNEL(k_predictor,  "gpume_predictor",  1);
-#undef KERNEL
-fail:
-    return err;
+    if ((err = ff_gpume_opencl_build(avctx, s->hwctx->context, dev, src, FF_ARRAY_ELEMS(src),
+                                     opts, &s->program)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_import", 1, &s->k_import)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_downscale", 1, &s->k_downscale)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
+                                      &s->k_hme_coarse)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pu_search", GPUME_KERNEL_THREADS,
+                                      &s->k_pu_search)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_refine", GPUME_KERNEL_THREADS,
+                                      &s->k_refine)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_lfs", GPUME_LFS_THREADS,
+                                      &s->k_lfs)) < 0)
+        return err;
+    return ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_predictor", 1, &s->k_predictor);
 }
 
 static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)

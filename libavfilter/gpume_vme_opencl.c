@@ -34,6 +34,7 @@
 
 #include "gpume_vme.h"
 #include "gpume_vme_opencl.h"
+#include "gpume_opencl_program.h"
 
 extern const char *ff_source_gpume_h_cl;
 extern const char *ff_source_gpume_vme_h_cl;
@@ -88,36 +89,17 @@ int ff_gpume_vme_opencl_check(void *log_ctx, cl_device_id device)
 
 static int build_program(GpumeVmeOpenCL *v)
 {
-    void *avctx = v->log_ctx;
     const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_vme_h_cl, ff_source_gpume_vme_cl };
-    cl_int cle;
-    int err = 0;
+    int err;
 
-    v->program = clCreateProgramWithSource(v->context, FF_ARRAY_ELEMS(src), src, NULL, &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create the VME program: %d\n", cle);
-    cle = clBuildProgram(v->program, 1, &v->device, "-cl-std=CL2.0", NULL, NULL);
-    if (cle != CL_SUCCESS) {
-        size_t size = 0;
-        char *log;
-        av_log(avctx, AV_LOG_ERROR, "failed to build the VME program: %d\n", cle);
-        clGetProgramBuildInfo(v->program, v->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-        log = av_malloc(size + 1);
-        if (log && clGetProgramBuildInfo(v->program, v->device, CL_PROGRAM_BUILD_LOG,
-                                         size, log, NULL) == CL_SUCCESS) {
-            log[size] = 0;
-            av_log(avctx, AV_LOG_ERROR, "build log:\n%s\n", log);
-        }
-        av_free(log);
-        return AVERROR(EIO);
-    }
-    v->k_downscale = clCreateKernel(v->program, "gpume_vme_downscale", &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel gpume_vme_downscale: %d\n", cle);
-    v->k_hme = clCreateKernel(v->program, "gpume_vme_hme", &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel gpume_vme_hme: %d\n", cle);
-    v->k_search = clCreateKernel(v->program, "gpume_vme_search", &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel gpume_vme_search: %d\n", cle);
-fail:
-    return err;
+    if ((err = ff_gpume_opencl_build(v->log_ctx, v->context, v->device, src, FF_ARRAY_ELEMS(src),
+                                     "-cl-std=CL2.0", &v->program)) < 0 ||
+        (err = ff_gpume_opencl_kernel(v->log_ctx, v->program, v->device, "gpume_vme_downscale", 1,
+                                      &v->k_downscale)) < 0 ||
+        (err = ff_gpume_opencl_kernel(v->log_ctx, v->program, v->device, "gpume_vme_hme", 1,
+                                      &v->k_hme)) < 0)
+        return err;
+    return ff_gpume_opencl_kernel(v->log_ctx, v->program, v->device, "gpume_vme_search", 1, &v->k_search);
 }
 
 static cl_mem alloc(GpumeVmeOpenCL *v, const cl_image_format *fmt, int w, int h, size_t size, int *err)

@@ -35,6 +35,7 @@
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
+#include "gpume_opencl_program.h"
 #include "mcfps_backend.h"
 
 extern const char *ff_source_mcfps_h_cl;
@@ -91,48 +92,17 @@ static void ocl_uninit(void *priv)
 static int build_program(McfpsOpenCLContext *s)
 {
     void *avctx = s->host.log_ctx;
+    const cl_device_id dev = s->hwctx->device_id;
     const char *src[] = { ff_source_mcfps_h_cl, ff_source_mcfps_cl };
-    cl_int cle;
-    int err = 0;
+    int err;
 
-    s->program = clCreateProgramWithSource(s->hwctx->context, FF_ARRAY_ELEMS(src), src, NULL, &cle);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create the OpenCL program: %d\n", cle);
-    cle = clBuildProgram(s->program, 1, &s->hwctx->device_id, "-cl-std=CL1.2", NULL, NULL);
-    if (cle != CL_SUCCESS) {
-        size_t size = 0;
-        char *log;
-        av_log(avctx, AV_LOG_ERROR, "failed to build the OpenCL program: %d\n", cle);
-        clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-        log = av_malloc(size + 1);
-        if (log && clGetProgramBuildInfo(s->program, s->hwctx->device_id, CL_PROGRAM_BUILD_LOG,
-                                         size, log, NULL) == CL_SUCCESS) {
-            log[size] = 0;
-            av_log(avctx, AV_LOG_ERROR, "build log:\n%s\n", log);
-        }
-        av_free(log);
-        return AVERROR(EIO);
-    }
-#define KERNEL(k, name, threads)                                                          \
-    do {                                                                                  \
-        size_t wg = 0;                                                                    \
-        s->k = clCreateKernel(s->program, name, &cle);                                    \
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create kernel %s: %d\n", name, cle);    \
-        cle = clGetKernelWorkGroupInfo(s->k, s->hwctx->device_id, CL_KERNEL_WORK_GROUP_SIZE, \
-                                       sizeof(wg), &wg, NULL);                            \
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to query kernel %s: %d\n", name, cle);     \
-        if (wg < (threads)) {                                                             \
-            av_log(avctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "         \
-                   "work-items per group, %d needed\n", name, wg, threads);              \
-            return AVERROR(ENOSYS);                                                       \
-        }                                                                                 \
-    } while (0)
-    KERNEL(k_smooth, "mcfps_smooth", 1);
-    KERNEL(k_select, "mcfps_select", WIN_PX);
-    KERNEL(k_render, "mcfps_render", 1);
-    KERNEL(k_blend,  "mcfps_blend",  1);
-#undef KERNEL
-fail:
-    return err;
+    if ((err = ff_gpume_opencl_build(avctx, s->hwctx->context, dev, src, FF_ARRAY_ELEMS(src),
+                                     "-cl-std=CL1.2", &s->program)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_smooth", 1, &s->k_smooth)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_select", WIN_PX, &s->k_select)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", 1, &s->k_render)) < 0)
+        return err;
+    return ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_blend", 1, &s->k_blend);
 }
 
 static cl_mem alloc_buffer(McfpsOpenCLContext *s, size_t size, int *err)

@@ -74,6 +74,7 @@ endif
 ifeq ($(GPUME_OPENCL),yes)
 GPU_TEST_CPPFLAGS += -DGPUME_TEST_OPENCL=1
 GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.c         \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl_program.c \
                      $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.h         \
                      $(GPUME_SRC_ROOT)/libavfilter/gpume_vme_opencl.c     \
                      $(GPUME_SRC_ROOT)/libavfilter/gpume_vme_opencl.h     \
@@ -159,6 +160,7 @@ endif
 ifeq ($(GPUME_OPENCL),yes)
 MCFPS_GPU_CPPFLAGS += -DMCFPS_TEST_OPENCL=1
 MCFPS_GPU_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/mcfps_opencl.c  \
+                      $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl_program.c \
                       $(FFMPEG_BUILD)/libavfilter/opencl/mcfps.o    \
                       $(FFMPEG_BUILD)/libavfilter/opencl/mcfps_h.o
 MCFPS_GPU_LIBS     += -lOpenCL

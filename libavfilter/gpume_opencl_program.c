@@ -1,0 +1,78 @@
+/*
+ * gpume: building OpenCL programs and kernels (gpume_opencl_program.h).
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+
+#include "gpume_opencl_program.h"
+
+int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device,
+                          const char **src, int nb_src, const char *opts, cl_program *program)
+{
+    size_t size = 0;
+    char *log;
+    cl_int cle;
+
+    *program = clCreateProgramWithSource(context, nb_src, src, NULL, &cle);
+    if (!*program) {
+        av_log(log_ctx, AV_LOG_ERROR, "failed to create an OpenCL program: %d\n", cle);
+        return AVERROR(EIO);
+    }
+    cle = clBuildProgram(*program, 1, &device, opts, NULL, NULL);
+    if (cle == CL_SUCCESS)
+        return 0;
+    av_log(log_ctx, AV_LOG_ERROR, "failed to build an OpenCL program (%s): %d\n", opts, cle);
+    clGetProgramBuildInfo(*program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+    log = av_malloc(size + 1);
+    if (log && clGetProgramBuildInfo(*program, device, CL_PROGRAM_BUILD_LOG,
+                                     size, log, NULL) == CL_SUCCESS) {
+        log[size] = 0;
+        av_log(log_ctx, AV_LOG_ERROR, "build log:\n%s\n", log);
+    }
+    av_free(log);
+    clReleaseProgram(*program);
+    *program = NULL;
+    return AVERROR(EIO);
+}
+
+int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
+                           const char *name, size_t threads, cl_kernel *kernel)
+{
+    size_t wg = 0;
+    cl_int cle;
+
+    *kernel = clCreateKernel(program, name, &cle);
+    if (!*kernel) {
+        av_log(log_ctx, AV_LOG_ERROR, "failed to create kernel %s: %d\n", name, cle);
+        return AVERROR(EIO);
+    }
+    cle = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL);
+    if (cle != CL_SUCCESS || wg < threads) {
+        if (cle != CL_SUCCESS)
+            av_log(log_ctx, AV_LOG_ERROR, "failed to query kernel %s: %d\n", name, cle);
+        else
+            av_log(log_ctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "
+                   "work-items per group, %zu needed\n", name, wg, threads);
+        clReleaseKernel(*kernel);
+        *kernel = NULL;
+        return cle != CL_SUCCESS ? AVERROR(EIO) : AVERROR(ENOSYS);
+    }
+    return 0;
+}

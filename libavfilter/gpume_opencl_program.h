@@ -1,0 +1,45 @@
+/*
+ * gpume: building the OpenCL programs of the filters of this repository
+ * (gpume's search, its VME path, mcfps) from the source strings FFmpeg's
+ * build embeds.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_OPENCL_PROGRAM_H
+#define AVFILTER_GPUME_OPENCL_PROGRAM_H
+
+#include "opencl.h"
+
+/**
+ * Build a program of the nb_src source strings src with the build options
+ * opts for device on context. A failed build logs the compiler's log at
+ * error level. Returns 0, or AVERROR(EIO) with *program NULL.
+ */
+int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device,
+                          const char **src, int nb_src, const char *opts, cl_program *program);
+
+/**
+ * Create the kernel name of program, and check that device runs at least
+ * threads work-items per work-group (the kernels' required group size).
+ * Returns 0, AVERROR(EIO), or AVERROR(ENOSYS) for a device whose groups
+ * are too small; *kernel is NULL on failure.
+ */
+int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
+                           const char *name, size_t threads, cl_kernel *kernel);
+
+#endif /* AVFILTER_GPUME_OPENCL_PROGRAM_H */
