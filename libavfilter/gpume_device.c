@@ -341,6 +341,43 @@ typedef struct ExecuteTrampoline {
     void *arg;
 } ExecuteTrampoline;
 
+int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
+                          int (*start)(AVFilterContext *ctx, int type))
+{
+    int err = AVERROR(ENODEV);
+
+    for (int i = 0; i < plan->nb; i++) {
+        const char *name = ff_gpume_device_name(plan->type[i]);
+        av_buffer_unref(dev);
+        err = ff_gpume_device_open(ctx, plan, i, dev);
+        if (err >= 0) {
+            err = start(ctx, plan->type[i]);
+            if (err >= 0) {
+                ff_gpume_device_report(ctx, plan, i, *dev);
+                return 0;
+            }
+            if (plan->requested == GPUME_DEVICE_AUTO && err != AVERROR(ENOMEM)) {
+                ff_gpume_device_skip(ctx, plan, i, err);
+                continue;
+            }
+            if (plan->type[i] == GPUME_DEVICE_CPU || err == AVERROR(ENOMEM))
+                av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
+                       name, av_err2str(err));
+            else
+                av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run %s "
+                       "(kernels unavailable; see the messages above): %s\n",
+                       name, name, ctx->filter->name, av_err2str(err));
+        }
+        if (plan->requested != GPUME_DEVICE_AUTO || err == AVERROR(ENOMEM))
+            break;
+    }
+    av_buffer_unref(dev);
+    if (plan->requested == GPUME_DEVICE_AUTO)
+        av_log(ctx, AV_LOG_ERROR, "no device can run %s with these options: %s\n",
+               ctx->filter->name, plan->why);
+    return err;
+}
+
 static int execute_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     ExecuteTrampoline *t = arg;

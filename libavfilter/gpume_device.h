@@ -123,6 +123,19 @@ void ff_gpume_device_skip(AVFilterContext *ctx, GpumeDevicePlan *plan, int i, in
 void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, int i,
                             const AVBufferRef *dev);
 
+/**
+ * Start the filter on the candidates of plan in turn: open each
+ * (ff_gpume_device_open() into *dev), call start(ctx, type) to start the
+ * filter's backend of that type on *dev, and report the first that starts
+ * (ff_gpume_device_report()). start leaves nothing started when it fails.
+ * With device=auto a candidate whose backend does not start is skipped
+ * (ff_gpume_device_skip()) unless it ran out of memory; with an explicit
+ * device the failure is final and logged. On failure *dev is NULL and, for
+ * device=auto, one error line says why no candidate could run the filter.
+ */
+int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
+                          int (*start)(AVFilterContext *ctx, int type));
+
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice threads of opaque (an AVFilterContext). */
 int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs);

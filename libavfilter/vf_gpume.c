@@ -364,6 +364,19 @@ static int setup_backend(AVFilterContext *ctx, int w, int h)
     return err < 0 ? err : start_backend(ctx);
 }
 
+/** ff_gpume_device_start()'s start: the backend of type on s->device_ref. */
+static int start_on_device(AVFilterContext *ctx, int type)
+{
+    GpumeContext *s = ctx->priv;
+    int err;
+
+    s->active_device = type;
+    err = start_backend(ctx);
+    if (err < 0)
+        release_backend(s);
+    return err;
+}
+
 static int config_input(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -403,36 +416,7 @@ static int config_input(AVFilterLink *inlink)
     if (err < 0)
         return err;
 
-    for (int i = 0; i < plan.nb; i++) {
-        av_buffer_unref(&s->device_ref);
-        s->active_device = plan.type[i];
-        err = ff_gpume_device_open(ctx, &plan, i, &s->device_ref);
-        if (err >= 0) {
-            err = start_backend(ctx);
-            if (err >= 0) {
-                ff_gpume_device_report(ctx, &plan, i, s->device_ref);
-                return 0;
-            }
-            release_backend(s);
-            if (plan.requested == DEVICE_AUTO && err != AVERROR(ENOMEM)) {
-                ff_gpume_device_skip(ctx, &plan, i, err);
-                continue;
-            }
-            if (plan.type[i] == DEVICE_CPU || err == AVERROR(ENOMEM))
-                av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
-                       device_name(plan.type[i]), av_err2str(err));
-            else
-                av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run gpume "
-                       "(kernels unavailable; see the messages above): %s\n",
-                       device_name(plan.type[i]), device_name(plan.type[i]), av_err2str(err));
-        }
-        if (plan.requested != DEVICE_AUTO || err == AVERROR(ENOMEM))
-            break;
-    }
-    av_buffer_unref(&s->device_ref);
-    if (plan.requested == DEVICE_AUTO && err < 0)
-        av_log(ctx, AV_LOG_ERROR, "no device can run these options: %s\n", plan.why);
-    return err;
+    return ff_gpume_device_start(ctx, &plan, &s->device_ref, start_on_device);
 }
 
 static int config_output(AVFilterLink *outlink)

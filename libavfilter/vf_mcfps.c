@@ -210,6 +210,19 @@ static int start_backend(AVFilterContext *ctx, int w, int h, int sw_format)
     return 0;
 }
 
+/** ff_gpume_device_start()'s start: the backend of type on s->device_ref. */
+static int start_on_device(AVFilterContext *ctx, int type)
+{
+    McfpsContext *s = ctx->priv;
+    int err;
+
+    s->active_device = type;
+    err = start_backend(ctx, ctx->inputs[0]->w, ctx->inputs[0]->h, s->sw_format);
+    if (err < 0)
+        release_backend(s);
+    return err;
+}
+
 static int config_input(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -238,33 +251,8 @@ static int config_input(AVFilterLink *inlink)
     if (err < 0)
         return err;
 
-    for (int i = 0; i < plan.nb; i++) {
-        av_buffer_unref(&s->device_ref);
-        s->active_device = plan.type[i];
-        err = ff_gpume_device_open(ctx, &plan, i, &s->device_ref);
-        if (err >= 0) {
-            err = start_backend(ctx, inlink->w, inlink->h, sw_format);
-            if (err >= 0) {
-                s->sw_format = sw_format;
-                ff_gpume_device_report(ctx, &plan, i, s->device_ref);
-                return 0;
-            }
-            release_backend(s);
-            if (plan.requested == GPUME_DEVICE_AUTO && err != AVERROR(ENOMEM)) {
-                ff_gpume_device_skip(ctx, &plan, i, err);
-                continue;
-            }
-            av_log(ctx, AV_LOG_ERROR, "device=%s: the %s backend did not start: %s\n",
-                   ff_gpume_device_name(plan.type[i]), ff_gpume_device_name(plan.type[i]),
-                   av_err2str(err));
-        }
-        if (plan.requested != GPUME_DEVICE_AUTO || err == AVERROR(ENOMEM))
-            break;
-    }
-    av_buffer_unref(&s->device_ref);
-    if (plan.requested == GPUME_DEVICE_AUTO && err < 0)
-        av_log(ctx, AV_LOG_ERROR, "no device can run mcfps: %s\n", plan.why);
-    return err;
+    s->sw_format = sw_format;
+    return ff_gpume_device_start(ctx, &plan, &s->device_ref, start_on_device);
 }
 
 static void free_fields(McfpsContext *s)
