@@ -29,8 +29,6 @@
 #define MCFPS_SHARED __attribute__((shared))
 #endif
 
-#define NT MCFPS_CUDA_SELECT_THREADS
-
 /** The smoothed fields of one cell (thread (i, j)). */
 extern "C" __global__ void mcfps_smooth(McfpsCudaCellArgs a)
 {
@@ -44,18 +42,22 @@ extern "C" __global__ void mcfps_smooth(McfpsCudaCellArgs a)
 }
 
 /**
- * The vector and info word of one cell (block blockIdx.x, NT threads, one
- * per pixel of the cell's matching window): the probes of mcfps_search_* in
- * order, each probe's bilateral error the sum of the threads' terms. Every
- * thread keeps the same search state (all see the same sums), so the probe
- * loop and its barriers are uniform.
+ * The vector and info word of MCFPS_CUDA_SELECT_CELLS cells per block, one
+ * warp of 32 threads per cell, each thread summing every 32nd pixel of the
+ * cell's matching window: the probes of mcfps_search_* in order, each
+ * probe's bilateral error the sum of the warp's terms. The threads of a
+ * cell keep the same search state (all see the same sums), and every warp
+ * runs the same MCFPS_NB_PROBES iterations, so the barriers are uniform.
  */
 extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
 {
-    MCFPS_SHARED uint32_t sum[NT];
+    MCFPS_SHARED uint32_t sum[MCFPS_CUDA_SELECT_THREADS];
     const McfpsParams *p = &a.p;
-    const int t = threadIdx.x;
-    const int i = blockIdx.x % p->cw, j = blockIdx.x / p->cw;
+    const int lane = threadIdx.x % 32;
+    const int cell = blockIdx.x * MCFPS_CUDA_SELECT_CELLS + threadIdx.x / 32;
+    const int valid = cell < p->cw * p->ch;
+    const int i = valid ? cell % p->cw : 0, j = valid ? cell / p->cw : 0;
+    uint32_t *s = sum + threadIdx.x - lane;
     int x0, x1, y0, y1, n;
     McfpsSearch st;
 
@@ -63,23 +65,27 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
     n = (x1 - x0) * (y1 - y0);
     mcfps_search_init(p, a.f.fa, i, j, &st);
     for (int q = 0; q < MCFPS_NB_PROBES; q++) {
-        const int x = x0 + t % MCFPS_WIN, y = y0 + t / MCFPS_WIN;
-        int dx, dy;
-        uint32_t sad;
-        if (!mcfps_search_probe(p, a.f.ra, a.f.rb, a.f.fa, a.f.fb, i, j, &st, q, &dx, &dy))
-            continue;
-        sum[t] = x < x1 && y < y1 ? mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy) : 0;
+        int dx = 0, dy = 0;
+        const int live = valid && mcfps_search_probe(p, a.f.ra, a.f.rb, a.f.fa, a.f.fb, i, j,
+                                                     &st, q, &dx, &dy);
+        uint32_t acc = 0;
+        for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
+            const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
+            if (x < x1 && y < y1)
+                acc += mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy);
+        }
+        s[lane] = acc;
         __syncthreads();
-        for (int h = NT / 2; h > 0; h >>= 1) {
-            if (t < h)
-                sum[t] += sum[t + h];
+        for (int h = 16; h > 0; h >>= 1) {
+            if (lane < h)
+                s[lane] += s[lane + h];
             __syncthreads();
         }
-        sad = sum[0];
+        if (live)
+            mcfps_search_update(p, &st, q, dx, dy, s[0], n);
         __syncthreads();
-        mcfps_search_update(p, &st, q, dx, dy, sad, n);
     }
-    if (t == 0)
+    if (valid && lane == 0)
         a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, i, j, &st, n, a.f.vec);
 }
 

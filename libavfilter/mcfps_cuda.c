@@ -283,7 +283,8 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
             .a = s->pic[a][0].data, .sa = s->pic[a][0].pitch,
             .b = s->pic[b][0].data, .sb = s->pic[b][0].pitch,
         };
-        err = launch(s, s->f_select, p->cw * p->ch, 1, MCFPS_CUDA_SELECT_THREADS, 1, &ca);
+        err = launch(s, s->f_select, (p->cw * p->ch + MCFPS_CUDA_SELECT_CELLS - 1) / MCFPS_CUDA_SELECT_CELLS,
+                     1, MCFPS_CUDA_SELECT_THREADS, 1, &ca);
     }
     for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
         McfpsCudaPlaneArgs pa = {

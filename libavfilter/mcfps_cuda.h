@@ -31,8 +31,8 @@
 #define MCFPS_DEVPTR(type) uint64_t
 #endif
 
-/** Threads of an mcfps_select block: one per pixel of a cell's matching window. */
-#define MCFPS_CUDA_SELECT_THREADS (MCFPS_WIN * MCFPS_WIN)
+#define MCFPS_CUDA_SELECT_CELLS   8                              ///< cells of a mcfps_select block
+#define MCFPS_CUDA_SELECT_THREADS (32 * MCFPS_CUDA_SELECT_CELLS)  ///< a warp per cell
 
 /** The vector fields of a pair and the choice of each cell, cw x ch entries each. */
 typedef struct McfpsCudaFields {
