@@ -100,7 +100,7 @@ static const AVOption mcfps_options[] = {
         { "cuda",   "CUDA",   0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_CUDA },   0, 0, FLAGS, .unit = "device" },
         { "opencl", "OpenCL", 0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_OPENCL }, 0, 0, FLAGS, .unit = "device" },
     { "gpu", "index of the GPU when the filter creates its own device", OFFSET(gpu_index), AV_OPT_TYPE_INT,
-      { .i64 = 0 }, 0, 63, FLAGS },
+      { .i64 = 0 }, 0, 64, FLAGS },
     { NULL }
 };
 
