@@ -44,6 +44,8 @@ for s in 1280x720 1920x1080 3840x2160; do
     bk $s --algo=hme --range=32 --block=auto
     bk $s --algo=lfs --range=16
 done
+bk 1920x1080 --algo=hme --range=16 --block=8     # the defaults
+bk 1920x1080 --algo=hme --range=64
 
 say ""
 say "== OpenCL (NVIDIA's OpenCL driver) beside CUDA on the same GPU"
