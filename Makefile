@@ -128,6 +128,11 @@ bench: ffmpeg clips
 	@echo "RUN tools/bench.sh"
 	@$(TEST_ENV) $(SHELL) tools/bench.sh
 
+# prediction quality of hme, lfs, full and mestimate at the same settings
+# (docs/QUALITY.md); results kept in build/quality/
+quality: ffmpeg gpume-mv
+	@$(TEST_ENV) $(SHELL) tools/quality.sh
+
 # frame-rate-conversion quality: mcfps beside minterpolate, blend and repetition
 frc-bench: ffmpeg clips
 	@$(TEST_ENV) $(SHELL) tools/frc-bench.sh
@@ -187,7 +192,7 @@ distclean:
 	rm -rf $(BUILDDIR)
 	rm -f config.mak $(DEMO_OUTPUT) mcfps-demo.mp4 mcfps-demo.png
 
-.PHONY: all deps clips phone-clip overlay ffmpeg-configure ffmpeg check install uninstall patch $(PATCH_VERSIONS:%=patch-%) $(PATCH_VERSIONS:%=patch-check-%) fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench clean distclean
+.PHONY: all deps clips phone-clip overlay ffmpeg-configure ffmpeg check install uninstall patch $(PATCH_VERSIONS:%=patch-%) $(PATCH_VERSIONS:%=patch-check-%) fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench quality clean distclean
 
 # make fuzz: the libFuzzer target under ASan+UBSan (rules in tests/fuzz/fuzz.mak)
 include tests/fuzz/fuzz.mak

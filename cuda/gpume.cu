@@ -120,39 +120,67 @@ __device__ static void coarse_search(const GpumeSearchArgs *a, const GpumeCudaBu
     *vy = cyv + (int)((uint32_t)best / n) - r;
 }
 
-/** hme levels 2 and 1: the two level-0 window origins of every CTU. */
+#define L2_MAX_R       ((GPUME_MAX_RANGE + 3) >> 2)
+#define L2_PER_THREAD  (((2 * L2_MAX_R + 1) * (2 * L2_MAX_R + 1) + NT - 1) / NT)
+
+/**
+ * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
+ * the level-2 full search (each thread keeps the keys of its candidates),
+ * each refined at level 1; writes the CTU's GpumeHmeCoarse.
+ */
 extern "C" __global__ void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint64_t red[NT];
-    const int ctu_idx = blockIdx.x;
-    int v2x, v2y, v1x, v1y;
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
+    const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
+    const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
+    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
+    uint64_t keys[L2_PER_THREAD];
+    int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
 
-    coarse_search(&a, &b, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range), &v2x, &v2y, red);
-    coarse_search(&a, &b, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y, red);
-    if (threadIdx.x == 0) {
-        GpumeWindows w;
-        gpume_hme_windows(v1x, v1y, b.pred[2 * ctu_idx], b.pred[2 * ctu_idx + 1], a.p.range,
-                          w.x0, w.y0);
-        b.windows[ctu_idx] = w;
+#pragma unroll
+    for (int i = 0; i < L2_PER_THREAD; i++) {
+        const int c = tid + i * NT;
+        keys[i] = GPUME_INVALID_KEY;
+        if (c < n * n) {
+            const int dx = c % n - r, dy = c / n - r;
+            const uint32_t sad = plane_sad(b.cur, a.cur[2], b.ref, a.ref[2], x0, y0, vw, vh, dx, dy);
+            keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+        }
+    }
+    for (int k = 0; k < GPUME_HME_MINIMA; k++) {
+        uint64_t best = GPUME_INVALID_KEY;
+        int v1x, v1y;
+#pragma unroll
+        for (int i = 0; i < L2_PER_THREAD; i++)
+            if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
+                best = keys[i];
+        best = block_min_key(best, red, tid, NT);
+        if (best == GPUME_INVALID_KEY) {  /* nothing far enough: the best again */
+            mx[k] = mx[0];
+            my[k] = my[0];
+        } else {
+            mx[k] = (int)((uint32_t)best % n) - r;
+            my[k] = (int)((uint32_t)best / n) - r;
+        }
+        coarse_search(&a, &b, 1, ctu_idx, 2 * mx[k], 2 * my[k], GPUME_HME_L1_RANGE, &v1x, &v1y, red);
+        if (tid == 0) {
+            b.coarse[ctu_idx].v[k][0] = gpume_clip(2 * v1x, -a.p.range, a.p.range);
+            b.coarse[ctu_idx].v[k][1] = gpume_clip(2 * v1y, -a.p.range, a.p.range);
+        }
     }
 }
 
-/** Candidate windows of a CTU's PU-table search (see ALGORITHMS.md §5). */
-__device__ static int pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffers *b, int ctu_idx,
-                                 int *x0, int *y0, int *n)
+/** Window origins of a CTU's PU-table search (full: one; hme: GPUME_HME_WINDOWS). */
+__device__ static void pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffers *b, int ctu_idx,
+                                  int px, int py, int *x0, int *y0)
 {
-    if (a->p.algo == GPUME_ALGO_FULL) {
+    if (a->p.algo == GPUME_ALGO_HME)
+        gpume_hme_windows(b->coarse, a->p.ctu_cols, a->p.ctu_rows, ctu_idx, px, py, a->p.range,
+                          x0, y0);
+    else
         x0[0] = y0[0] = -a->p.range;
-        *n = 2 * a->p.range + 1;
-        return 1;
-    }
-    {
-        const GpumeWindows w = b->windows[ctu_idx];
-        x0[0] = w.x0[0]; y0[0] = w.y0[0];
-        x0[1] = w.x0[1]; y0[1] = w.y0[1];
-        *n = 2 * GPUME_HME_L0_RANGE + 1;
-        return 2;
-    }
 }
 
 #define MAX_PUS_PER_THREAD ((GPUME_MAX_PUS + NT - 1) / NT)
@@ -236,6 +264,12 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     GPUME_SHARED uint32_t S[B * (CTU / 4 + 1) * (CTU / 4 + 1)];
     GPUME_SHARED uint32_t cur_w[CTU * CTU / 4];
     GPUME_SHARED uint32_t cand_idx[B], cand_mvc[B];
+    GPUME_SHARED int16_t cand_dx[B], cand_dy[B];
+    /* hme: the candidates that can win (in range, not in an earlier window), in index order */
+    GPUME_SHARED uint32_t list_idx[GPUME_HME_CANDIDATES];
+    GPUME_SHARED int16_t list_dx[GPUME_HME_CANDIDATES], list_dy[GPUME_HME_CANDIDATES];
+    GPUME_SHARED uint8_t keep[GPUME_HME_CANDIDATES];
+    GPUME_SHARED int nb_list;
     const uint8_t *cur_s = (const uint8_t *)cur_w;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
@@ -246,13 +280,14 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
     const int G = 2 * nb <= NT ? NT / nb : 1;   /* threads per PU */
-    int wx0[2], wy0[2], n;
-    const int nwin = pu_windows(&a, &b, ctu_idx, wx0, wy0, &n);
-    const int total = nwin * n * n;
+    const int hme = a.p.algo == GPUME_ALGO_HME;
+    int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
     GpumePU my_pu[MAX_PUS_PER_THREAD];
     uint64_t best[MAX_PUS_PER_THREAD];
     int bn;
 
+    pu_windows(&a, &b, ctu_idx, px, py, wx0, wy0);
 #pragma unroll
     for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
@@ -264,20 +299,52 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         const int x = i % CTU, y = i / CTU;
         ((uint8_t *)cur_w)[i] = x < vw && y < vh ? b.cur[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
     }
+    if (hme) {
+        /* compaction: each candidate's place is the number kept before it */
+        for (int k = tid; k < GPUME_HME_CANDIDATES; k += NT) {
+            int dx, dy;
+            const uint32_t idx = gpume_hme_candidate(k, wx0, wy0, &dx, &dy);
+            keep[k] = gpume_in_range(dx, dy, a.p.range) &&
+                      !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        }
+        __syncthreads();
+        for (int k = tid; k < GPUME_HME_CANDIDATES; k += NT) {
+            int pos = 0;
+            for (int e = 0; e < k; e++)
+                pos += keep[e];
+            if (keep[k]) {
+                int dx, dy;
+                list_idx[pos] = gpume_hme_candidate(k, wx0, wy0, &dx, &dy);
+                list_dx[pos]  = dx;
+                list_dy[pos]  = dy;
+            }
+            if (k == GPUME_HME_CANDIDATES - 1)
+                nb_list = pos + keep[k];
+        }
+        __syncthreads();
+        total = nb_list;
+    }
 
     for (int base = 0; base < total; base += B) {
         for (int c = tid; c < B; c += NT) {
             const int k = base + c;
             uint32_t idx = 0xffffffffu, mvc = 0;
-            if (k < total) {
-                const int w = k / (n * n), r = k % (n * n);
-                const int dx = (w ? wx0[1] : wx0[0]) + r % n, dy = (w ? wy0[1] : wy0[0]) + r / n;
+            int dx = 0, dy = 0;
+            if (k < total && hme) {
+                idx = list_idx[k];
+                dx  = list_dx[k];
+                dy  = list_dy[k];
+                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+            } else if (k < total) {
+                const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
                 if (gpume_in_range(dx, dy, a.p.range))
-                    idx = k;
+                    idx = ci;
                 mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
             }
             cand_idx[c] = idx;
             cand_mvc[c] = mvc;
+            cand_dx[c]  = dx;
+            cand_dy[c]  = dy;
         }
         __syncthreads();
 
@@ -293,10 +360,8 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
                     S[c * tw + x] = 0;
             row[0] = 0;
             if (cand_idx[c] != 0xffffffffu) {
-                const int k = base + c, w = k / (n * n), r = k % (n * n);
-                const uint8_t *ref = b.ref + (a.ref[0].offset +
-                                              (Y + (w ? wy0[1] : wy0[0]) + r / n) * a.ref[0].pitch +
-                                              X + (w ? wx0[1] : wx0[0]) + r % n);
+                const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
+                                              X + cand_dx[c]);
                 if (interior)
                     unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
                 else
@@ -401,9 +466,9 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     GpumeBlock *out = b.blocks + (uint64_t)ctu_idx * a.p.max_out;
     const uint8_t *cur = b.cur + a.cur[0].offset, *ref = b.ref + a.ref[0].offset;
     const int cur_pitch = a.cur[0].pitch, ref_pitch = a.ref[0].pitch;
-    int wx0[2], wy0[2], n;
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
 
-    pu_windows(&a, &b, ctu_idx, wx0, wy0, &n);
+    pu_windows(&a, &b, ctu_idx, px, py, wx0, wy0);
     if (a.p.block) {
         for (int i = tid; i < a.nb_fixed_pus; i += NT)
             chosen[i] = b.fixed_pus[i];
@@ -430,7 +495,7 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
             int vx, vy;
             if (w <= 0 || h <= 0)
                 continue;
-            gpume_key_vector(keys[chosen[i]], n, wx0[0], wy0[0], wx0[1], wy0[1], &vx, &vy);
+            gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;

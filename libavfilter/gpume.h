@@ -114,7 +114,13 @@ enum GpumePartMode {
 #define GPUME_MAX_OUT_PER_CTU (GPUME_MAX_UNITS * GPUME_MAX_UNITS)
 #define GPUME_HME_LEVELS     2                            ///< coarse levels: 1/2 and 1/4
 #define GPUME_HME_L1_RANGE   2                            ///< refinement radius at level 1
-#define GPUME_HME_L0_RANGE   4                            ///< PU-table window radius at level 0
+#define GPUME_HME_MINIMA     3                            ///< distinct level-2 minima refined at level 1
+#define GPUME_HME_MINIMA_SEP 1                            ///< a further minimum lies farther (max norm, level-2 pels)
+#define GPUME_HME_L0_RANGE   4                            ///< radius of the two wide level-0 windows
+#define GPUME_HME_L0_NARROW  2                            ///< radius of the narrow level-0 windows
+#define GPUME_HME_WINDOWS    8                            ///< level-0 windows per CTU: 2 wide, 6 narrow
+#define GPUME_HME_WIN_STRIDE 81                           ///< candidate index = window * 81 + row * n + column
+#define GPUME_HME_CANDIDATES (2 * 81 + 6 * 25)            ///< level-0 candidates per CTU (duplicates included)
 #define GPUME_LFS_N          8                            ///< template is N x N points
 #define GPUME_LFS_LO         (-GPUME_LFS_N / 2)           ///< template offsets LO .. LO + N - 1
 #define GPUME_SCENE_BAD_SAD  20                           ///< mean |error| per pixel of a badly predicted block
@@ -204,26 +210,20 @@ GPUME_FN int gpume_clip(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/**
- * Integer vector of a winning PU-table search key: its candidate index is
- * w * n * n + r, candidate r (row-major) of the n x n window w, whose
- * top-left vector is (x0, y0) for w = 0 and (x1, y1) for w = 1 (hme's
- * second window).
- */
-GPUME_FN void gpume_key_vector(uint64_t key, int n, int x0, int y0, int x1, int y1,
-                               int *vx, int *vy)
-{
-    const uint32_t idx = (uint32_t)key;
-    const int w = idx / (n * n), r = idx % (n * n);
-    *vx = (w ? x1 : x0) + r % n;
-    *vy = (w ? y1 : y0) + r / n;
-}
-
 /** Integer vector (dx, dy) lies in the search range. */
 GPUME_FN int gpume_in_range(int dx, int dy, int range)
 {
     return gpume_iabs(dx) <= range && gpume_iabs(dy) <= range;
 }
+
+/**
+ * hme: the coarse result of one CTU: its GPUME_HME_MINIMA level-2 minima,
+ * each refined at level 1 and doubled to a full-resolution integer vector
+ * clipped to the range (v[0] the best).
+ */
+typedef struct GpumeHmeCoarse {
+    int v[GPUME_HME_MINIMA][2];
+} GpumeHmeCoarse;
 
 /** hme: radius of the full search at level 2 (1/4 resolution) for range. */
 GPUME_FN int gpume_hme_l2_range(int range)
@@ -232,17 +232,123 @@ GPUME_FN int gpume_hme_l2_range(int range)
 }
 
 /**
- * hme: top-left candidate vectors x0[w], y0[w] of the two level-0 windows
- * of a CTU (each 2 * GPUME_HME_L0_RANGE + 1 wide): window 0 around the
- * level-1 vector (v1x, v1y) doubled, window 1 around the quarter-pel
- * predictor (px, py) rounded to integer pel, each centre clipped to the range.
+ * hme: level-2 candidate c (of the (2r + 1)^2 raster around (0, 0)) may be
+ * minimum k when it lies more than GPUME_HME_MINIMA_SEP from each earlier
+ * minimum (mx[i], my[i]), i < k, in the max norm.
  */
-GPUME_FN void gpume_hme_windows(int v1x, int v1y, int px, int py, int range, int *x0, int *y0)
+GPUME_FN int gpume_hme_separate(int c, int r, int k, const int *mx, const int *my)
 {
-    x0[0] = gpume_clip(2 * v1x, -range, range) - GPUME_HME_L0_RANGE;
-    y0[0] = gpume_clip(2 * v1y, -range, range) - GPUME_HME_L0_RANGE;
-    x0[1] = gpume_clip((px + 2) >> 2, -range, range) - GPUME_HME_L0_RANGE;
-    y0[1] = gpume_clip((py + 2) >> 2, -range, range) - GPUME_HME_L0_RANGE;
+    const int n = 2 * r + 1, vx = c % n - r, vy = c / n - r;
+    int ok = 1;
+    for (int i = 0; i < k; i++)
+        ok &= gpume_iabs(vx - mx[i]) > GPUME_HME_MINIMA_SEP || gpume_iabs(vy - my[i]) > GPUME_HME_MINIMA_SEP;
+    return ok;
+}
+
+/** hme: side of level-0 window w (9 for the two wide ones, 5 for the others). */
+GPUME_FN int gpume_hme_window_size(int w)
+{
+    return 2 * (w < 2 ? GPUME_HME_L0_RANGE : GPUME_HME_L0_NARROW) + 1;
+}
+
+/**
+ * hme: top-left candidate vectors x0[w], y0[w] of the GPUME_HME_WINDOWS
+ * level-0 windows of CTU c (in a grid of cols x rows CTUs), centred on:
+ * 0 the CTU's best coarse vector; 1 the quarter-pel predictor (px, py)
+ * rounded to integer pel and clipped to the range; 2, 3 its second and third
+ * coarse vectors; 4..7 the best coarse vector of the CTU to the left, right,
+ * above and below (the CTU's own where there is none). Reads coarse[] of
+ * CTU c and its four neighbours.
+ */
+GPUME_FN void gpume_hme_windows(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int cols, int rows,
+                                int c, int px, int py, int range, int *x0, int *y0)
+{
+    const int cx = c % cols, cy = c / cols;
+    const int nbr[4] = { cx > 0 ? c - 1 : c, cx < cols - 1 ? c + 1 : c,
+                         cy > 0 ? c - cols : c, cy < rows - 1 ? c + cols : c };
+    int vx[GPUME_HME_WINDOWS], vy[GPUME_HME_WINDOWS];
+
+    vx[0] = coarse[c].v[0][0];
+    vy[0] = coarse[c].v[0][1];
+    vx[1] = gpume_clip((px + 2) >> 2, -range, range);
+    vy[1] = gpume_clip((py + 2) >> 2, -range, range);
+    for (int k = 1; k < GPUME_HME_MINIMA; k++) {
+        vx[1 + k] = coarse[c].v[k][0];
+        vy[1 + k] = coarse[c].v[k][1];
+    }
+    for (int k = 0; k < 4; k++) {
+        vx[GPUME_HME_MINIMA + 1 + k] = coarse[nbr[k]].v[0][0];
+        vy[GPUME_HME_MINIMA + 1 + k] = coarse[nbr[k]].v[0][1];
+    }
+    for (int w = 0; w < GPUME_HME_WINDOWS; w++) {
+        x0[w] = vx[w] - gpume_hme_window_size(w) / 2;
+        y0[w] = vy[w] - gpume_hme_window_size(w) / 2;
+    }
+}
+
+/**
+ * hme: the k-th of the GPUME_HME_CANDIDATES level-0 candidates (windows in
+ * order, each in raster order) of the windows x0[], y0[]: writes its vector
+ * and returns its candidate index.
+ */
+GPUME_FN uint32_t gpume_hme_candidate(int k, const int *x0, const int *y0, int *dx, int *dy)
+{
+    const int wide = 2 * 81, nn = gpume_hme_window_size(2) * gpume_hme_window_size(2);
+    const int w = k < wide ? k / 81 : 2 + (k - wide) / nn;
+    const int r = k < wide ? k % 81 : (k - wide) % nn, n = gpume_hme_window_size(w);
+    *dx = x0[w] + r % n;
+    *dy = y0[w] + r / n;
+    return (uint32_t)(w * GPUME_HME_WIN_STRIDE + r);
+}
+
+/**
+ * hme: vector (dx, dy) of window w also lies in an earlier window of x0[],
+ * y0[]: there it has a lower index and the same cost, so it cannot win in w.
+ */
+GPUME_FN int gpume_hme_seen(int dx, int dy, int w, const int *x0, const int *y0)
+{
+    int seen = 0;
+    for (int e = 0; e < w; e++)
+        seen |= dx >= x0[e] && dx < x0[e] + gpume_hme_window_size(e) &&
+                dy >= y0[e] && dy < y0[e] + gpume_hme_window_size(e);
+    return seen;
+}
+
+/** Candidates of the PU-table search of a CTU: full's (2 range + 1)^2 or hme's windows. */
+GPUME_FN int gpume_pu_nb_candidates(int algo, int range)
+{
+    return algo == GPUME_ALGO_FULL ? (2 * range + 1) * (2 * range + 1) : GPUME_HME_CANDIDATES;
+}
+
+/**
+ * The k-th candidate of the PU-table search of a CTU (full: the raster over
+ * [-range, range]^2; hme: gpume_hme_candidate() over the windows x0[], y0[]):
+ * writes its vector and returns its candidate index.
+ */
+GPUME_FN uint32_t gpume_pu_candidate(int algo, int range, int k, const int *x0, const int *y0,
+                                     int *dx, int *dy)
+{
+    if (algo == GPUME_ALGO_HME)
+        return gpume_hme_candidate(k, x0, y0, dx, dy);
+    *dx = k % (2 * range + 1) - range;
+    *dy = k / (2 * range + 1) - range;
+    return (uint32_t)k;
+}
+
+/**
+ * Integer vector of a winning PU-table key: for full its index is the raster
+ * over [-range, range]^2; for hme that of gpume_hme_candidate() over the
+ * windows x0[], y0[].
+ */
+GPUME_FN void gpume_key_vector(uint64_t key, int algo, int range, const int *x0, const int *y0,
+                               int *vx, int *vy)
+{
+    const uint32_t idx = (uint32_t)key;
+    const int w = algo == GPUME_ALGO_FULL ? 0 : idx / GPUME_HME_WIN_STRIDE;
+    const int r = algo == GPUME_ALGO_FULL ? idx : idx % GPUME_HME_WIN_STRIDE;
+    const int n = algo == GPUME_ALGO_FULL ? 2 * range + 1 : gpume_hme_window_size(w);
+    *vx = (algo == GPUME_ALGO_FULL ? -range : x0[w]) + r % n;
+    *vy = (algo == GPUME_ALGO_FULL ? -range : y0[w]) + r / n;
 }
 
 /**

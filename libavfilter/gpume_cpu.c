@@ -48,6 +48,7 @@ typedef struct GpumeCPUContext {
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
+    GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
 } GpumeCPUContext;
 
 typedef struct EstimateJob {
@@ -64,6 +65,7 @@ static void cpu_uninit(void *priv)
         for (int k = 0; k <= GPUME_HME_LEVELS; k++)
             av_freep(&s->pic[i][k].buf);
     av_freep(&s->pred);
+    av_freep(&s->coarse);
 }
 
 static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
@@ -77,6 +79,8 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
     s->nb_fixed_pus = p->nb_fixed_pus;
+    if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
+        return AVERROR(ENOMEM);
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         for (int k = 0; k < s->levels; k++) {
@@ -272,28 +276,66 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
     return best_sad;
 }
 
-/** Integer full search of a block at a pyramid level; returns the best vector. */
+/** Key of integer vector (dx, dy) for the block at (x0, y0), vw x vh, of a pyramid level. */
+static uint64_t level_key(const GpumeCPUContext *s, const CPUPlane *cur, const CPUPlane *ref,
+                          int x0, int y0, int vw, int vh, int dx, int dy, uint32_t idx)
+{
+    const uint32_t sad = sad_rect(cur->data + y0 * cur->stride + x0, cur->stride,
+                                  ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride, vw, vh);
+    return gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)), idx);
+}
+
+/** Integer full search of a block at a pyramid level around (cxv, cyv); returns the best vector. */
 static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CPUPlane *ref,
                          int x0, int y0, int bs, int cxv, int cyv, int r, int *vx, int *vy)
 {
     const int vw = FFMIN(bs, cur->w - x0), vh = FFMIN(bs, cur->h - y0);
-    const uint8_t *c = cur->data + y0 * cur->stride + x0;
     uint64_t best = GPUME_INVALID_KEY;
 
     for (int j = -r; j <= r; j++) {
         for (int i = -r; i <= r; i++) {
-            const int dx = cxv + i, dy = cyv + j;
-            const uint32_t sad = sad_rect(c, cur->stride,
-                                          ref->data + (y0 + dy) * ref->stride + x0 + dx,
-                                          ref->stride, vw, vh);
-            const uint64_t key = gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)),
+            const uint64_t key = level_key(s, cur, ref, x0, y0, vw, vh, cxv + i, cyv + j,
                                            (j + r) * (2 * r + 1) + i + r);
             if (key < best) {
                 best = key;
-                *vx  = dx;
-                *vy  = dy;
+                *vx  = cxv + i;
+                *vy  = cyv + j;
             }
         }
+    }
+}
+
+/**
+ * hme levels 2 and 1 of CTU (cx, cy): the GPUME_HME_MINIMA separated minima
+ * of the level-2 full search, each refined at level 1.
+ */
+static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
+{
+    const GpumeParams *p = &s->p;
+    const CPUPlane *cur = &job->cur[2], *ref = &job->ref[2];
+    const int x0 = (cx * p->ctu) >> 2, y0 = (cy * p->ctu) >> 2;
+    const int vw = FFMIN(p->ctu >> 2, cur->w - x0), vh = FFMIN(p->ctu >> 2, cur->h - y0);
+    const int r = gpume_hme_l2_range(p->range), n = 2 * r + 1;
+    uint64_t keys[(2 * ((GPUME_MAX_RANGE + 3) >> 2) + 1) * (2 * ((GPUME_MAX_RANGE + 3) >> 2) + 1)];
+    int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
+    GpumeHmeCoarse *out = &s->coarse[cy * p->ctu_cols + cx];
+
+    for (int c = 0; c < n * n; c++)
+        keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, c % n - r, c / n - r, c);
+    for (int k = 0; k < GPUME_HME_MINIMA; k++) {
+        uint64_t best = GPUME_INVALID_KEY;
+        int v1x = 0, v1y = 0;
+        for (int c = 0; c < n * n; c++)
+            if (keys[c] < best && gpume_hme_separate(c, r, k, mx, my))
+                best = keys[c];
+        if (best == GPUME_INVALID_KEY)
+            best = keys[(my[0] + r) * n + mx[0] + r];
+        mx[k] = (int)((uint32_t)best % n) - r;
+        my[k] = (int)((uint32_t)best / n) - r;
+        level_search(s, &job->cur[1], &job->ref[1], x0 << 1, y0 << 1, p->ctu >> 1,
+                     2 * mx[k], 2 * my[k], GPUME_HME_L1_RANGE, &v1x, &v1y);
+        out->v[k][0] = gpume_clip(2 * v1x, -p->range, p->range);
+        out->v[k][1] = gpume_clip(2 * v1y, -p->range, p->range);
     }
 }
 
@@ -301,7 +343,7 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
                                int cx, int cy, int px, int py,
                                const uint16_t *list, int nb, uint64_t *best,
-                               int *cand_x0, int *cand_y0, int *win)
+                               int *cand_x0, int *cand_y0)
 {
     const GpumeParams *p = &s->p;
     const CPUPlane *cur = &job->cur[0], *ref = &job->ref[0];
@@ -314,8 +356,6 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         best[i] = GPUME_INVALID_KEY;
 
     if (p->algo == GPUME_ALGO_FULL) {
-        *win = 2 * R + 1;
-        cand_x0[0] = cand_y0[0] = -R;
         for (int dy = -R; dy <= R; dy++)
             for (int dx = -R; dx <= R; dx++)
                 pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
@@ -323,28 +363,16 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         return;
     }
 
-    /* hme: level 2 full search, level 1 refinement, level 0 PU table over two windows */
-    {
-        const int r2 = gpume_hme_l2_range(R), n0 = 2 * GPUME_HME_L0_RANGE + 1;
-        int v2x = 0, v2y = 0, v1x = 0, v1y = 0;
-
-        level_search(s, &job->cur[2], &job->ref[2], x0 >> 2, y0 >> 2, p->ctu >> 2,
-                     0, 0, r2, &v2x, &v2y);
-        level_search(s, &job->cur[1], &job->ref[1], x0 >> 1, y0 >> 1, p->ctu >> 1,
-                     2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE, &v1x, &v1y);
-        gpume_hme_windows(v1x, v1y, px, py, R, cand_x0, cand_y0);
-        *win = n0;
-        for (int w = 0; w < 2; w++) {
-            for (int j = 0; j < n0; j++) {
-                for (int i = 0; i < n0; i++) {
-                    const int dx = cand_x0[w] + i, dy = cand_y0[w] + j;
-                    if (!gpume_in_range(dx, dy, R))
-                        continue;
-                    pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
-                                       w * n0 * n0 + j * n0 + i, px, py, list, nb, best);
-                }
-            }
-        }
+    /* hme: the level-0 windows; a vector already in an earlier window would lose the tie */
+    gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
+                      cand_x0, cand_y0);
+    for (int k = 0; k < GPUME_HME_CANDIDATES; k++) {
+        int dx, dy;
+        const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
+        if (gpume_in_range(dx, dy, R) &&
+            !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, cand_x0, cand_y0))
+            pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
+                               list, nb, best);
     }
 }
 
@@ -358,18 +386,18 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
     GpumeBlock *out = job->res->blocks + (size_t)ctu_idx * p->max_out;
     uint64_t best[GPUME_MAX_PUS];
     uint16_t chosen[GPUME_MAX_OUT_PER_CTU];
-    int cand_x0[2] = { 0 }, cand_y0[2] = { 0 }, win, nb, n = 0;
+    int cand_x0[GPUME_HME_WINDOWS] = { 0 }, cand_y0[GPUME_HME_WINDOWS] = { 0 }, nb, n = 0;
 
     if (p->block) {
         ctu_integer_search(s, job, cx, cy, px, py, s->fixed_pus, s->nb_fixed_pus, best,
-                           cand_x0, cand_y0, &win);
+                           cand_x0, cand_y0);
         memcpy(chosen, s->fixed_pus, s->nb_fixed_pus * sizeof(*chosen));
         nb = s->nb_fixed_pus;
     } else {
         uint32_t cost[GPUME_MAX_PUS], tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
         uint8_t tmp_mode[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
         ctu_integer_search(s, job, cx, cy, px, py, NULL, p->nb_pus, best,
-                           cand_x0, cand_y0, &win);
+                           cand_x0, cand_y0);
         for (int i = 0; i < p->nb_pus; i++)
             cost[i] = best[i] >> 32;
         nb = gpume_choose_partition(cost, p->ctu, p->pu_penalty, tmp_cost, tmp_mode, chosen);
@@ -384,7 +412,7 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
         uint32_t sad;
         if (w <= 0 || h <= 0)
             continue;
-        gpume_key_vector(best[chosen[i]], win, cand_x0[0], cand_y0[0], cand_x0[1], cand_y0[1], &vx, &vy);
+        gpume_key_vector(best[chosen[i]], p->algo, p->range, cand_x0, cand_y0, &vx, &vy);
         qx = 4 * vx;
         qy = 4 * vy;
         sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],
@@ -478,6 +506,20 @@ static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
     job->res->counts[ctu_idx] = n;
 }
 
+/** hme's first pass: the coarse levels of every CTU, which the level-0 windows of its neighbours read. */
+static int coarse_rows(void *arg, int jobnr, int nb_jobs)
+{
+    EstimateJob *job = arg;
+    GpumeCPUContext *s = job->s;
+    const int start = s->p.ctu_rows * jobnr / nb_jobs;
+    const int end   = s->p.ctu_rows * (jobnr + 1) / nb_jobs;
+
+    for (int cy = start; cy < end; cy++)
+        for (int cx = 0; cx < s->p.ctu_cols; cx++)
+            hme_coarse(s, job, cx, cy);
+    return 0;
+}
+
 static int estimate_rows(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;
@@ -500,6 +542,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
 {
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
+    const int nb_jobs = FFMIN(s->p.ctu_rows, FFMAX(1, s->host->nb_threads));
 
     if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);
@@ -516,8 +559,12 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         job.pred = s->pred;
     }
     s->res[out] = *res;
-    return s->host->execute(s->host->exec_opaque, estimate_rows, &job,
-                            FFMIN(s->p.ctu_rows, FFMAX(1, s->host->nb_threads)));
+    if (s->p.algo == GPUME_ALGO_HME) {
+        const int err = s->host->execute(s->host->exec_opaque, coarse_rows, &job, nb_jobs);
+        if (err < 0)
+            return err;
+    }
+    return s->host->execute(s->host->exec_opaque, estimate_rows, &job, nb_jobs);
 }
 
 static int cpu_sync(void *priv)

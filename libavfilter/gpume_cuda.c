@@ -56,7 +56,7 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
 
-    CUdeviceptr d_pu, d_fixed_pus, d_windows, d_keys;
+    CUdeviceptr d_pu, d_fixed_pus, d_coarse, d_keys;
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
 
@@ -79,7 +79,7 @@ static void cuda_uninit(void *priv)
                 CHECK_CU(cu->cuMemFree(s->pic[i]));
         if (s->d_pu)        CHECK_CU(cu->cuMemFree(s->d_pu));
         if (s->d_fixed_pus) CHECK_CU(cu->cuMemFree(s->d_fixed_pus));
-        if (s->d_windows)   CHECK_CU(cu->cuMemFree(s->d_windows));
+        if (s->d_coarse)   CHECK_CU(cu->cuMemFree(s->d_coarse));
         if (s->d_keys)      CHECK_CU(cu->cuMemFree(s->d_keys));
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->d_pred[i])   CHECK_CU(cu->cuMemFree(s->d_pred[i]));
@@ -107,7 +107,7 @@ static void cuda_uninit(void *priv)
     memset(s->pending, 0, sizeof(s->pending));
     s->upload = s->own_stream = s->stream = NULL;
     memset(s->pic, 0, sizeof(s->pic));
-    s->d_pu = s->d_fixed_pus = s->d_windows = s->d_keys = 0;
+    s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
     memset(s->d_blocks, 0, sizeof(s->d_blocks));
     memset(s->d_counts, 0, sizeof(s->d_counts));
@@ -199,7 +199,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     if ((err = alloc_dev(s, &s->d_pu, p->nb_pus * sizeof(*pu))) < 0 ||
         (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0 ||
-        (err = alloc_dev(s, &s->d_windows, p->nb_ctus * sizeof(GpumeWindows))) < 0 ||
+        (err = alloc_dev(s, &s->d_coarse, p->nb_ctus * sizeof(GpumeHmeCoarse))) < 0 ||
         (err = alloc_dev(s, &s->d_keys, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
@@ -308,7 +308,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         .cur       = s->pic[cur],
         .ref       = s->pic[ref],
         .pred      = s->d_pred[e],
-        .windows   = s->d_windows,
+        .coarse    = s->d_coarse,
         .pu_keys   = s->d_keys,
         .pu        = s->d_pu,
         .fixed_pus = s->d_fixed_pus,

@@ -38,7 +38,7 @@ typedef struct GpumeCudaBuffers {
     GPUME_DEVPTR(const uint8_t)   cur;       ///< pyramid of the current picture
     GPUME_DEVPTR(const uint8_t)   ref;       ///< pyramid of the reference picture
     GPUME_DEVPTR(const int16_t)   pred;      ///< nb_ctus (x, y) quarter-pel predictors
-    GPUME_DEVPTR(GpumeWindows)    windows;   ///< nb_ctus, written by the hme coarse kernel
+    GPUME_DEVPTR(GpumeHmeCoarse)  coarse;    ///< nb_ctus, written by the hme coarse kernel
     GPUME_DEVPTR(uint64_t)        pu_keys;   ///< nb_ctus * nb_pus best keys
     GPUME_DEVPTR(const GpumePU)   pu;        ///< the PU table, nb_pus entries
     GPUME_DEVPTR(const uint16_t)  fixed_pus; ///< exported PUs in fixed-block mode

@@ -48,15 +48,10 @@ typedef struct GpumePlane {
     int offset, pitch, w, h;
 } GpumePlane;
 
-/** Window origins of the PU-table search of one CTU (hme: two windows). */
-typedef struct GpumeWindows {
-    int x0[2], y0[2];
-} GpumeWindows;
-
 /**
  * The argument of every search kernel (hme coarse levels, PU-table search,
  * refinement, LFS). Its buffers: the pyramids of the current and the
- * reference picture, the predictors, the windows, the PU keys, the PU
+ * reference picture, the predictors, the hme coarse results (GpumeHmeCoarse), the PU keys, the PU
  * table, the fixed-block PU list, the blocks and the block counts.
  */
 typedef struct GpumeSearchArgs {

@@ -65,7 +65,7 @@ typedef struct GpumeOpenCLContext {
     GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
     cl_mem staging;                             ///< a luma plane as received, width x height
 
-    cl_mem pu, fixed_pus, windows, keys;
+    cl_mem pu, fixed_pus, coarse, keys;
     cl_mem pred[NB_RESULTS], blocks[NB_RESULTS], counts[NB_RESULTS];
     int16_t *pred_host[NB_RESULTS];             ///< source of the asynchronous pred writes
     int nb_fixed_pus;
@@ -104,7 +104,7 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_MEMORY(s->staging);
     CL_RELEASE_MEMORY(s->pu);
     CL_RELEASE_MEMORY(s->fixed_pus);
-    CL_RELEASE_MEMORY(s->windows);
+    CL_RELEASE_MEMORY(s->coarse);
     CL_RELEASE_MEMORY(s->keys);
     for (int i = 0; i < NB_RESULTS; i++) {
         CL_RELEASE_MEMORY(s->pred[i]);
@@ -211,7 +211,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     if (!(s->staging   = alloc_buffer(s, (size_t)p->width * p->height, &err)) ||
         !(s->pu        = alloc_buffer(s, p->nb_pus * sizeof(*pu), &err)) ||
         !(s->fixed_pus = alloc_buffer(s, s->nb_fixed_pus * sizeof(*fixed), &err)) ||
-        !(s->windows   = alloc_buffer(s, p->nb_ctus * sizeof(GpumeWindows), &err)) ||
+        !(s->coarse    = alloc_buffer(s, p->nb_ctus * sizeof(GpumeHmeCoarse), &err)) ||
         !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)))
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
@@ -318,7 +318,7 @@ static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeSearchArgs 
 {
     void *avctx = s->host->log_ctx;
     const size_t global = (size_t)s->p.nb_ctus * threads;
-    const cl_mem bufs[] = { s->pic[cur], s->pic[ref], s->pred[e], s->windows, s->keys,
+    const cl_mem bufs[] = { s->pic[cur], s->pic[ref], s->pred[e], s->coarse, s->keys,
                             s->pu, s->fixed_pus, s->blocks[e], s->counts[e] };
     cl_int cle;
     int err = 0, arg = 0;

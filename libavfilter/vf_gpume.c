@@ -98,6 +98,15 @@ typedef struct GpumeContext {
     int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
 
+/** Value of the block option when it is not set: 8 (16 for algo=vme, whose macroblocks are 16x16). */
+#define BLOCK_DEFAULT -1
+
+/** The exported block size the options ask for (0: block=auto). */
+static int block_size(const GpumeContext *s)
+{
+    return s->block != BLOCK_DEFAULT ? s->block : s->algo == GPUME_ALGO_VME ? 16 : 8;
+}
+
 #define OFFSET(x) offsetof(GpumeContext, x)
 #define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
 /* options a command (sendcmd, zmq) may change between frames */
@@ -116,9 +125,11 @@ static const AVOption gpume_options[] = {
       { .i64 = 16 }, 1, GPUME_MAX_RANGE, RFLAGS },
     { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
       { .i64 = 32 }, 16, GPUME_MAX_CTU, RFLAGS },
-    { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU",
-      OFFSET(block), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, GPUME_MAX_CTU, RFLAGS, .unit = "block" },
+    { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU; "
+      "default 8 (16 for algo=vme)",
+      OFFSET(block), AV_OPT_TYPE_INT, { .i64 = BLOCK_DEFAULT }, BLOCK_DEFAULT, GPUME_MAX_CTU, RFLAGS, .unit = "block" },
         CONST("auto", "cost-optimal partition from all PU shapes", 0, "block"),
+        CONST("default", "8, or 16 for algo=vme", BLOCK_DEFAULT, "block"),
     { "subpel", "sub-pixel refinement: 0 integer, 1 half, 2 quarter pel", OFFSET(subpel), AV_OPT_TYPE_INT,
       { .i64 = 2 }, 0, 2, RFLAGS },
     { "lambda", "MV cost weight per quarter pel of vector difference", OFFSET(lambda), AV_OPT_TYPE_INT,
@@ -183,20 +194,21 @@ static const GpumeBackend *backend_for(int device)
 static av_cold int init(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
+    const int block = block_size(s);
 
     if (s->ctu != 16 && s->ctu != 32 && s->ctu != 64) {
         av_log(ctx, AV_LOG_ERROR, "ctu=%d: must be 16, 32 or 64\n", s->ctu);
         return AVERROR(EINVAL);
     }
-    if (s->block && (s->block < GPUME_MIN_CU || (s->block & (s->block - 1)))) {
-        av_log(ctx, AV_LOG_ERROR, "block=%d: must be auto, 8, 16, 32 or 64\n", s->block);
+    if (block && (block < GPUME_MIN_CU || (block & (block - 1)))) {
+        av_log(ctx, AV_LOG_ERROR, "block=%d: must be auto, 8, 16, 32 or 64\n", block);
         return AVERROR(EINVAL);
     }
-    if (s->block > s->ctu && s->algo != GPUME_ALGO_VME) {
-        av_log(ctx, AV_LOG_ERROR, "block=%d is larger than ctu=%d\n", s->block, s->ctu);
+    if (block > s->ctu && s->algo != GPUME_ALGO_VME) {
+        av_log(ctx, AV_LOG_ERROR, "block=%d is larger than ctu=%d\n", block, s->ctu);
         return AVERROR(EINVAL);
     }
-    if (s->algo == GPUME_ALGO_LFS && !s->block) {
+    if (s->algo == GPUME_ALGO_LFS && !block) {
         av_log(ctx, AV_LOG_ERROR, "block=auto needs algo=full or algo=hme; lfs uses fixed blocks\n");
         return AVERROR(EINVAL);
     }
@@ -208,9 +220,9 @@ static av_cold int init(AVFilterContext *ctx)
             av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only: use device=auto or device=opencl\n");
             return AVERROR(EINVAL);
         }
-        if (s->block && s->block != 16) {
+        if (block && block != 16) {
             av_log(ctx, AV_LOG_ERROR, "block=%d: algo=vme exports 16x16 macroblocks (block=16) "
-                   "or their VME partitions (block=auto)\n", s->block);
+                   "or their VME partitions (block=auto)\n", block);
             return AVERROR(EINVAL);
         }
         if (!CONFIG_OPENCL) {
@@ -294,7 +306,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
     *p = (GpumeParams) {
         .width = w, .height = h, .algo = s->algo, .range = s->range,
         .ctu = s->algo == GPUME_ALGO_VME ? 16 : s->ctu,
-        .block = s->block, .subpel = s->subpel, .lambda = s->lambda,
+        .block = block_size(s), .subpel = s->subpel, .lambda = s->lambda,
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
         .vme_qp = s->vme_qp, .vme_window = s->vme_window,
     };

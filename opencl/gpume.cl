@@ -29,7 +29,7 @@
 /* the search kernels' buffers, after their GpumeSearchArgs */
 #define SEARCH_BUFFERS                                                        \
     __global const uchar *cur_buf, __global const uchar *ref_buf,            \
-    __global const short *pred, __global GpumeWindows *windows,              \
+    __global const short *pred, __global GpumeHmeCoarse *coarse,             \
     __global ulong *pu_keys, __global const GpumePU *pu_table,               \
     __global const ushort *fixed_pus, __global GpumeBlock *blocks,           \
     __global ushort *counts
@@ -140,41 +140,67 @@ static void coarse_search(const GpumeSearchArgs *a, __global const uchar *cur_bu
     *vy = cyv + (int)((uint)best / n) - r;
 }
 
-/** hme levels 2 and 1: the two level-0 window origins of every CTU. */
+#define L2_MAX_R      ((GPUME_MAX_RANGE + 3) >> 2)
+#define L2_PER_ITEM   (((2 * L2_MAX_R + 1) * (2 * L2_MAX_R + 1) + NT - 1) / NT)
+
+/**
+ * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
+ * the level-2 full search (each work-item keeps the keys of its
+ * candidates), each refined at level 1; writes the CTU's GpumeHmeCoarse.
+ */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
                       GPUME_OCL_COARSE_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
-    const int ctu_idx = get_group_id(0);
-    int v2x, v2y, v1x, v1y;
+    const int tid = get_local_id(0), ctu_idx = get_group_id(0);
+    const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
+    const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
+    const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
+    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
+    ulong keys[L2_PER_ITEM];
+    int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
 
-    coarse_search(&a, cur_buf, ref_buf, 2, ctu_idx, 0, 0, gpume_hme_l2_range(a.p.range),
-                  &v2x, &v2y, red);
-    coarse_search(&a, cur_buf, ref_buf, 1, ctu_idx, 2 * v2x, 2 * v2y, GPUME_HME_L1_RANGE,
-                  &v1x, &v1y, red);
-    if (get_local_id(0) == 0) {
-        GpumeWindows w;
-        gpume_hme_windows(v1x, v1y, pred[2 * ctu_idx], pred[2 * ctu_idx + 1], a.p.range,
-                          w.x0, w.y0);
-        windows[ctu_idx] = w;
+    for (int i = 0; i < L2_PER_ITEM; i++) {
+        const int c = tid + i * NT;
+        keys[i] = GPUME_INVALID_KEY;
+        if (c < n * n) {
+            const int dx = c % n - r, dy = c / n - r;
+            const uint sad = plane_sad(cur_buf, a.cur[2], ref_buf, a.ref[2], x0, y0, vw, vh, dx, dy);
+            keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+        }
+    }
+    for (int k = 0; k < GPUME_HME_MINIMA; k++) {
+        ulong best = GPUME_INVALID_KEY;
+        int v1x, v1y;
+        for (int i = 0; i < L2_PER_ITEM; i++)
+            if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
+                best = keys[i];
+        best = wg_min_key(best, red, tid, NT);
+        if (best == GPUME_INVALID_KEY) {    /* nothing far enough: the best again */
+            mx[k] = mx[0];
+            my[k] = my[0];
+        } else {
+            mx[k] = (int)((uint)best % n) - r;
+            my[k] = (int)((uint)best / n) - r;
+        }
+        coarse_search(&a, cur_buf, ref_buf, 1, ctu_idx, 2 * mx[k], 2 * my[k], GPUME_HME_L1_RANGE,
+                      &v1x, &v1y, red);
+        if (tid == 0) {
+            coarse[ctu_idx].v[k][0] = gpume_clip(2 * v1x, -a.p.range, a.p.range);
+            coarse[ctu_idx].v[k][1] = gpume_clip(2 * v1y, -a.p.range, a.p.range);
+        }
     }
 }
 
-/** Candidate windows of a CTU's PU-table search (see ALGORITHMS.md §5); returns their number. */
-static int pu_windows(const GpumeSearchArgs *a, __global const GpumeWindows *windows,
-                      int ctu_idx, int *x0, int *y0, int *n)
+/** Window origins of a CTU's PU-table search (full: one; hme: GPUME_HME_WINDOWS). */
+static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *coarse,
+                       int ctu_idx, int px, int py, int *x0, int *y0)
 {
-    if (a->p.algo == GPUME_ALGO_FULL) {
-        x0[0] = y0[0] = x0[1] = y0[1] = -a->p.range;
-        *n = 2 * a->p.range + 1;
-        return 1;
-    } else {
-        const GpumeWindows w = windows[ctu_idx];
-        x0[0] = w.x0[0]; y0[0] = w.y0[0];
-        x0[1] = w.x0[1]; y0[1] = w.y0[1];
-        *n = 2 * GPUME_HME_L0_RANGE + 1;
-        return 2;
-    }
+    if (a->p.algo == GPUME_ALGO_HME)
+        gpume_hme_windows(coarse, a->p.ctu_cols, a->p.ctu_rows, ctu_idx, px, py, a->p.range,
+                          x0, y0);
+    else
+        x0[0] = y0[0] = -a->p.range;
 }
 
 #define CTU GPUME_CTU
@@ -240,12 +266,12 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
     __global const uchar *cur0 = cur_buf + a.cur[0].offset;
     __global const uchar *ref0 = ref_buf + a.ref[0].offset;
     const int rpitch = a.ref[0].pitch;
-    int wx0[2], wy0[2], n;
-    const int nwin = pu_windows(&a, windows, ctu_idx, wx0, wy0, &n);
-    const int total = nwin * n * n;
+    const int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
     GpumePU my_pu[MAX_PUS_PER_ITEM];
     ulong best[MAX_PUS_PER_ITEM];
 
+    pu_windows(&a, coarse, ctu_idx, px, py, wx0, wy0);
     for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
         best[i] = GPUME_INVALID_KEY;
@@ -262,10 +288,10 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
             const int k = base + c;
             uint idx = NO_CAND, mvc = 0;
             if (k < total) {
-                const int w = k / (n * n), r = k % (n * n);
-                const int dx = wx0[w] + r % n, dy = wy0[w] + r / n;
+                int dx, dy;
+                const uint ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
                 if (gpume_in_range(dx, dy, a.p.range))
-                    idx = k;
+                    idx = ci;
                 mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
             }
             cand_idx[c] = idx;
@@ -281,9 +307,9 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
                     S[c * TW + x] = 0;
             row[0] = 0;
             if (cand_idx[c] != NO_CAND) {
-                const int k = base + c, w = k / (n * n), r = k % (n * n);
-                unit_row(cur_s, ref0 + (Y + wy0[w] + r / n) * rpitch + X + wx0[w] + r % n,
-                         rpitch, uy, vw, vh, interior, row);
+                int dx, dy;
+                gpume_pu_candidate(a.p.algo, a.p.range, base + c, wx0, wy0, &dx, &dy);
+                unit_row(cur_s, ref0 + (Y + dy) * rpitch + X + dx, rpitch, uy, vw, vh, interior, row);
             } else {
                 for (int ux = 0; ux < U; ux++)
                     row[ux + 1] = 0;
@@ -378,9 +404,9 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
     __global GpumeBlock *out = blocks + (size_t)ctu_idx * a.p.max_out;
     __global const uchar *cur0 = cur_buf + a.cur[0].offset;
     __global const uchar *ref0 = ref_buf + a.ref[0].offset;
-    int wx0[2], wy0[2], n, nout = 0;
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS], nout = 0;
 
-    pu_windows(&a, windows, ctu_idx, wx0, wy0, &n);
+    pu_windows(&a, coarse, ctu_idx, px, py, wx0, wy0);
     if (a.p.block) {
         for (int i = tid; i < a.nb_fixed_pus; i += NT)
             chosen[i] = fixed_pus[i];
@@ -406,7 +432,7 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
 
         if (w <= 0 || h <= 0)
             continue;
-        gpume_key_vector(keys[chosen[k]], n, wx0[0], wy0[0], wx0[1], wy0[1], &qx, &qy);
+        gpume_key_vector(keys[chosen[k]], a.p.algo, a.p.range, wx0, wy0, &qx, &qy);
         qx *= 4;
         qy *= 4;
         if (a.p.subpel == 0) {

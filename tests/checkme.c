@@ -682,7 +682,7 @@ static double naive_work(const GpumeParams *p)
 {
     const double pix = (double)p->width * p->height;
     const double cand = p->algo == GPUME_ALGO_FULL ? (2.0 * p->range + 1) * (2.0 * p->range + 1) :
-                        p->algo == GPUME_ALGO_HME ? 162 : 3 * 64;
+                        p->algo == GPUME_ALGO_HME ? GPUME_HME_CANDIDATES : 3 * 64;
     return cand * pu_layers(p) * pix;
 }
 

@@ -299,6 +299,48 @@ static void level_search(const NaivePlane *cur, const NaivePlane *ref, int x, in
     *vy = b.vy;
 }
 
+/**
+ * hme levels 2 and 1 of the CTU at (X, Y) (§5 hme, steps 1 and 2): the three
+ * separated minima of the level-2 search, each refined at level 1, doubled
+ * and clipped to the range, best first, into v[k][0..1].
+ */
+static void hme_coarse(const GpumeParams *p, const NaivePlane *cur_lv, const NaivePlane *ref_lv,
+                       int X, int Y, int v[3][2])
+{
+    const int r = (p->range + 3) / 4;
+    int picked[3][2];
+
+    for (int k = 0; k < 3; k++) {
+        Best b = { 0 };
+        for (int j = -r; j <= r; j++)
+            for (int i = -r; i <= r; i++) {
+                int far = 1;
+                for (int e = 0; e < k; e++)
+                    if (absi(i - picked[e][0]) <= 1 && absi(j - picked[e][1]) <= 1)
+                        far = 0;
+                if (far) {
+                    const uint64_t sad = sad_int(&cur_lv[2], &ref_lv[2], X / 4, Y / 4,
+                                                 p->ctu / 4, p->ctu / 4, i, j);
+                    best_offer(&b, sad + (uint64_t)p->lambda * (absi(i) + absi(j)),
+                               (j + r) * (2 * r + 1) + (i + r), i, j, sad);
+                }
+            }
+        if (!b.valid) {         /* nothing far enough: the best again */
+            b.vx = picked[0][0];
+            b.vy = picked[0][1];
+        }
+        picked[k][0] = b.vx;
+        picked[k][1] = b.vy;
+    }
+    for (int k = 0; k < 3; k++) {
+        int v1x, v1y;
+        level_search(&cur_lv[1], &ref_lv[1], X / 2, Y / 2, p->ctu / 2,
+                     2 * picked[k][0], 2 * picked[k][1], 2, p->lambda, &v1x, &v1y);
+        v[k][0] = clampi(2 * v1x, -p->range, p->range);
+        v[k][1] = clampi(2 * v1y, -p->range, p->range);
+    }
+}
+
 /** Half- and quarter-pel refinement (§8) of the clipped block from 4 * (vx, vy). */
 static void subpel_refine(const GpumeParams *p, const NaivePlane *cur, const NaivePlane *ref,
                           int x, int y, int w, int h, int vx, int vy, int px, int py,
@@ -351,7 +393,7 @@ static int fixed_blocks(const GpumeParams *p, const NaivePU *pus, int nb, int *o
 static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const NaivePlane *ref,
                         const NaivePlane *cur_lv, const NaivePlane *ref_lv,
                         const NaivePU *pus, int nb_pus, int X, int Y, int px, int py,
-                        GpumeBlock *out)
+                        int (*coarse)[3][2], int cols, int rows, GpumeBlock *out)
 {
     static Best best[NAIVE_MAX_PUS];
     static uint64_t cost[NAIVE_MAX_PUS];
@@ -386,30 +428,44 @@ static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const Naive
     }
 
     if (p->algo == GPUME_ALGO_HME) {
-        int v2x, v2y, v1x, v1y, centre[2][2];
-        level_search(&cur_lv[2], &ref_lv[2], X / 4, Y / 4, p->ctu / 4, 0, 0, (R + 3) / 4,
-                     p->lambda, &v2x, &v2y);
-        level_search(&cur_lv[1], &ref_lv[1], X / 2, Y / 2, p->ctu / 2, 2 * v2x, 2 * v2y, 2,
-                     p->lambda, &v1x, &v1y);
-        centre[0][0] = clampi(2 * v1x, -R, R);
-        centre[0][1] = clampi(2 * v1y, -R, R);
+        /* window centres and radii: own best, predictor, own 2nd and 3rd,
+         * left, right, upper and lower neighbour's best */
+        const int cx = X / p->ctu, cy = Y / p->ctu, c = cy * cols + cx;
+        const int nb[4] = { cx > 0 ? c - 1 : c, cx + 1 < cols ? c + 1 : c,
+                            cy > 0 ? c - cols : c, cy + 1 < rows ? c + cols : c };
+        int centre[8][2], radius[8];
+        centre[0][0] = coarse[c][0][0];
+        centre[0][1] = coarse[c][0][1];
         centre[1][0] = clampi(floor_div(px + 2, 4), -R, R);
         centre[1][1] = clampi(floor_div(py + 2, 4), -R, R);
+        for (int k = 0; k < 2; k++) {
+            centre[2 + k][0] = coarse[c][1 + k][0];
+            centre[2 + k][1] = coarse[c][1 + k][1];
+        }
+        for (int k = 0; k < 4; k++) {
+            centre[4 + k][0] = coarse[nb[k]][0][0];
+            centre[4 + k][1] = coarse[nb[k]][0][1];
+        }
+        for (int w = 0; w < 8; w++)
+            radius[w] = w < 2 ? 4 : 2;
         for (int k = 0; k < nb_pus; k++) {
             const NaivePU *pu = &pus[k];
             if (!use[k])
                 continue;
-            for (int w = 0; w < 2; w++)
-                for (int j = 0; j < 9; j++)
-                    for (int i = 0; i < 9; i++) {
-                        const int vx = centre[w][0] - 4 + i, vy = centre[w][1] - 4 + j;
+            for (int w = 0; w < 8; w++) {
+                const int n = 2 * radius[w] + 1;
+                for (int j = 0; j < n; j++)
+                    for (int i = 0; i < n; i++) {
+                        const int vx = centre[w][0] - radius[w] + i;
+                        const int vy = centre[w][1] - radius[w] + j;
                         uint64_t sad;
                         if (absi(vx) > R || absi(vy) > R)
                             continue;
                         sad = sad_int(cur, ref, X + pu->x, Y + pu->y, pu->w, pu->h, vx, vy);
                         best_offer(&best[k], sad + mv_cost(p->lambda, 4 * vx, 4 * vy, px, py),
-                                   w * 81 + j * 9 + i, vx, vy, sad);
+                                   w * 81 + j * n + i, vx, vy, sad);
                     }
+            }
         }
     }
 
@@ -502,6 +558,7 @@ int naive_me_estimate(const GpumeParams *p, const NaivePlane *cur, const NaivePl
 {
     static NaivePU pus[NAIVE_MAX_PUS];
     NaivePlane cur_lv[3] = { *cur }, ref_lv[3] = { *ref };
+    int (*coarse)[3][2] = NULL;
     uint8_t *bufs[4] = { NULL };
     const int max_out = naive_max_out(p);
     int cols, rows, nb_pus, ret = 0;
@@ -522,6 +579,13 @@ int naive_me_estimate(const GpumeParams *p, const NaivePlane *cur, const NaivePl
                 goto end;
             }
         }
+        /* all CTUs' coarse vectors first: the windows of a CTU use its neighbours' */
+        if (!(coarse = malloc(sizeof(*coarse) * cols * rows))) {
+            ret = -1;
+            goto end;
+        }
+        for (int c = 0; c < cols * rows; c++)
+            hme_coarse(p, cur_lv, ref_lv, c % cols * p->ctu, c / cols * p->ctu, coarse[c]);
     }
 
     for (int cy = 0; cy < rows; cy++)
@@ -533,11 +597,12 @@ int naive_me_estimate(const GpumeParams *p, const NaivePlane *cur, const NaivePl
                 counts[c] = ctu_lfs(p, cur, ref, cx * p->ctu, cy * p->ctu, px, py, out);
             else
                 counts[c] = ctu_full_hme(p, cur, ref, cur_lv, ref_lv, pus, nb_pus,
-                                         cx * p->ctu, cy * p->ctu, px, py, out);
+                                         cx * p->ctu, cy * p->ctu, px, py, coarse, cols, rows, out);
         }
 end:
     for (int i = 0; i < 4; i++)
         free(bufs[i]);
+    free(coarse);
     return ret;
 }
 

@@ -44,6 +44,8 @@ for s in 1280x720 1920x1080 3840x2160; do
     bk $s --algo=hme --range=32 --block=auto
     bk $s --algo=lfs --range=16
 done
+bk 1920x1080 --algo=hme --range=16 --block=8     # the defaults
+bk 1920x1080 --algo=hme --range=64
 
 say ""
 say "== OpenCL (NVIDIA's OpenCL driver) beside CUDA on the same GPU"
@@ -74,14 +76,14 @@ cmd() { # FRAMES FILTER
     say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$2" "$1" "$t" "$fps")"
 }
 cmd 1000 null
-cmd 1000 gpume=device=cuda:algo=hme
-cmd 1000 gpume=device=cuda:algo=lfs
-cmd 1000 gpume=device=cuda:algo=full:range=16
+cmd 1000 gpume=device=cuda:algo=hme:block=16
+cmd 1000 gpume=device=cuda:algo=lfs:block=16
+cmd 1000 gpume=device=cuda:algo=full:range=16:block=16
 cmd 1000 gpume=device=cuda:algo=full:range=32:block=auto
-cmd 1000 gpume=device=cuda:algo=hme:dir=bi
-(export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme")
-cmd 20 gpume=device=cpu:algo=hme
-cmd 5 gpume=device=cpu:algo=full:range=16
+cmd 1000 gpume=device=cuda:algo=hme:block=16:dir=bi
+(export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme:block=16")
+cmd 20 gpume=device=cpu:algo=hme:block=16
+cmd 5 gpume=device=cpu:algo=full:range=16:block=16
 for m in esa epzs hexbs umh; do
     cmd 5 mestimate=method=$m:mb_size=16:search_param=16
 done

@@ -70,8 +70,8 @@ if [ "${MINIMAL:-no}" = yes ]; then
         --enable-ffmpeg --enable-ffprobe --disable-ffplay \
         --enable-indev=lavfi \
         --enable-protocol=file,pipe \
-        --enable-demuxer=mov,mpegps,mpegvideo,m4v,h264,yuv4mpegpipe,rawvideo,image2 \
-        --enable-decoder=h264,mpeg2video,mpeg4,rawvideo,png,wrapped_avframe \
+        --enable-demuxer=mov,mpegps,mpegvideo,m4v,h264,yuv4mpegpipe,rawvideo,image2,avi \
+        --enable-decoder=h264,mpeg2video,mpeg4,msmpeg4v3,cinepak,rawvideo,png,wrapped_avframe \
         --enable-encoder=wrapped_avframe,rawvideo,pcm_s16le,png,mpeg4 \
         --enable-muxer=framecrc,framemd5,framehash,md5,crc,null,rawvideo,yuv4mpegpipe,mp4,mov,image2,matroska \
         --enable-parser=h264,mpegvideo,mpeg4video \

@@ -132,7 +132,7 @@ tiling() {
     fi
 }
 
-G=gpume=device=cpu
+G=gpume=device=cpu:block=16
 
 # --- sizes -------------------------------------------------------------------
 # testsrc2 rounds odd sizes to its chroma subsampling, so odd yuv420p frames

@@ -70,7 +70,7 @@ function floor4(q) { return q >= 0 ? int(q / 4) : -int((-q + 3) / 4) }
 END { if (bad) exit 1 }'
 
 SRC="lavfi:testsrc2=s=320x240:r=25:d=0.4"   # 10 frames
-G=gpume=device=cpu
+G=gpume=device=cpu:block=16
 
 # --- counts, geometry, directions on 320x240, block 16 ------------------------
 
