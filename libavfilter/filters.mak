@@ -29,13 +29,13 @@
 #   filter is the rule.
 
 OBJS-$(CONFIG_GPUME_FILTER)        += vf_gpume.o gpume_cpu.o gpume_device.o gpume_params.o gpume_vme.o
-CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume.ptx.o cuda/load_helper.o
+CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume_cuda_staging.o gpume.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o gpume_opencl_program.o opencl.o \
                                       opencl/gpume.o opencl/gpume_vme.o          \
                                       opencl/gpume_h.o opencl/gpume_kernel_h.o   \
                                       opencl/gpume_opencl_h.o opencl/gpume_vme_h.o
 
 OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o gpume_device.o
-CUDA-OBJS-$(CONFIG_MCFPS_FILTER)   += mcfps_cuda.o mcfps.ptx.o cuda/load_helper.o
+CUDA-OBJS-$(CONFIG_MCFPS_FILTER)   += mcfps_cuda.o gpume_cuda_staging.o mcfps.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_MCFPS_FILTER) += mcfps_opencl.o gpume_opencl_program.o opencl.o \
                                       opencl/mcfps.o opencl/mcfps_h.o

@@ -24,6 +24,7 @@
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
@@ -31,6 +32,7 @@
 #include "cuda/load_helper.h"
 #include "gpume_backend.h"
 #include "gpume_cuda.h"
+#include "gpume_cuda_staging.h"
 
 extern const unsigned char ff_gpume_ptx_data[];
 extern const unsigned int ff_gpume_ptx_len;
@@ -48,8 +50,9 @@ typedef struct GpumeCUDAContext {
     CUstream stream;            ///< compute: the device's stream, or our own
     CUstream own_stream;
     CUstream upload;            ///< host-to-device copies, beside the compute stream
+    CUstream download;          ///< results to the host, beside the compute stream
     CUevent loaded[GPUME_NB_SLOTS];
-    CUevent pred_ready[NB_RESULTS], done[NB_RESULTS];
+    CUevent pred_ready[NB_RESULTS], searched[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
     CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs, f_predictor;
 
@@ -59,6 +62,12 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr d_pu, d_fixed_pus, d_coarse, d_keys;
     CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
+
+    /* page-locked: the luma of each slot's software frame on its way to the
+     * device, and each result (counts, then blocks) on its way back */
+    GpumeCudaStaging staging[GPUME_NB_SLOTS];
+    GpumeCudaStaging result[NB_RESULTS];
+    size_t blocks_offset;       ///< of the blocks in a result buffer
 
     /* where result slot i goes on the host; NULL blocks: not in flight */
     GpumeResult pending[NB_RESULTS];
@@ -91,10 +100,22 @@ static void cuda_uninit(void *priv)
                 CHECK_CU(cu->cuEventDestroy(s->loaded[i]));
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->pred_ready[i]) CHECK_CU(cu->cuEventDestroy(s->pred_ready[i]));
+            if (s->searched[i])   CHECK_CU(cu->cuEventDestroy(s->searched[i]));
             if (s->done[i])       CHECK_CU(cu->cuEventDestroy(s->done[i]));
         }
+        /* the copies that read or write host buffers are over */
+        if (s->upload)
+            CHECK_CU(cu->cuStreamSynchronize(s->upload));
+        if (s->download)
+            CHECK_CU(cu->cuStreamSynchronize(s->download));
+        for (int i = 0; i < GPUME_NB_SLOTS; i++)
+            ff_gpume_cuda_staging_free(cu, &s->staging[i]);
+        for (int i = 0; i < NB_RESULTS; i++)
+            ff_gpume_cuda_staging_free(cu, &s->result[i]);
         if (s->upload)
             CHECK_CU(cu->cuStreamDestroy(s->upload));
+        if (s->download)
+            CHECK_CU(cu->cuStreamDestroy(s->download));
         if (s->own_stream)
             CHECK_CU(cu->cuStreamDestroy(s->own_stream));
         if (s->module)
@@ -103,9 +124,10 @@ static void cuda_uninit(void *priv)
     }
     memset(s->loaded, 0, sizeof(s->loaded));
     memset(s->pred_ready, 0, sizeof(s->pred_ready));
+    memset(s->searched, 0, sizeof(s->searched));
     memset(s->done, 0, sizeof(s->done));
     memset(s->pending, 0, sizeof(s->pending));
-    s->upload = s->own_stream = s->stream = NULL;
+    s->upload = s->download = s->own_stream = s->stream = NULL;
     memset(s->pic, 0, sizeof(s->pic));
     s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
@@ -153,8 +175,11 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     }
 
     /* the device's stream if it has one (FFmpeg's convention), else our own;
-     * uploads get a stream of their own so they overlap the searches */
+     * uploads and read-backs get streams of their own so they overlap the
+     * searches */
     err = CHECK_CU(cu->cuStreamCreate(&s->upload, CU_STREAM_NON_BLOCKING));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamCreate(&s->download, CU_STREAM_NON_BLOCKING));
     if (err >= 0 && !s->hwctx->stream)
         err = CHECK_CU(cu->cuStreamCreate(&s->own_stream, CU_STREAM_NON_BLOCKING));
     if (err < 0)
@@ -164,6 +189,8 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         err = CHECK_CU(cu->cuEventCreate(&s->loaded[i], CU_EVENT_DISABLE_TIMING));
     for (int i = 0; i < NB_RESULTS && err >= 0; i++) {
         err = CHECK_CU(cu->cuEventCreate(&s->pred_ready[i], CU_EVENT_DISABLE_TIMING));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuEventCreate(&s->searched[i], CU_EVENT_DISABLE_TIMING));
         if (err >= 0)
             err = CHECK_CU(cu->cuEventCreate(&s->done[i], CU_EVENT_DISABLE_TIMING));
     }
@@ -191,7 +218,14 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 #undef GET_FUNC
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
-        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0)
+        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->staging[i],
+                                               (size_t)p->width * p->height)) < 0)
+            goto fail;
+    s->blocks_offset = FFALIGN(p->nb_ctus * sizeof(uint16_t), 64);
+    for (int i = 0; i < NB_RESULTS; i++)
+        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->result[i], s->blocks_offset +
+                                               (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock))) < 0)
             goto fail;
 
     ff_gpume_pu_tables(p, pu, fixed);
@@ -252,7 +286,6 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         .dstPitch      = lv[0].pitch,
         .WidthInBytes  = lv[0].w,
         .Height        = lv[0].h,
-        .srcPitch      = frame->linesize[0],
     };
     /* CUDA frames are ordered after their producer on the device's stream */
     CUstream copy_stream = frame->format == AV_PIX_FMT_CUDA ? s->hwctx->stream : s->upload;
@@ -261,17 +294,26 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
 
     if (frame->width != s->p.width || frame->height != s->p.height)
         return AVERROR(EINVAL);
-    if (frame->format == AV_PIX_FMT_CUDA) {
-        cpy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        cpy.srcDevice     = (CUdeviceptr)frame->data[0];
-    } else {
-        cpy.srcMemoryType = CU_MEMORYTYPE_HOST;
-        cpy.srcHost       = frame->data[0];
-    }
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
+    if (frame->format == AV_PIX_FMT_CUDA) {
+        cpy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        cpy.srcDevice     = (CUdeviceptr)frame->data[0];
+        cpy.srcPitch      = frame->linesize[0];
+    } else {
+        /* staged, so that the copy neither waits nor makes the caller wait;
+         * the slot's previous copy has long finished */
+        GpumeCudaStaging *st = &s->staging[slot];
+        err = CHECK_CU(cu->cuEventSynchronize(s->loaded[slot]));
+        if (err < 0)
+            goto end;
+        av_image_copy_plane(st->data, lv[0].w, frame->data[0], frame->linesize[0], lv[0].w, lv[0].h);
+        cpy.srcMemoryType = CU_MEMORYTYPE_HOST;
+        cpy.srcHost       = st->data;
+        cpy.srcPitch      = lv[0].w;
+    }
     err = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, copy_stream));
     if (err >= 0)
         err = CHECK_CU(cu->cuEventRecord(s->loaded[slot], copy_stream));
@@ -284,6 +326,7 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         if (err >= 0)
             err = run_plane_kernel(s, s->f_pad, slot, k);
     }
+end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -347,8 +390,20 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         if (err >= 0)
             err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
     }
+    /* read back on a stream of its own, overlapping the next searches */
     if (err >= 0)
-        err = CHECK_CU(cu->cuEventRecord(s->done[e], s->stream));
+        err = CHECK_CU(cu->cuEventRecord(s->searched[e], s->stream));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamWaitEvent(s->download, s->searched[e], 0));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuMemcpyDtoHAsync(s->result[e].data, s->d_counts[e],
+                                             p->nb_ctus * sizeof(uint16_t), s->download));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuMemcpyDtoHAsync(s->result[e].data + s->blocks_offset, s->d_blocks[e],
+                                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
+                                             s->download));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuEventRecord(s->done[e], s->download));
     if (err >= 0)
         s->pending[e] = *res;
 end:
@@ -356,22 +411,27 @@ end:
     return err;
 }
 
-/** Wait for estimate e and copy its result to the host. */
+/** Wait for estimate e and give its result to the caller: the exported blocks only. */
 static int fetch(GpumeCUDAContext *s, int e)
 {
     const GpumeParams *p = &s->p;
     const GpumeResult res = s->pending[e];
+    const uint16_t *counts = (const uint16_t *)s->result[e].data;
+    const GpumeBlock *blocks = (const GpumeBlock *)(s->result[e].data + s->blocks_offset);
     int err;
 
     s->pending[e].blocks = NULL;
     err = CHECK_CU(s->cu->cuEventSynchronize(s->done[e]));
-    if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyDtoH(res.counts, s->d_counts[e],
-                                           p->nb_ctus * sizeof(*res.counts)));
-    if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyDtoH(res.blocks, s->d_blocks[e],
-                                           (size_t)p->nb_ctus * p->max_out * sizeof(*res.blocks)));
-    return err;
+    if (err < 0)
+        return err;
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const size_t at = (size_t)c * p->max_out;
+        if (counts[c] > p->max_out)
+            return AVERROR_BUG;
+        res.counts[c] = counts[c];
+        memcpy(res.blocks + at, blocks + at, res.counts[c] * sizeof(*blocks));
+    }
+    return 0;
 }
 
 static int cuda_wait(void *priv, int e)

@@ -29,6 +29,7 @@
 #endif
 
 #include "libavutil/avstring.h"
+#include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
@@ -298,7 +299,14 @@ int ff_gpume_device_open(AVFilterContext *ctx, GpumeDevicePlan *plan, int i, AVB
 #endif
     }
     if (err >= 0) {
-        err = av_hwdevice_ctx_create(dev, hwtype, name, NULL, 0);
+        AVDictionary *opts = NULL;
+        /* the primary context: the filters of a graph (and every instance)
+         * share one context instead of time-slicing the GPU between theirs */
+        if (type == GPUME_DEVICE_CUDA)
+            err = av_dict_set(&opts, "primary_ctx", "1", 0);
+        if (err >= 0)
+            err = av_hwdevice_ctx_create(dev, hwtype, name, opts, 0);
+        av_dict_free(&opts);
         if (err < 0)
             snprintf(why, sizeof(why), "%s device %s cannot be created (%s)",
                      ff_gpume_device_name(type), name, av_err2str(err));

@@ -82,6 +82,15 @@ typedef struct McfpsBackend {
      * whoever reads it next (the host, or the device's stream or queue).
      */
     int  (*render)(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out);
+    /**
+     * Optional: when present, render() into a software frame may return
+     * before the frame is written, so that the device works while the
+     * caller goes on. finish() completes every frame render() was given.
+     * The caller keeps those frames, neither reading nor sending them, until
+     * finish() returns, and calls it before the next render() and before
+     * uninit().
+     */
+    int  (*finish)(void *priv);
     void (*uninit)(void *priv);
 } McfpsBackend;
 

@@ -31,11 +31,13 @@
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
 
 #include "cuda/load_helper.h"
+#include "gpume_cuda_staging.h"
 #include "mcfps_backend.h"
 #include "mcfps_cuda.h"
 
@@ -56,7 +58,8 @@ typedef struct McfpsCUDAContext {
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
     CudaFunctions *cu;
-    CUstream stream;
+    CUstream stream;            ///< ours: the device's stream may be the legacy one, which waits for everything
+    CUevent order;              ///< orders our stream and the device's around hardware frames
     CUmodule module;
     CUfunction f_smooth, f_select, f_render, f_blend;
 
@@ -65,6 +68,14 @@ typedef struct McfpsCUDAContext {
     McfpsCudaPlane pic[2][MCFPS_MAX_PLANES];    ///< what slot i reads: own planes or a frame's
     AVFrame *held[2];                           ///< the hardware frame of slot i, or blank
     McfpsCudaFields fields;
+
+    /* page-locked staging (planes packed at pitch w[i]): software frames
+     * of slots 0 and 1 on their way up, the raw fields, and the result on
+     * its way down; each event marks the end of the last copy of its buffer */
+    GpumeCudaStaging up[2], fields_up, down;
+    CUevent up_done[2], fields_done, rendered;
+    size_t plane_offset[MCFPS_MAX_PLANES];
+    AVFrame *rendering;         ///< the software frame the result goes to at finish() (not owned)
 } McfpsCUDAContext;
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host.log_ctx, s->cu, x)
@@ -78,8 +89,20 @@ static void cuda_uninit(void *priv)
         CudaFunctions *cu = s->cu;
         const uint64_t bufs[] = { s->fields.ra, s->fields.rb, s->fields.fa, s->fields.fb,
                                   s->fields.vec, s->fields.info };
+        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->fields_done,
+                              &s->rendered };
         CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
-        CHECK_CU(cu->cuStreamSynchronize(s->stream));
+        if (s->stream) {
+            CHECK_CU(cu->cuStreamSynchronize(s->stream));
+            CHECK_CU(cu->cuStreamDestroy(s->stream));
+        }
+        for (int i = 0; i < FF_ARRAY_ELEMS(events); i++)
+            if (*events[i])
+                CHECK_CU(cu->cuEventDestroy(*events[i]));
+        ff_gpume_cuda_staging_free(cu, &s->up[0]);
+        ff_gpume_cuda_staging_free(cu, &s->up[1]);
+        ff_gpume_cuda_staging_free(cu, &s->fields_up);
+        ff_gpume_cuda_staging_free(cu, &s->down);
         for (int k = 0; k < 3; k++)
             for (int i = 0; i < MCFPS_MAX_PLANES; i++)
                 if (s->own[k][i])
@@ -122,7 +145,6 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     }
     s->hwctx  = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
     s->cu     = cu = s->hwctx->internal->cuda_dl;
-    s->stream = s->hwctx->stream;
 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0) {
@@ -130,6 +152,15 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         cuda_uninit(s);
         return err;
     }
+    err = CHECK_CU(cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING));
+    {
+        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->fields_done,
+                              &s->rendered };
+        for (int i = 0; i < FF_ARRAY_ELEMS(events) && err >= 0; i++)
+            err = CHECK_CU(cu->cuEventCreate(events[i], CU_EVENT_DISABLE_TIMING));
+    }
+    if (err < 0)
+        goto fail;
     err = ff_cuda_load_module(host->log_ctx, s->hwctx, &s->module, ff_mcfps_ptx_data, ff_mcfps_ptx_len);
     if (err < 0)
         goto fail;
@@ -145,6 +176,18 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     GET_FUNC(f_blend,  "mcfps_blend");
 #undef GET_FUNC
 
+    for (int i = 1; i < f->nb_planes; i++)
+        s->plane_offset[i] = s->plane_offset[i - 1] + (size_t)f->w[i - 1] * f->h[i - 1];
+    {
+        const size_t frame_size = s->plane_offset[f->nb_planes - 1] +
+                                  (size_t)f->w[f->nb_planes - 1] * f->h[f->nb_planes - 1];
+        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[0], frame_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[1], frame_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->down, frame_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->fields_up,
+                                               s->cells * 4 * sizeof(int16_t))) < 0)
+            goto fail;
+    }
     for (int i = 0; i < f->nb_planes; i++) {
         s->own_pitch[i] = FFALIGN(f->w[i], 256);
         for (int k = 0; k < 3; k++) {
@@ -189,9 +232,16 @@ static int copy_plane(McfpsCUDAContext *s, int i, CUmemorytype src_type, const v
         .WidthInBytes  = s->f.w[i],
         .Height        = s->f.h[i],
     };
-    /* from pageable memory the call returns once the source is staged, so
-     * the frame may go as soon as it returns */
     return CHECK_CU(s->cu->cuMemcpy2DAsync(&cpy, s->stream));
+}
+
+/** Make stream to wait for the work queued on stream from so far. */
+static int wait_for(McfpsCUDAContext *s, CUstream stream, CUstream from)
+{
+    int err = CHECK_CU(s->cu->cuEventRecord(s->order, from));
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuStreamWaitEvent(stream, s->order, 0));
+    return err;
 }
 
 static int cuda_load(void *priv, int slot, const AVFrame *frame)
@@ -200,37 +250,44 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     CUcontext dummy;
     int err;
 
-    if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height)
-        return AVERROR(EINVAL);
-    av_frame_unref(s->held[slot]);
-    if (frame->format == AV_PIX_FMT_CUDA) {
-        /* read in place: the frame stays referenced while the slot holds it */
-        err = av_frame_ref(s->held[slot], frame);
-        if (err < 0)
-            return err;
-        for (int i = 0; i < s->f.nb_planes; i++)
-            s->pic[slot][i] = (McfpsCudaPlane) { (CUdeviceptr)frame->data[i], frame->linesize[i] };
-        return 0;
-    }
-    if (frame->hw_frames_ctx)
+    if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height ||
+        (frame->format != AV_PIX_FMT_CUDA && frame->hw_frames_ctx))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
-        const int ls = frame->linesize[i];
-        const uint8_t *src = frame->data[i];
-        s->pic[slot][i] = (McfpsCudaPlane) { s->own[slot][i], s->own_pitch[i] };
-        if (ls < 0) {
-            /* bottom-up rows: copy them one by one */
-            for (int y = 0; y < s->f.h[i] && err >= 0; y++)
-                err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->own[slot][i] + (size_t)y * s->own_pitch[i],
-                                                        src + (ptrdiff_t)y * ls, s->f.w[i], s->stream));
-        } else {
-            err = copy_plane(s, i, CU_MEMORYTYPE_HOST, src, 0, ls,
-                             CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][i], s->own_pitch[i]);
-        }
+    if (s->held[slot]->buf[0]) {
+        /* whoever reuses the frame's memory on the device's stream waits
+         * for our reads of it */
+        err = wait_for(s, s->hwctx->stream, s->stream);
+        av_frame_unref(s->held[slot]);
+        if (err < 0)
+            goto end;
     }
+    if (frame->format == AV_PIX_FMT_CUDA) {
+        /* read in place, after its producer: the frame stays referenced
+         * while the slot holds it */
+        err = av_frame_ref(s->held[slot], frame);
+        if (err >= 0)
+            err = wait_for(s, s->stream, s->hwctx->stream);
+        for (int i = 0; i < s->f.nb_planes && err >= 0; i++)
+            s->pic[slot][i] = (McfpsCudaPlane) { (CUdeviceptr)frame->data[i], frame->linesize[i] };
+        goto end;
+    }
+    /* staged, so that the copies neither wait for the stream nor make the
+     * caller wait; the slot's previous copy has long finished */
+    err = CHECK_CU(s->cu->cuEventSynchronize(s->up_done[slot]));
+    for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
+        uint8_t *staged = s->up[slot].data + s->plane_offset[i];
+        av_image_copy_plane(staged, s->f.w[i], frame->data[i], frame->linesize[i],
+                            s->f.w[i], s->f.h[i]);
+        s->pic[slot][i] = (McfpsCudaPlane) { s->own[slot][i], s->own_pitch[i] };
+        err = copy_plane(s, i, CU_MEMORYTYPE_HOST, staged, 0, s->f.w[i],
+                         CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][i], s->own_pitch[i]);
+    }
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuEventRecord(s->up_done[slot], s->stream));
+end:
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -254,13 +311,37 @@ static int cuda_fields(void *priv, const McfpsParams *p, const int16_t *ra, cons
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    /* pageable sources: staged before the calls return */
-    err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.ra, ra, size, s->stream));
+    /* staged like the frames */
+    err = CHECK_CU(s->cu->cuEventSynchronize(s->fields_done));
+    if (err >= 0) {
+        memcpy(s->fields_up.data, ra, size);
+        memcpy(s->fields_up.data + size, rb, size);
+        err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.ra, s->fields_up.data, size, s->stream));
+    }
     if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.rb, rb, size, s->stream));
+        err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.rb, s->fields_up.data + size, size,
+                                                s->stream));
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuEventRecord(s->fields_done, s->stream));
     if (err >= 0)
         err = launch(s, s->f_smooth, FFALIGN(p->cw, 16) / 16, FFALIGN(p->ch, 8) / 8, 16, 8, &a);
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+/** Wait for the software frame render() last wrote and give it its pixels. */
+static int finish_rendering(McfpsCUDAContext *s)
+{
+    AVFrame *out = s->rendering;
+    int err;
+
+    if (!out)
+        return 0;
+    s->rendering = NULL;
+    err = CHECK_CU(s->cu->cuEventSynchronize(s->rendered));
+    for (int i = 0; i < s->f.nb_planes && err >= 0; i++)
+        av_image_copy_plane(out->data[i], out->linesize[i], s->down.data + s->plane_offset[i],
+                            s->f.w[i], s->f.w[i], s->f.h[i]);
     return err;
 }
 
@@ -277,7 +358,11 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    if (mode == MCFPS_MODE_MC) {
+    err = finish_rendering(s);
+    /* a frame of the pool: after its last reader on the device's stream */
+    if (err >= 0 && hw)
+        err = wait_for(s, s->stream, s->hwctx->stream);
+    if (err >= 0 && mode == MCFPS_MODE_MC) {
         McfpsCudaCellArgs ca = {
             .p = *p, .f = s->fields,
             .a = s->pic[a][0].data, .sa = s->pic[a][0].pitch,
@@ -297,21 +382,30 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
         };
         err = launch(s, mode == MCFPS_MODE_MC ? s->f_render : s->f_blend,
                      FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, 8) / 8, 32, 8, &pa);
-        if (err >= 0 && !hw) {
-            const int ls = out->linesize[i];
-            if (ls < 0) {
-                for (int y = 0; y < pa.ph && err >= 0; y++)
-                    err = CHECK_CU(s->cu->cuMemcpyDtoHAsync(out->data[i] + (ptrdiff_t)y * ls,
-                                                            pa.dst + (size_t)y * pa.sd, pa.pw, s->stream));
-            } else {
-                err = copy_plane(s, i, CU_MEMORYTYPE_DEVICE, NULL, pa.dst, pa.sd,
-                                 CU_MEMORYTYPE_HOST, out->data[i], 0, ls);
-            }
-        }
+        if (err >= 0 && !hw)
+            err = copy_plane(s, i, CU_MEMORYTYPE_DEVICE, NULL, pa.dst, pa.sd,
+                             CU_MEMORYTYPE_HOST, s->down.data + s->plane_offset[i], 0, s->f.w[i]);
     }
-    /* a software frame is read by the host next */
+    /* a hardware frame is read on the device's stream next; a software one
+     * by the host, after finish() */
+    if (err >= 0 && hw)
+        err = wait_for(s, s->hwctx->stream, s->stream);
     if (err >= 0 && !hw)
-        err = CHECK_CU(s->cu->cuStreamSynchronize(s->stream));
+        err = CHECK_CU(s->cu->cuEventRecord(s->rendered, s->stream));
+    if (err >= 0 && !hw)
+        s->rendering = out;
+    CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+static int cuda_finish(void *priv)
+{
+    McfpsCUDAContext *s = priv;
+    CUcontext dummy;
+    int err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    err = finish_rendering(s);
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -323,5 +417,6 @@ const McfpsBackend ff_mcfps_backend_cuda = {
     .load      = cuda_load,
     .fields    = cuda_fields,
     .render    = cuda_render,
+    .finish    = cuda_finish,
     .uninit    = cuda_uninit,
 };

@@ -39,6 +39,9 @@
 #include "mcfps_backend.h"
 #include "mcfps_cpu.h"
 
+/** Output frames held back behind one that the device still writes. */
+#define MCFPS_QUEUE 8
+
 typedef struct McfpsContext {
     const AVClass *class;
 
@@ -72,6 +75,12 @@ typedef struct McfpsContext {
     int format;                 ///< of the frames (a hardware format for hardware frames)
     int sw_format;              ///< of their pixels
     int16_t *ra, *rb;
+
+    /* output frames in order: with a backend that has finish(), a rendered
+     * frame waits here until the next render, and the frames after it too */
+    AVFrame *queue[MCFPS_QUEUE];
+    int nb_queued;
+    int queue_rendering;        ///< a frame of queue[] waits for finish()
 } McfpsContext;
 
 #define OFFSET(x) offsetof(McfpsContext, x)
@@ -170,8 +179,18 @@ static av_cold int init(AVFilterContext *ctx)
     return 0;
 }
 
+static void drop_queue(McfpsContext *s)
+{
+    for (int i = 0; i < s->nb_queued; i++)
+        av_frame_free(&s->queue[i]);
+    s->nb_queued = 0;
+}
+
 static void release_backend(McfpsContext *s)
 {
+    if (s->backend_ready && s->queue_rendering)
+        s->backend->finish(s->backend_priv);
+    s->queue_rendering = 0;
     if (s->backend_ready)
         s->backend->uninit(s->backend_priv);
     s->backend_ready = 0;
@@ -267,6 +286,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_frame_free(&s->a);
     free_fields(s);
     release_backend(s);
+    drop_queue(s);
     av_buffer_unref(&s->device_ref);
 }
 
@@ -295,6 +315,49 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
+/** Send every queued frame, once the backend has completed them. */
+static int flush_queue(AVFilterContext *ctx)
+{
+    McfpsContext *s = ctx->priv;
+    int err = 0;
+
+    if (s->queue_rendering) {
+        s->queue_rendering = 0;
+        err = s->backend->finish(s->backend_priv);
+    }
+    for (int i = 0; i < s->nb_queued; i++) {
+        if (err >= 0)
+            err = ff_filter_frame(ctx->outputs[0], s->queue[i]);
+        else
+            av_frame_free(&s->queue[i]);
+        s->queue[i] = NULL;
+    }
+    s->nb_queued = 0;
+    return err;
+}
+
+/**
+ * Send out, after the frames queued before it. rendered: render() wrote
+ * it and the backend may still be writing it; then it waits in the queue.
+ */
+static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
+{
+    McfpsContext *s = ctx->priv;
+    int err = 0;
+
+    if (!rendered && !s->nb_queued)
+        return ff_filter_frame(ctx->outputs[0], out);
+    if (s->nb_queued == MCFPS_QUEUE)
+        err = flush_queue(ctx);
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
+    }
+    s->queue[s->nb_queued++] = out;
+    s->queue_rendering |= rendered;
+    return 0;
+}
+
 /** Set up the fields for frames of the size and format of frame. */
 static int setup(AVFilterContext *ctx, const AVFrame *frame)
 {
@@ -306,6 +369,10 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     size_t cells;
     int err;
 
+    /* what the running backend made goes out first */
+    err = flush_queue(ctx);
+    if (err < 0)
+        return err;
     free_fields(s);
     s->p = (McfpsParams) {
         .width  = w, .height = h,
@@ -369,7 +436,7 @@ static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
     strip_input_properties(out);
     out->pts      = s->next++;
     out->duration = 1;
-    return ff_filter_frame(ctx->outputs[0], out);
+    return send_frame(ctx, out, 0);
 }
 
 /** Count the vectors of frame with the given source. */
@@ -465,8 +532,12 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out->chroma_location     = a->chroma_location;
     out->pict_type           = AV_PICTURE_TYPE_NONE;
 
+    /* the frame rendered before goes out now; this one renders while the
+     * graph goes on, and waits in the queue */
     s->p.phi = phi;
-    err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, !s->slot_a, out);
+    err = flush_queue(ctx);
+    if (err >= 0)
+        err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, !s->slot_a, out);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
                ff_gpume_device_name(s->active_device), av_err2str(err));
@@ -475,7 +546,7 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     }
     out->pts      = s->next++;
     out->duration = 1;
-    return ff_filter_frame(outlink, out);
+    return send_frame(ctx, out, !!s->backend->finish);
 }
 
 /** Send s->a if it lies on a tick and waited for the check of its pair. */
@@ -626,6 +697,8 @@ static int activate(AVFilterContext *ctx)
             ret = repeat_until(ctx, av_rescale_q_rnd(pts, inlink->time_base, s->tb_fine,
                                                      AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
         av_frame_free(&s->a);
+        if (ret >= 0)
+            ret = flush_queue(ctx);
         ff_outlink_set_status(outlink, status, s->next);
         return ret;
     }

@@ -403,7 +403,8 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
                 printf("FAIL %s: out of memory\n", what);
                 ok = 0;
             } else if ((err = cpu.be->render(cpu.priv, &p, c->mode, sa, sb, ref)) < 0 ||
-                       (err = gpu.be->render(gpu.priv, &p, c->mode, sa, sb, c->hw_out ? hwo : out)) < 0) {
+                       (err = gpu.be->render(gpu.priv, &p, c->mode, sa, sb, c->hw_out ? hwo : out)) < 0 ||
+                       (gpu.be->finish && (err = gpu.be->finish(gpu.priv)) < 0)) {
                 printf("FAIL %s: render: %s\n", what, av_err2str(err));
                 ok = 0;
             } else if (c->hw_out && (err = av_hwframe_transfer_data(out, hwo, 0)) < 0) {

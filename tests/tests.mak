@@ -64,8 +64,9 @@ GPU_TEST_CPPFLAGS = $(CHECKME_CPPFLAGS) -I$(FFMPEG_TREE)/libavfilter \
                     -I$(BUILDDIR)/deps/nvenc/usr/include
 ifeq ($(GPUME_CUDA),yes)
 GPU_TEST_CPPFLAGS += -DGPUME_TEST_CUDA=1
-GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda.c \
-                     $(FFMPEG_BUILD)/libavfilter/gpume.ptx.o    \
+GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda.c      \
+                     $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda_staging.c \
+                     $(FFMPEG_BUILD)/libavfilter/gpume.ptx.o         \
                      $(FFMPEG_BUILD)/libavfilter/cuda/load_helper.o
 GPU_TEST_LIBS     += -lz -ldl
 endif
@@ -153,6 +154,7 @@ MCFPS_GPU_SRCS     = $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.c
 ifeq ($(GPUME_CUDA),yes)
 MCFPS_GPU_CPPFLAGS += -DMCFPS_TEST_CUDA=1
 MCFPS_GPU_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.c  \
+                      $(GPUME_SRC_ROOT)/libavfilter/gpume_cuda_staging.c \
                       $(FFMPEG_BUILD)/libavfilter/mcfps.ptx.o     \
                       $(FFMPEG_BUILD)/libavfilter/cuda/load_helper.o
 MCFPS_GPU_LIBS     += -lz -ldl
