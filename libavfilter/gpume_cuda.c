@@ -24,7 +24,6 @@
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
-#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
@@ -306,10 +305,18 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         /* staged, so that the copy neither waits nor makes the caller wait;
          * the slot's previous copy has long finished */
         GpumeCudaStaging *st = &s->staging[slot];
+        const GpumeCopyPlane luma = {
+            .dst = st->data, .dst_linesize = lv[0].w,
+            .src = frame->data[0], .src_linesize = frame->linesize[0],
+            .width = lv[0].w, .height = lv[0].h,
+        };
         err = CHECK_CU(cu->cuEventSynchronize(s->loaded[slot]));
         if (err < 0)
             goto end;
-        av_image_copy_plane(st->data, lv[0].w, frame->data[0], frame->linesize[0], lv[0].w, lv[0].h);
+        err = ff_gpume_copy_planes(s->host->execute, s->host->exec_opaque, s->host->nb_threads,
+                                   &luma, 1);
+        if (err < 0)
+            goto end;
         cpy.srcMemoryType = CU_MEMORYTYPE_HOST;
         cpy.srcHost       = st->data;
         cpy.srcPitch      = lv[0].w;

@@ -19,7 +19,9 @@
  */
 
 #include "libavutil/error.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/log.h"
+#include "libavutil/common.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 
@@ -61,4 +63,40 @@ void ff_gpume_cuda_staging_free(CudaFunctions *cu, GpumeCudaStaging *buf)
         av_free(buf->data);
     }
     *buf = (GpumeCudaStaging) { 0 };
+}
+
+/** Copies beyond this many threads gain nothing: the memory bus is full. */
+#define MAX_COPY_JOBS 8
+
+typedef struct CopyJob {
+    const GpumeCopyPlane *planes;
+    int nb_planes;
+} CopyJob;
+
+static int copy_rows(void *arg, int jobnr, int nb_jobs)
+{
+    const CopyJob *c = arg;
+
+    for (int i = 0; i < c->nb_planes; i++) {
+        const GpumeCopyPlane *pl = &c->planes[i];
+        const int y0 = (int)((int64_t)pl->height * jobnr / nb_jobs);
+        const int y1 = (int)((int64_t)pl->height * (jobnr + 1) / nb_jobs);
+        if (y1 > y0)
+            av_image_copy_plane(pl->dst + y0 * pl->dst_linesize, pl->dst_linesize,
+                                pl->src + y0 * pl->src_linesize, pl->src_linesize,
+                                pl->width, y1 - y0);
+    }
+    return 0;
+}
+
+int ff_gpume_copy_planes(int (*execute)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                                        void *arg, int nb_jobs),
+                         void *opaque, int nb_threads, const GpumeCopyPlane *planes, int nb_planes)
+{
+    CopyJob c = { planes, nb_planes };
+    const int nb_jobs = av_clip(nb_threads, 1, MAX_COPY_JOBS);
+
+    if (!execute || nb_jobs == 1)
+        return copy_rows(&c, 0, 1);
+    return execute(opaque, copy_rows, &c, nb_jobs);
 }

@@ -49,4 +49,21 @@ int ff_gpume_cuda_staging_alloc(void *log_ctx, CudaFunctions *cu, GpumeCudaStagi
 /** Free buf (the context that allocated it current); a blank buf is left. */
 void ff_gpume_cuda_staging_free(CudaFunctions *cu, GpumeCudaStaging *buf);
 
+/** One plane to copy: width bytes of height rows. */
+typedef struct GpumeCopyPlane {
+    uint8_t       *dst;
+    const uint8_t *src;
+    ptrdiff_t      dst_linesize, src_linesize;
+    int            width, height;
+} GpumeCopyPlane;
+
+/**
+ * Copy planes[0 .. nb_planes) with the rows split across up to nb_threads
+ * jobs of execute (the filter's slice threads): one thread does not fill
+ * the memory bandwidth a frame's copy into staging needs.
+ */
+int ff_gpume_copy_planes(int (*execute)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+                                        void *arg, int nb_jobs),
+                         void *opaque, int nb_threads, const GpumeCopyPlane *planes, int nb_planes);
+
 #endif /* AVFILTER_GPUME_CUDA_STAGING_H */

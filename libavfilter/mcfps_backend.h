@@ -87,8 +87,8 @@ typedef struct McfpsBackend {
      * before the frame is written, so that the device works while the
      * caller goes on. finish() completes every frame render() was given.
      * The caller keeps those frames, neither reading nor sending them, until
-     * finish() returns, and calls it before the next render() and before
-     * uninit().
+     * finish() returns, and calls it before the next render(); uninit()
+     * without finish() drops the frame (the caller frees it after).
      */
     int  (*finish)(void *priv);
     void (*uninit)(void *priv);

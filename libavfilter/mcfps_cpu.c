@@ -31,7 +31,11 @@
 /** Vector of one AVMotionVector as A -> B displacement in quarter pel, from its own frame's view. */
 static void mv_qpel(const AVMotionVector *mv, int *qx, int *qy)
 {
-    if (mv->motion_scale > 0) {
+    if (mv->motion_scale == 4) {
+        /* quarter pel already (gpume's): the formula below gives it as it is */
+        *qx = FFMIN(FFMAX(mv->motion_x, -MCFPS_MAX_MV), MCFPS_MAX_MV);
+        *qy = FFMIN(FFMAX(mv->motion_y, -MCFPS_MAX_MV), MCFPS_MAX_MV);
+    } else if (mv->motion_scale > 0) {
         /* floor((4 mx + scale / 2) / scale): the nearest quarter pel, halves up */
         const int64_t s = mv->motion_scale;
         int64_t x = 4 * (int64_t)mv->motion_x * 2 + s, y = 4 * (int64_t)mv->motion_y * 2 + s;
@@ -47,16 +51,19 @@ static void mv_qpel(const AVMotionVector *mv, int *qx, int *qy)
 }
 
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
-                    const McfpsParams *p, int16_t *field)
+                    const McfpsParams *p, int16_t *field, int *nb_source)
 {
-    int covered = 0;
+    int covered = 0, matched = 0;
 
     memset(field, 0, sizeof(*field) * 2 * p->cw * p->ch);
     for (int n = 0; n < nb; n++) {
         const AVMotionVector *mv = &mvs[n];
         int qx, qy, x0, y0, i0, i1, j0, j1;
 
-        if (mv->source != source || mv->w <= 0 || mv->h <= 0)
+        if (mv->source != source)
+            continue;
+        matched++;
+        if (mv->w <= 0 || mv->h <= 0)
             continue;
         mv_qpel(mv, &qx, &qy);
         if (negate) {
@@ -65,12 +72,28 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
         }
         x0 = mv->dst_x - mv->w / 2;
         y0 = mv->dst_y - mv->h / 2;
+        if (!((x0 | y0 | mv->w | mv->h) & (MCFPS_CELL - 1)) && x0 >= 0 && y0 >= 0 &&
+            x0 + mv->w <= p->width && y0 + mv->h <= p->height) {
+            /* a block of whole cells inside the frame (gpume's): its cells'
+             * centres are in it, unclamped, and no other cell's is */
+            for (int j = y0 >> MCFPS_CELL_LOG2; j < (y0 + mv->h) >> MCFPS_CELL_LOG2; j++) {
+                int16_t *f = field + 2 * (j * p->cw + (x0 >> MCFPS_CELL_LOG2));
+                for (int i = 0; i < mv->w >> MCFPS_CELL_LOG2; i++) {
+                    f[2 * i]     = qx;
+                    f[2 * i + 1] = qy;
+                }
+            }
+            covered += (mv->w >> MCFPS_CELL_LOG2) * (mv->h >> MCFPS_CELL_LOG2);
+            continue;
+        }
         /* a superset of the cells whose sample point (centre, clamped into
-         * the frame) lies in the block; the exact test follows */
-        i0 = FFMAX(0, (x0 - MCFPS_CELL) >> MCFPS_CELL_LOG2);
-        i1 = FFMIN(p->cw - 1, (x0 + mv->w) >> MCFPS_CELL_LOG2);
-        j0 = FFMAX(0, (y0 - MCFPS_CELL) >> MCFPS_CELL_LOG2);
-        j1 = FFMIN(p->ch - 1, (y0 + mv->h) >> MCFPS_CELL_LOG2);
+         * the frame) lies in the block, the exact test follows: a centre
+         * i * CELL + CELL / 2 at or after x0 starts it; clamping moves
+         * only the last cell's centre, and only back */
+        i0 = FFMAX(0, (x0 + MCFPS_CELL / 2 - 1) >> MCFPS_CELL_LOG2);
+        i1 = FFMIN(p->cw - 1, (x0 + mv->w + MCFPS_CELL / 2 - 1) >> MCFPS_CELL_LOG2);
+        j0 = FFMAX(0, (y0 + MCFPS_CELL / 2 - 1) >> MCFPS_CELL_LOG2);
+        j1 = FFMIN(p->ch - 1, (y0 + mv->h + MCFPS_CELL / 2 - 1) >> MCFPS_CELL_LOG2);
         for (int j = j0; j <= j1; j++) {
             for (int i = i0; i <= i1; i++) {
                 const int cx = FFMIN(i * MCFPS_CELL + MCFPS_CELL / 2, p->width - 1);
@@ -83,6 +106,8 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
             }
         }
     }
+    if (nb_source)
+        *nb_source = matched;
     return covered;
 }
 

@@ -46,10 +46,11 @@ typedef struct McfpsPlane {
  * vectors of side data mvs whose source is `source`, negated when negate is
  * set: each cell takes the vector of the block holding its sample point
  * (the cell centre clamped into the frame), later blocks overriding earlier
- * ones; cells no block covers hold (0, 0). Returns the number of cells set.
+ * ones; cells no block covers hold (0, 0). Returns the number of cells set;
+ * *nb_source (if not NULL) gets the number of vectors of that source.
  */
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
-                    const McfpsParams *p, int16_t *field);
+                    const McfpsParams *p, int16_t *field, int *nb_source);
 
 /**
  * The pair's dominant vector: the most frequent non-zero vector of the raw

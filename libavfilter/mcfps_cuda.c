@@ -31,7 +31,6 @@
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_cuda_internal.h"
-#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
@@ -277,13 +276,21 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     /* staged, so that the copies neither wait for the stream nor make the
      * caller wait; the slot's previous copy has long finished */
     err = CHECK_CU(s->cu->cuEventSynchronize(s->up_done[slot]));
+    if (err >= 0) {
+        GpumeCopyPlane planes[MCFPS_MAX_PLANES];
+        for (int i = 0; i < s->f.nb_planes; i++)
+            planes[i] = (GpumeCopyPlane) {
+                .dst = s->up[slot].data + s->plane_offset[i], .dst_linesize = s->f.w[i],
+                .src = frame->data[i], .src_linesize = frame->linesize[i],
+                .width = s->f.w[i], .height = s->f.h[i],
+            };
+        err = ff_gpume_copy_planes(s->host.execute, s->host.exec_opaque, s->host.nb_threads,
+                                   planes, s->f.nb_planes);
+    }
     for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
-        uint8_t *staged = s->up[slot].data + s->plane_offset[i];
-        av_image_copy_plane(staged, s->f.w[i], frame->data[i], frame->linesize[i],
-                            s->f.w[i], s->f.h[i]);
         s->pic[slot][i] = (McfpsCudaPlane) { s->own[slot][i], s->own_pitch[i] };
-        err = copy_plane(s, i, CU_MEMORYTYPE_HOST, staged, 0, s->f.w[i],
-                         CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][i], s->own_pitch[i]);
+        err = copy_plane(s, i, CU_MEMORYTYPE_HOST, s->up[slot].data + s->plane_offset[i], 0,
+                         s->f.w[i], CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][i], s->own_pitch[i]);
     }
     if (err >= 0)
         err = CHECK_CU(s->cu->cuEventRecord(s->up_done[slot], s->stream));
@@ -339,9 +346,17 @@ static int finish_rendering(McfpsCUDAContext *s)
         return 0;
     s->rendering = NULL;
     err = CHECK_CU(s->cu->cuEventSynchronize(s->rendered));
-    for (int i = 0; i < s->f.nb_planes && err >= 0; i++)
-        av_image_copy_plane(out->data[i], out->linesize[i], s->down.data + s->plane_offset[i],
-                            s->f.w[i], s->f.w[i], s->f.h[i]);
+    if (err >= 0) {
+        GpumeCopyPlane planes[MCFPS_MAX_PLANES];
+        for (int i = 0; i < s->f.nb_planes; i++)
+            planes[i] = (GpumeCopyPlane) {
+                .dst = out->data[i], .dst_linesize = out->linesize[i],
+                .src = s->down.data + s->plane_offset[i], .src_linesize = s->f.w[i],
+                .width = s->f.w[i], .height = s->f.h[i],
+            };
+        err = ff_gpume_copy_planes(s->host.execute, s->host.exec_opaque, s->host.nb_threads,
+                                   planes, s->f.nb_planes);
+    }
     return err;
 }
 

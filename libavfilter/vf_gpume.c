@@ -92,6 +92,7 @@ typedef struct GpumeContext {
 
     int last_out[2];            ///< result slot of the last estimate of each direction, -1: none
     int16_t *zero_pred;
+    AVBufferPool *mv_pool;      ///< side data of both directions at most: no page faults per frame
 
     /* timeline and runtime commands (process_command) */
     int restart;                ///< start estimation afresh before the next frame
@@ -254,6 +255,7 @@ static void release_backend(GpumeContext *s)
         av_frame_free(&s->inflight[i].frame);
     }
     av_freep(&s->zero_pred);
+    av_buffer_pool_uninit(&s->mv_pool);
     s->last_out[0] = s->last_out[1] = -1;
     s->nb_inflight = 0;
     s->nb_loaded   = 0;
@@ -364,7 +366,8 @@ static int start_backend(AVFilterContext *ctx)
         }
     }
     s->zero_pred = av_calloc(2 * p->nb_ctus, sizeof(*s->zero_pred));
-    if (!s->zero_pred)
+    s->mv_pool   = av_buffer_pool_init(2 * (size_t)nb_slots * sizeof(AVMotionVector), NULL);
+    if (!s->zero_pred || !s->mv_pool)
         return AVERROR(ENOMEM);
     return 0;
 }
@@ -579,9 +582,13 @@ static int finish_oldest(AVFilterContext *ctx)
         n[1] = collect(s, &in.res[1], 1, &sad_bwd, &bad_bwd);
     frame->pict_type = n[1] ? AV_PICTURE_TYPE_B : n[0] ? AV_PICTURE_TYPE_P : AV_PICTURE_TYPE_I;
     if (n[0] + n[1]) {
-        AVFrameSideData *sd = av_frame_new_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS,
-                                                     (n[0] + n[1]) * sizeof(AVMotionVector));
+        AVBufferRef *buf = av_buffer_pool_get(s->mv_pool);
+        AVFrameSideData *sd;
+        if (buf)
+            buf->size = (n[0] + n[1]) * sizeof(AVMotionVector);
+        sd = buf ? av_frame_new_side_data_from_buf(frame, AV_FRAME_DATA_MOTION_VECTORS, buf) : NULL;
         if (!sd) {
+            av_buffer_unref(&buf);
             err = AVERROR(ENOMEM);
             goto fail;
         }

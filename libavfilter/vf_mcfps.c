@@ -183,14 +183,13 @@ static void drop_queue(McfpsContext *s)
 {
     for (int i = 0; i < s->nb_queued; i++)
         av_frame_free(&s->queue[i]);
-    s->nb_queued = 0;
+    s->nb_queued       = 0;
+    s->queue_rendering = 0;
 }
 
+/** Stop the backend; a frame it was still writing must have been dropped. */
 static void release_backend(McfpsContext *s)
 {
-    if (s->backend_ready && s->queue_rendering)
-        s->backend->finish(s->backend_priv);
-    s->queue_rendering = 0;
     if (s->backend_ready)
         s->backend->uninit(s->backend_priv);
     s->backend_ready = 0;
@@ -285,8 +284,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     McfpsContext *s = ctx->priv;
     av_frame_free(&s->a);
     free_fields(s);
-    release_backend(s);
     drop_queue(s);
+    release_backend(s);
     av_buffer_unref(&s->device_ref);
 }
 
@@ -439,20 +438,30 @@ static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
     return send_frame(ctx, out, 0);
 }
 
-/** Count the vectors of frame with the given source. */
-static int count_vectors(const AVFrame *frame, int source, const AVMotionVector **mvs, int *nb)
+/** The vectors of one frame of the pair with the given source; with a field, rasterised into it. */
+typedef struct PairVectors {
+    const AVFrame *frame;
+    int source, negate;
+    const McfpsParams *p;
+    int16_t *field;             ///< NULL: count only
+    int nb;                     ///< out: vectors of that source
+} PairVectors;
+
+static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
-    const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-    int n = 0;
-    *mvs = NULL;
-    *nb  = 0;
-    if (!sd)
-        return 0;
-    *mvs = (const AVMotionVector *)sd->data;
-    *nb  = sd->size / sizeof(AVMotionVector);
-    for (int i = 0; i < *nb; i++)
-        n += (*mvs)[i].source == source;
-    return n;
+    PairVectors *v = (PairVectors *)arg + jobnr;
+    const AVFrameSideData *sd = av_frame_get_side_data(v->frame, AV_FRAME_DATA_MOTION_VECTORS);
+    const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
+    const int nb = sd ? sd->size / sizeof(AVMotionVector) : 0;
+
+    v->nb = 0;
+    if (v->field) {
+        ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->nb);
+    } else {
+        for (int i = 0; i < nb; i++)
+            v->nb += mvs[i].source == v->source;
+    }
+    return 0;
 }
 
 /**
@@ -463,13 +472,21 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
 {
     McfpsContext *s = ctx->priv;
     const AVFrame *a = s->a;
-    const AVMotionVector *mva, *mvb;
     const AVDictionaryEntry *e;
-    int nba, nbb, na, nb, err;
+    const int mc = s->mode == MCFPS_MODE_MC;
+    /* A's vectors into B are A -> B as they are; B's into A negated. In
+     * mode=mc each field is rasterised on the way, both at once: the side
+     * data of a frame is read once */
+    PairVectors v[2] = {
+        { .frame = a, .source =  1, .negate = 0, .p = &s->p, .field = mc ? s->ra : NULL },
+        { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL },
+    };
+    int na, nb, err;
 
-    s->pair_cut   = 0;
-    na = count_vectors(a, 1, &mva, &nba);
-    nb = count_vectors(b, -1, &mvb, &nbb);
+    s->pair_cut = 0;
+    ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
+    na = v[0].nb;
+    nb = v[1].nb;
     if (!na && !nb) {
         if (s->mode != MCFPS_MODE_MC)
             return 0;
@@ -493,12 +510,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     if (s->mode != MCFPS_MODE_MC || s->pair_cut)
         return 0;
 
-    /* A's vectors into B are A -> B as they are; B's into A negated. A
-     * missing direction is the other one (same positions, negated). */
-    if (na)
-        ff_mcfps_raster(mva, nba, 1, 0, &s->p, s->ra);
-    if (nb)
-        ff_mcfps_raster(mvb, nbb, -1, 1, &s->p, s->rb);
+    /* a missing direction is the other one (same positions, negated) */
     if (!na)
         memcpy(s->ra, s->rb, sizeof(*s->ra) * 2 * s->p.cw * s->p.ch);
     if (!nb)

@@ -228,9 +228,9 @@ static int make_fields(const Case *c, McfpsParams *p, int16_t *ra, int16_t *rb)
             }
         }
         if (dir == 0)
-            ff_mcfps_raster(mv, nbx * nby, 1, 0, p, ra);
+            ff_mcfps_raster(mv, nbx * nby, 1, 0, p, ra, NULL);
         else
-            ff_mcfps_raster(mv, nbx * nby, -1, 1, p, rb);
+            ff_mcfps_raster(mv, nbx * nby, -1, 1, p, rb, NULL);
     }
     if (!c->bi)
         memcpy(rb, ra, sizeof(*rb) * 2 * p->cw * p->ch);

@@ -98,17 +98,18 @@ static void check_raster(void)
         /* another direction: ignored */
         { .source = -1, .w = 37, .h = 20, .dst_x = 18, .dst_y = 10, .motion_x = 100, .motion_y = 100, .motion_scale = 4 },
     };
-    int n = ff_mcfps_raster(mv, 3, 1, 0, &p, f);
+    int m = -1, n = ff_mcfps_raster(mv, 3, 1, 0, &p, f, &m);
     CHECK(n == 5, "raster: %d cells set, want 5", n);
+    CHECK(m == 2, "raster: %d vectors of source 1, want 2", m);
     CHECK(f[0] == -6 && f[1] == 10 && f[2] == -6 && f[2 * 5 + 1] == 10 && f[2 * 6] == -6,
           "raster: cells of the first block");
     CHECK(f[2 * 14] == 6 && f[2 * 14 + 1] == -2, "raster: half pel (3, -1) -> qpel (%d, %d)", f[28], f[29]);
     CHECK(f[2 * 2] == 0 && f[2 * 13] == 0, "raster: uncovered cells are (0, 0)");
-    n = ff_mcfps_raster(mv, 3, -1, 1, &p, f);
+    n = ff_mcfps_raster(mv, 3, -1, 1, &p, f, NULL);
     CHECK(n == 15 && f[0] == -100 && f[29] == -100, "raster: negated whole-frame block (%d cells)", n);
     /* no motion_scale (mestimate): src - dst in pixels */
     mv[0] = (AVMotionVector){ .source = 1, .w = 8, .h = 8, .dst_x = 4, .dst_y = 4, .src_x = 7, .src_y = 2 };
-    n = ff_mcfps_raster(mv, 1, 1, 0, &p, f);
+    n = ff_mcfps_raster(mv, 1, 1, 0, &p, f, NULL);
     CHECK(n == 1 && f[0] == 12 && f[1] == -8, "raster: src - dst without motion_scale");
 }
 
