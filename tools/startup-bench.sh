@@ -7,7 +7,9 @@
 #   - as PTX, JIT cache warm (a cache of its own, filled by a first run);
 #   - as the build embeds them (build/tools/bench-backend: cubins and PTX
 #     when configure found ptxas and fatbinary), JIT cache off;
-#   - the same, the driver told to ignore the cubins (CUDA_FORCE_PTX_JIT=1).
+#   - the same, the driver told to ignore the cubins (CUDA_FORCE_PTX_JIT=1);
+# then, with BUILDDIR/ffmpeg/ffmpeg, the wall time of a whole two-frame
+# ffmpeg command with gpume=device=cuda, the kernels as built and as PTX.
 # Frames: cockatoo.mp4 at 1920x1080 when ffmpeg and the clip are there,
 # else random ones.
 #
@@ -75,3 +77,23 @@ row "PTX, JIT cache warm" bench-backend-ptx CUDA_CACHE_PATH="$cache" || exit 1
 row "as built, JIT cache off" bench-backend CUDA_CACHE_DISABLE=1 || exit 1
 row "as built, cubins ignored, JIT cache off" bench-backend CUDA_CACHE_DISABLE=1 CUDA_FORCE_PTX_JIT=1 || exit 1
 echo "first = open + init + pair: device open, backend init (module load: JIT or cubin), first frame pair"
+
+# the whole command as a user starts it: wall time of ffmpeg for two frames
+ff=$b/ffmpeg/ffmpeg
+[ -x "$ff" ] || exit 0
+wall() { # [VAR=VALUE...]
+    : > "$tmp/runs"
+    i=0
+    while [ $i -lt "$runs" ]; do
+        t0=$(date +%s%N)
+        env "$@" "$ff" -nostdin -v error -f lavfi -i testsrc2=s=$s:r=25 -frames:v 2 \
+            -vf gpume=device=cuda -f null - || return 1
+        echo $(( ($(date +%s%N) - t0) / 1000000 )) >> "$tmp/runs"
+        i=$((i + 1))
+    done
+    sort -n "$tmp/runs" | awk -v n="$runs" 'NR == int((n + 1) / 2)'
+}
+echo ""
+echo "ffmpeg -f lavfi -i testsrc2=s=$s -frames:v 2 -vf gpume=device=cuda -f null -, JIT cache off, wall ms:"
+echo "  kernels as built:      $(wall CUDA_CACHE_DISABLE=1)"
+echo "  cubins ignored (PTX):  $(wall CUDA_CACHE_DISABLE=1 CUDA_FORCE_PTX_JIT=1)"
