@@ -35,6 +35,8 @@ DEMO_OUTPUT = gpume-demo.mp4
 export CUDA OPENCL
 # the full build's libraries (install-deps); for tools/ffmpeg-configure.sh
 export MINIMAL PREFIX CCACHE FFMPEG_CC NVCCFLAGS EXTRA_FFMPEG_FLAGS
+# the cubins embedded beside the PTX, and the tools that make them
+export CUBIN_ARCHS PTXAS FATBINARY
 # pocl compiles kernels into a cache; keep it out of $HOME
 export POCL_CACHE_DIR := $(BUILDDIR)/pocl-cache
 # ccache: paths relative to this checkout and no working directory in the

@@ -5,10 +5,16 @@
  * pipeline (load frame n and issue its search, then collect frame n-1).
  * CPU and OpenCL: host time of estimate() and sync(). Prints medians and quartiles over many frames after a
  * warm-up.
+ * First, the time to first vectors: from opening the device to the first
+ * estimate's blocks on the host (device open, backend init with its kernels,
+ * the first two frames' upload and search). CUDA_CACHE_DISABLE=1 makes the
+ * driver JIT-compile the PTX every time, as on a fresh machine, and
+ * CUDA_FORCE_PTX_JIT=1 makes it ignore the cubins of a fatbin.
  *
  * usage: bench-backend --backend=cuda|opencl|cpu --frames=FILE.gray:WxH:N
  *                      [--algo=full|hme|lfs] [--range=N] [--block=N|auto]
  *                      [--ctu=N] [--subpel=N] [--iters=N] [--threads=N]
+ *                      [--startup]   (stop after the time to first vectors)
  *
  * This file is part of FFmpeg.
  *
@@ -39,6 +45,7 @@
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
 #if GPUME_TEST_CUDA
+#include <zlib.h>
 #include "compat/cuda/dynlink_loader.h"
 #include "libavutil/hwcontext_cuda.h"
 #endif
@@ -93,6 +100,29 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+#if GPUME_TEST_CUDA
+extern const unsigned char ff_gpume_ptx_data[];
+extern const unsigned int ff_gpume_ptx_len;
+
+/* what the build embedded: a fatbin (cubins and PTX) or PTX, gzipped or not */
+static const char *cuda_kernel_form(void)
+{
+    static const uint8_t fatbin_magic[4] = { 0x50, 0xed, 0x55, 0xba };
+    uint8_t head[4] = { 0 };
+    if (ff_gpume_ptx_len >= 2 && ff_gpume_ptx_data[0] == 0x1f && ff_gpume_ptx_data[1] == 0x8b) {
+        z_stream z = { .next_in = (uint8_t *)ff_gpume_ptx_data, .avail_in = ff_gpume_ptx_len,
+                       .next_out = head, .avail_out = sizeof(head) };
+        if (inflateInit2(&z, 32 + 15) == Z_OK) {
+            inflate(&z, Z_SYNC_FLUSH);
+            inflateEnd(&z);
+        }
+    } else {
+        memcpy(head, ff_gpume_ptx_data, FFMIN(ff_gpume_ptx_len, sizeof(head)));
+    }
+    return memcmp(head, fatbin_magic, 4) ? "PTX" : "fatbin (cubins and PTX)";
+}
+#endif
+
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -103,7 +133,7 @@ int main(int argc, char **argv)
 {
     const char *backend = "cuda", *algo_name = "hme";
     char path[4096] = "";
-    int w = 0, h = 0, n = 0, iters = 200, threads = 1, err;
+    int w = 0, h = 0, n = 0, iters = 200, threads = 1, startup_only = 0, err;
     GpumeParams p = { .range = 16, .ctu = 32, .block = 16, .subpel = 2, .lambda = 2,
                       .pu_penalty = 256, .lfs_threshold = 32 };
     const GpumeBackend *be;
@@ -118,6 +148,8 @@ int main(int argc, char **argv)
     uint8_t *raw;
     FILE *fp;
     void *lib = NULL, *ev[2];
+    const char *kernels = "";
+    double t_open, t_init, t_first;
     EventCreate ev_create = NULL;
     EventRecord ev_record = NULL;
     EventSync ev_sync = NULL;
@@ -133,6 +165,7 @@ int main(int argc, char **argv)
         else if (!strncmp(a, "--iters=", 8))   iters = atoi(a + 8);
         else if (!strncmp(a, "--threads=", 10)) threads = atoi(a + 10);
         else if (!strncmp(a, "--block=", 8))   p.block = strcmp(a + 8, "auto") ? atoi(a + 8) : 0;
+        else if (!strcmp(a, "--startup"))      startup_only = 1;
         else if (!strncmp(a, "--frames=", 9)) {
             if (sscanf(a + 9, "%4095[^:]:%dx%d:%d", path, &w, &h, &n) != 4 || n < 2) {
                 fprintf(stderr, "--frames=FILE:WxH:N (N >= 2 gray8 frames)\n");
@@ -152,6 +185,34 @@ int main(int argc, char **argv)
         return 1;
     }
     av_log_set_level(AV_LOG_ERROR);
+
+    raw    = av_malloc((size_t)w * h * n);
+    frames = av_calloc(n, sizeof(*frames));
+    fp     = fopen(path, "rb");
+    if (!raw || !frames || !fp || fread(raw, 1, (size_t)w * h * n, fp) != (size_t)w * h * n) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    fclose(fp);
+    for (int i = 0; i < n; i++) {
+        frames[i] = av_frame_alloc();
+        frames[i]->format = AV_PIX_FMT_GRAY8;
+        frames[i]->width  = w;
+        frames[i]->height = h;
+        if (av_frame_get_buffer(frames[i], 0) < 0)
+            return 1;
+        for (int y = 0; y < h; y++)
+            memcpy(frames[i]->data[0] + y * frames[i]->linesize[0], raw + ((size_t)i * h + y) * w, w);
+    }
+    for (int i = 0; i < 2; i++) {
+        res[i].blocks = av_calloc((size_t)p.nb_ctus * p.max_out, sizeof(*res[i].blocks));
+        res[i].counts = av_calloc(p.nb_ctus, sizeof(*res[i].counts));
+        if (!res[i].blocks || !res[i].counts)
+            return 1;
+    }
+
+    /* start-up: everything from here to the first blocks on the host */
+    t_open = now_ms();
 
     if (!strcmp(backend, "cpu")) {
         be = &ff_gpume_backend_cpu;
@@ -202,41 +263,38 @@ int main(int argc, char **argv)
     }
     host.hw_device  = dev;
     host.nb_threads = threads;
+    t_open = now_ms() - t_open;
 
-    raw    = av_malloc((size_t)w * h * n);
-    frames = av_calloc(n, sizeof(*frames));
-    fp     = fopen(path, "rb");
-    if (!raw || !frames || !fp || fread(raw, 1, (size_t)w * h * n, fp) != (size_t)w * h * n) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
-    fclose(fp);
-    for (int i = 0; i < n; i++) {
-        frames[i] = av_frame_alloc();
-        frames[i]->format = AV_PIX_FMT_GRAY8;
-        frames[i]->width  = w;
-        frames[i]->height = h;
-        if (av_frame_get_buffer(frames[i], 0) < 0)
-            return 1;
-        for (int y = 0; y < h; y++)
-            memcpy(frames[i]->data[0] + y * frames[i]->linesize[0], raw + ((size_t)i * h + y) * w, w);
-    }
-    for (int i = 0; i < 2; i++) {
-        res[i].blocks = av_calloc((size_t)p.nb_ctus * p.max_out, sizeof(*res[i].blocks));
-        res[i].counts = av_calloc(p.nb_ctus, sizeof(*res[i].counts));
-        if (!res[i].blocks || !res[i].counts)
-            return 1;
-    }
     pred       = av_calloc(2 * p.nb_ctus, sizeof(*pred));
     t_est      = av_calloc(iters, sizeof(*t_est));
     t_all      = av_calloc(iters, sizeof(*t_all));
     priv       = av_mallocz(be->priv_size);
     if (!pred || !t_est || !t_all || !priv)
         return 1;
+    t_init = now_ms();
     if ((err = be->init(priv, &host, &p)) < 0) {
         printf("skipped: %s backend init failed: %s\n", be->name, av_err2str(err));
         return 0;
     }
+    t_init = now_ms() - t_init;
+    /* the first vectors: frame 1 against frame 0, as the filter's second frame */
+    t_first = now_ms();
+    if ((err = be->load(priv, 0, frames[0])) < 0 || (err = be->load(priv, 1, frames[1])) < 0 ||
+        (err = be->estimate(priv, 1, 0, pred, -1, 0, &res[0])) < 0 || (err = be->sync(priv)) < 0)
+        goto fail;
+    t_first = now_ms() - t_first;
+#if GPUME_TEST_CUDA
+    if (be == &ff_gpume_backend_cuda)
+        kernels = cuda_kernel_form();
+#endif
+    printf("%-5s time to first vectors: %.1f ms (device open %.1f ms, backend init %.1f ms, "
+           "first frame pair %.1f ms)%s%s%s%s\n", be->name, t_open + t_init + t_first,
+           t_open, t_init, t_first, *kernels ? "; kernels: " : "", kernels,
+           getenv("CUDA_CACHE_DISABLE") ? "; CUDA_CACHE_DISABLE set" : "",
+           getenv("CUDA_FORCE_PTX_JIT") ? "; CUDA_FORCE_PTX_JIT set" : "");
+    fflush(stdout);
+    if (startup_only)
+        goto end;
     /* warm-up, then timed frames: latency of one search on the device, then
      * the filter's pipeline (issue frame n, collect frame n-1) on the host */
     for (int it = -10; it < iters; it++) {
@@ -285,6 +343,7 @@ int main(int argc, char **argv)
                1000.0 / t_all[iters / 2]);
     }
 
+end:
     be->uninit(priv);
     av_free(priv);
     for (int i = 0; i < n; i++)

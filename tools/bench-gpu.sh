@@ -2,7 +2,8 @@
 # GPU benchmark, run on the GPU machine from a tree built elsewhere:
 # per-frame device time of the CUDA backend (CUDA events, median over
 # many frames after warm-up) and whole-command frames per second of ffmpeg
-# with gpume beside mestimate, on the same clip (cockatoo.mp4, scaled).
+# with gpume beside mestimate, on the same clip (cockatoo.mp4, scaled), and
+# the start-up of the CUDA backend (tools/startup-bench.sh).
 # Writes $OUT/bench.txt (or build/bench/bench.txt).
 #
 # usage: tools/bench-gpu.sh [BUILDDIR] [quick]
@@ -46,6 +47,14 @@ for s in 1280x720 1920x1080 3840x2160; do
 done
 bk 1920x1080 --algo=hme --range=16 --block=8     # the defaults
 bk 1920x1080 --algo=hme --range=64
+
+say ""
+say "== start-up: time to first vectors, kernels as PTX and as the build embeds them"
+if [ -x "$b/tools/bench-backend-ptx" ]; then
+    sh "$(dirname "$0")/startup-bench.sh" "$b" 5 | tee -a "$res"
+else
+    say "skipped: no $b/tools/bench-backend-ptx"
+fi
 
 say ""
 say "== OpenCL (NVIDIA's OpenCL driver) beside CUDA on the same GPU"

@@ -9,7 +9,8 @@
 #    CPU-side filters) on cockatoo.mp4 at its native 1280x720 and scaled to
 #    1920x1080; gpume algo=full|hme|lfs and mestimate esa|epzs|hexbs|umh at
 #    ranges 8, 16, 32, block 16 (mestimate mb_size=16:search_param=RANGE);
-#    GPU time per frame from build/tools/bench-backend (CUDA events) at 1080p;
+#    GPU time per frame from build/tools/bench-backend (CUDA events) at 1080p,
+#    and its time to first vectors with the driver's JIT cache off;
 #  - quality: MC-PSNR (gpume-mv eval psnr_fwd) on the three natural clips,
 #    end-point error against ground truth on synthetic clips with known
 #    integer, fractional and per-object motion, interpolation PSNR (psnr_bi)
@@ -268,6 +269,9 @@ say "speed runs done ($(elapsed) s)"
 # GPU time per frame: bench-backend (CUDA events), 1080p
 if [ "$GPU_OK" = 1 ] && [ -x "$BB" ]; then
     ff -i "$HD" -vf format=gray -frames:v 8 -f rawvideo "$TMP/hd.gray" || die "cannot make $TMP/hd.gray"
+    # start-up as on a fresh machine: the driver's JIT cache off
+    o=$(CUDA_CACHE_DISABLE=1 "$BB" --backend=cuda --frames="$TMP/hd.gray:1920x1080:8" --startup 2>&1 | tail -n 1)
+    say "bench-backend start-up, JIT cache off: $o"
     for a in $ALGOS; do
         for r in $RANGES; do
             o=$("$BB" --backend=cuda --frames="$TMP/hd.gray:1920x1080:8" --algo=$a --range=$r --block=16 \

@@ -7,7 +7,7 @@
 #
 # usage: ffmpeg-configure.sh BUILDDIR TREE
 # environment (from config.mak): FFMPEG_CC CCACHE CUDA OPENCL MINIMAL PREFIX
-#   NVCCFLAGS EXTRA_FFMPEG_FLAGS
+#   NVCCFLAGS CUBIN_ARCHS PTXAS FATBINARY EXTRA_FFMPEG_FLAGS
 set -eu
 
 builddir=$1
@@ -20,6 +20,7 @@ die() { echo "ffmpeg-configure: $*" >&2; exit 1; }
 builddir=$(cd "$builddir" && pwd)
 tree=$(cd "$tree" && pwd)
 out=$builddir/ffmpeg
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 # ffnvcodec from install-deps, ahead of any system copy
 nvpc=$(cat "$builddir/deps/nvenc/.done" 2>/dev/null || true)
@@ -122,7 +123,34 @@ eval "set -- \"\$@\" ${EXTRA_FFMPEG_FLAGS:-}"
 cmd=$(for a in "$tree/configure" "$@"; do printf "'%s' " "$a"; done)
 sig=$(printf '%s\n' "$cmd"; cat "$tree/configure" "$tree/libavfilter/allfilters.c" \
       "$tree/libavcodec/allcodecs.c" "$tree/libavformat/allformats.c" | cksum)
+# the form of the CUDA kernels (tools/cuda-kernels.mak), read by FFmpeg's
+# Makefile in $out: rewritten only when it changes, so that the kernels are
+# embedded again exactly then, without configuring FFmpeg again
+kernels() {
+    archs=
+    [ "$cuda" != yes ] || archs=${CUBIN_ARCHS:-}
+    mkdir -p "$out"
+    {
+        echo "# written by tools/ffmpeg-configure.sh: how the CUDA kernels are embedded"
+        echo "GPUME_CUBIN_ARCHS = $archs"
+        echo "GPUME_PTXAS = ${archs:+${PTXAS:-}}"
+        echo "GPUME_FATBINARY = ${archs:+${FATBINARY:-}}"
+        echo "include $root/tools/cuda-kernels.mak"
+    } > "$out/gpume-kernels.mak.tmp"
+    if cmp -s "$out/gpume-kernels.mak.tmp" "$out/gpume-kernels.mak"; then
+        rm -f "$out/gpume-kernels.mak.tmp"
+    else
+        mv "$out/gpume-kernels.mak.tmp" "$out/gpume-kernels.mak"
+        [ "$cuda" != yes ] || echo "ffmpeg-configure: CUDA kernels embedded as ${archs:+cubins for $archs and }PTX"
+    fi
+    # FFmpeg's configure writes this Makefile anew
+    if [ -f "$out/Makefile" ] && ! grep -qx 'include gpume-kernels.mak' "$out/Makefile"; then
+        echo 'include gpume-kernels.mak' >> "$out/Makefile"
+    fi
+}
+
 if [ -f "$out/ffbuild/config.mak" ] && [ "$(cat "$out/gpume-configure.sig" 2>/dev/null)" = "$sig" ]; then
+    kernels
     exit 0
 fi
 
@@ -139,5 +167,6 @@ for n in $ours; do
     grep -q "^CONFIG_${N}_FILTER=yes" "$out/ffbuild/config.mak" ||
         die "the $n filter is not enabled in FFmpeg's configuration (see $out/ffbuild/config.log)"
 done
+kernels
 printf '%s\n' "$cmd" > "$out/gpume-configure.cmd"
 printf '%s\n' "$sig" > "$out/gpume-configure.sig"
