@@ -448,35 +448,38 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
-/** Count the blocks of res and the sum of their SADs. */
-static int collect(GpumeContext *s, const GpumeResult *res, int d,
-                   uint64_t *sad_sum, uint64_t *bad_area)
-{
-    const GpumeParams *p = &s->params;
-    int n = 0;
+/** Jobs that turn a frame's results into side data; CTU rows split between them. */
+#define EXPORT_JOBS 8
 
-    for (int c = 0; c < p->nb_ctus; c++) {
-        const GpumeBlock *b = res->blocks + (size_t)c * p->max_out;
-        for (int i = 0; i < res->counts[c]; i++) {
-            *sad_sum += b[i].sad;
-            if (b[i].sad > (uint64_t)GPUME_SCENE_BAD_SAD * b[i].w * b[i].h)
-                *bad_area += b[i].w * b[i].h;
-        }
-        n += res->counts[c];
-    }
-    return n;
-}
+typedef struct ExportJobs {
+    const GpumeContext *s;
+    const GpumeResult *res;     ///< of the direction being exported
+    int d;                      ///< 0: forward (source -1), 1: backward (source +1)
+    AVMotionVector *mv;         ///< its vectors, in CTU order
+    uint64_t sad_sum[EXPORT_JOBS], bad_area[EXPORT_JOBS];
+} ExportJobs;
 
-static void fill_vectors(const GpumeContext *s, const GpumeResult *res, int d,
-                         AVMotionVector *mv)
+/** Write the vectors of CTUs [c0, c1) and sum their SADs and badly predicted area. */
+static int export_ctus(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
-    const GpumeParams *p = &s->params;
+    ExportJobs *e = arg;
+    const GpumeParams *p = &e->s->params;
+    const GpumeResult *res = e->res;
     const int shift = 2 - p->subpel;
+    const int c0 = (int)((int64_t)p->nb_ctus * jobnr / nb_jobs);
+    const int c1 = (int)((int64_t)p->nb_ctus * (jobnr + 1) / nb_jobs);
+    uint64_t sad_sum = 0, bad_area = 0;
+    AVMotionVector *mv = e->mv;
 
-    for (int c = 0; c < p->nb_ctus; c++) {
+    for (int c = 0; c < c0; c++)
+        mv += res->counts[c];
+    for (int c = c0; c < c1; c++) {
         const GpumeBlock *b = res->blocks + (size_t)c * p->max_out;
         for (int i = 0; i < res->counts[c]; i++, mv++) {
-            mv->source        = d ? 1 : -1;
+            sad_sum += b[i].sad;
+            if (b[i].sad > (uint64_t)GPUME_SCENE_BAD_SAD * b[i].w * b[i].h)
+                bad_area += b[i].w * b[i].h;
+            mv->source        = e->d ? 1 : -1;
             mv->w             = b[i].w;
             mv->h             = b[i].h;
             mv->dst_x         = b[i].x + b[i].w / 2;
@@ -490,6 +493,36 @@ static void fill_vectors(const GpumeContext *s, const GpumeResult *res, int d,
             mv->flags         = 0;
         }
     }
+    e->sad_sum[jobnr]  = sad_sum;
+    e->bad_area[jobnr] = bad_area;
+    return 0;
+}
+
+/**
+ * Write the vectors of res (direction d) into mv on the slice threads and
+ * return the sum of their SADs and the area of the badly predicted blocks.
+ */
+static void export_vectors(AVFilterContext *ctx, const GpumeResult *res, int d,
+                           AVMotionVector *mv, uint64_t *sad_sum, uint64_t *bad_area)
+{
+    GpumeContext *s = ctx->priv;
+    ExportJobs e = { .s = s, .res = res, .d = d, .mv = mv };
+    const int nb_jobs = av_clip(FFMIN(s->host.nb_threads, s->params.nb_ctus), 1, EXPORT_JOBS);
+
+    ff_filter_execute(ctx, export_ctus, &e, NULL, nb_jobs);
+    *sad_sum = *bad_area = 0;
+    for (int j = 0; j < nb_jobs; j++) {
+        *sad_sum  += e.sad_sum[j];
+        *bad_area += e.bad_area[j];
+    }
+}
+
+static int count_blocks(const GpumeParams *p, const GpumeResult *res)
+{
+    int n = 0;
+    for (int c = 0; c < p->nb_ctus; c++)
+        n += res->counts[c];
+    return n;
 }
 
 static int slot_of(int64_t n)
@@ -577,9 +610,9 @@ static int finish_oldest(AVFilterContext *ctx)
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
     remove_gpume_metadata(frame);
     if (in.fwd)
-        n[0] = collect(s, &in.res[0], 0, &sad_sum, &bad_area);
+        n[0] = count_blocks(p, &in.res[0]);
     if (in.bwd)
-        n[1] = collect(s, &in.res[1], 1, &sad_bwd, &bad_bwd);
+        n[1] = count_blocks(p, &in.res[1]);
     frame->pict_type = n[1] ? AV_PICTURE_TYPE_B : n[0] ? AV_PICTURE_TYPE_P : AV_PICTURE_TYPE_I;
     if (n[0] + n[1]) {
         AVBufferRef *buf = av_buffer_pool_get(s->mv_pool);
@@ -592,10 +625,10 @@ static int finish_oldest(AVFilterContext *ctx)
             err = AVERROR(ENOMEM);
             goto fail;
         }
-        if (in.fwd)
-            fill_vectors(s, &in.res[0], 0, (AVMotionVector *)sd->data);
-        if (in.bwd)
-            fill_vectors(s, &in.res[1], 1, (AVMotionVector *)sd->data + n[0]);
+        if (n[0])
+            export_vectors(ctx, &in.res[0], 0, (AVMotionVector *)sd->data, &sad_sum, &bad_area);
+        if (n[1])
+            export_vectors(ctx, &in.res[1], 1, (AVMotionVector *)sd->data + n[0], &sad_bwd, &bad_bwd);
     }
     /* the metadata describe one direction on every frame: the backward
      * vectors with dir=bwd, else the forward ones (none on the first frame) */
