@@ -72,25 +72,56 @@ done
 
 say ""
 say "== whole command: ffmpeg -i 1080p.y4m (software frames) -vf FILTER -f null -"
+say "   (frames: output frames; mcfps=fps=60 makes two of each 30 fps input frame)"
 $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
     -frames:v 200 -y "$tmp/1080p.y4m" || exit 1
-# median wall time of three runs over FRAMES frames (the 200-frame file looped)
-cmd() { # FRAMES FILTER
+# median wall time of three runs over FRAMES output frames (INPUT looped,
+# 1080p.y4m by default); OPTIONS go before the input
+cmd() { # FRAMES FILTER [INPUT [OPTIONS...]]
+    n=$1 f=$2 in=${3:-$tmp/1080p.y4m}
+    shift 2; [ $# -gt 0 ] && shift
     for r in 1 2 3; do
-        { /usr/bin/time -f %e $ff -v error -stream_loop -1 -i "$tmp/1080p.y4m" -frames:v "$1" \
-              -an -vf "$2" -f null - 2>&1 >/dev/null; } 2>&1 | tail -n 1
+        { /usr/bin/time -f %e $ff -v error "$@" -stream_loop -1 -i "$in" -frames:v "$n" \
+              -an -vf "$f" -f null - 2>&1 >/dev/null; } 2>&1 | tail -n 1
     done > "$tmp/times"
     t=$(sort -n "$tmp/times" | sed -n 2p)
-    fps=$(echo "$1 $t" | awk '{ printf "%.1f", $1 / $2 }')
-    say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$2" "$1" "$t" "$fps")"
+    fps=$(echo "$n $t" | awk '{ printf "%.1f", $1 / $2 }')
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$f" "$n" "$t" "$fps")"
 }
 cmd 1000 null
+cmd 1000 gpume=device=cuda
+cmd 1000 gpume=device=cuda:dir=bi
 cmd 1000 gpume=device=cuda:algo=hme:block=16
 cmd 1000 gpume=device=cuda:algo=lfs:block=16
 cmd 1000 gpume=device=cuda:algo=full:range=16:block=16
 cmd 1000 gpume=device=cuda:algo=full:range=32:block=auto
 cmd 1000 gpume=device=cuda:algo=hme:block=16:dir=bi
+cmd 2000 gpume=device=cuda:dir=bi,mcfps=fps=60
+cmd 2000 gpume=device=cuda:dir=bi,mcfps=fps=60:mode=blend
+cmd 2000 format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p "" \
+    -init_hw_device cuda=gpu -filter_hw_device gpu
+cmd 30 minterpolate=fps=60
 (export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme:block=16")
+
+say ""
+say "== NVDEC: cockatoo.mp4 (H.264, 1280x720) decoded on the GPU into CUDA frames, no download"
+cmd 1000 null "$b/clips/cockatoo.mp4"
+cmd 1000 gpume=device=cuda "$b/clips/cockatoo.mp4"
+cmd 1000 null "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
+cmd 1000 gpume "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
+cmd 1000 gpume=dir=bi "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
+
+say ""
+say "== 2160p: ffmpeg -i 2160p.y4m -vf FILTER -f null -"
+$ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=3840:2160:flags=bicubic,format=yuv420p" \
+    -frames:v 60 -y "$tmp/2160p.y4m" || exit 1
+cmd 300 null "$tmp/2160p.y4m"
+cmd 300 gpume=device=cuda:range=32:block=auto "$tmp/2160p.y4m"
+cmd 300 format=yuv420p,hwupload,gpume=range=32:block=auto "$tmp/2160p.y4m" \
+    -init_hw_device cuda=gpu -filter_hw_device gpu
+
+say ""
+say "== CPU"
 cmd 20 gpume=device=cpu:algo=hme:block=16
 cmd 5 gpume=device=cpu:algo=full:range=16:block=16
 for m in esa epzs hexbs umh; do

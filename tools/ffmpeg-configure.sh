@@ -78,6 +78,8 @@ if [ "${MINIMAL:-no}" = yes ]; then
         --enable-parser=h264,mpegvideo,mpeg4video \
         --enable-filter="$filters"
     if [ "$zlib" = yes ]; then set -- "$@" --enable-zlib; fi
+    # NVDEC into CUDA frames: gpume reads them without a download
+    if [ "$cuda" = yes ]; then set -- "$@" --enable-nvdec --enable-hwaccel=h264_nvdec; fi
 else
     # the full build: FFmpeg's default components, the external libraries
     # Debian provides (tools/install-deps.sh), shared and static libraries.
