@@ -32,7 +32,7 @@
  *  2. For each candidate i the filter calls ff_gpume_device_open(), which
  *     gives a new reference to the input frames' or the graph's device of
  *     that type, or creates one (CUDA device gpu_index, on its primary
- *     context, which every filter and process then shares; OpenCL the
+ *     context, which the filters of a process share; OpenCL the
  *     gpu_index-th GPU, or with device=opencl and no GPU the gpu_index-th
  *     device of any type), or NULL for the CPU. Before creating a CUDA
  *     device it probes the driver itself, so that a machine without CUDA
