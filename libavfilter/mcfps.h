@@ -449,6 +449,37 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
 }
 
 /**
+ * The prediction of sample (x, y) of a plane subsampled by (lx, ly) through
+ * cell k (its vector, side and weight m), faded towards avg, the plain
+ * average at (x, y): one term of the overlapped-block sum.
+ */
+MCFPS_FN int mcfps_render_term(const McfpsParams *p,
+                               const MCFPS_GLOBAL uint8_t *a, int sa,
+                               const MCFPS_GLOBAL uint8_t *b, int sb, int pw, int ph,
+                               int lx, int ly,
+                               const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
+                               int k, int x, int y, int avg)
+{
+    const int phi = p->phi;
+    const int dx = vec[2 * k], dy = vec[2 * k + 1];
+    const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
+    const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+    const int va = mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
+    const int vb = mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
+                                 2 + lx, 2 + ly);
+    /* an end outside the plane sees nothing: the other end is taken */
+    const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
+    const int pbx = pax + dx, pby = pay + dy;
+    const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
+    const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
+    const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
+    const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
+                   ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+    const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
+    return (mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8;
+}
+
+/**
  * One sample of the interpolated plane at (x, y): overlapped-block
  * compensation over the 2x2 cells whose centres surround the pixel, bilinear
  * window weights summing to 256. The plane is subsampled by (lx, ly)
@@ -472,24 +503,9 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
     for (int c = 0; c < 4; c++) {
         const int ci = mcfps_clip(i0 + (c & 1), 0, p->cw - 1);
         const int cj = mcfps_clip(j0 + (c >> 1), 0, p->ch - 1);
-        const int k  = cj * p->cw + ci;
         const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1);
-        const int dx = vec[2 * k], dy = vec[2 * k + 1];
-        const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
-        const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
-        const int va = mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
-        const int vb = mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
-                                    2 + lx, 2 + ly);
-        /* an end outside the plane sees nothing: the other end is taken */
-        const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
-        const int pbx = pax + dx, pby = pay + dy;
-        const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
-        const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
-        const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
-        const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
-                       ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
-        const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
-        acc += w * ((mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8);
+        acc += w * mcfps_render_term(p, a, sa, b, sb, pw, ph, lx, ly, vec, info,
+                                     cj * p->cw + ci, x, y, avg);
     }
     return (acc + 128) >> 8;
 }
