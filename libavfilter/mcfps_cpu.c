@@ -201,14 +201,60 @@ static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx,
     }
 }
 
-/**
- * Whether the 4-tap footprints of the positions pos0 .. pos1 (units of
- * 1/2^s pixel) lie inside [0, size): then no sample is clamped and no end
- * lies outside the plane.
- */
-static int inside(int pos0, int pos1, int s, int size)
+/** predict_tile() with the 8-tap luma filter of mcfps_sample8(); fx, fy in quarter pel. */
+static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx, int fy,
+                                          int w, int h, int16_t *out)
 {
-    return (pos0 >> s) >= 1 && (pos1 >> s) + 2 < size;
+    int hc[8], vc[8];
+    /* horizontal sums in [-24 * 255, 88 * 255]: int16 */
+    int16_t tmp[(TILE + 7) * TILE];
+
+    for (int t = 0; t < 8; t++) {
+        hc[t] = mcfps_tap8(fx, t);
+        vc[t] = mcfps_tap8(fy, t);
+    }
+    src -= 3 * stride + 3;
+    for (int y = 0; y < h + 7; y++) {
+        const uint8_t *r = src + (ptrdiff_t)y * stride;
+        for (int x = 0; x < w; x++)
+            tmp[y * TILE + x] = hc[0] * r[x]     + hc[1] * r[x + 1] + hc[2] * r[x + 2] + hc[3] * r[x + 3] +
+                                hc[4] * r[x + 4] + hc[5] * r[x + 5] + hc[6] * r[x + 6] + hc[7] * r[x + 7];
+    }
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const int16_t *c = tmp + y * TILE + x;
+            const int v = vc[0] * c[0]        + vc[1] * c[TILE]     + vc[2] * c[2 * TILE] + vc[3] * c[3 * TILE] +
+                          vc[4] * c[4 * TILE] + vc[5] * c[5 * TILE] + vc[6] * c[6 * TILE] + vc[7] * c[7 * TILE];
+            out[y * TILE + x] = av_clip_uint8((v + 2048) >> 12);
+        }
+    }
+}
+
+/**
+ * Whether the footprints of a filter of 2 * half taps at the positions
+ * pos0 .. pos1 (units of 1/2^s pixel) lie inside [0, size): then no sample
+ * is clamped and no end lies outside the plane.
+ */
+static int inside(int pos0, int pos1, int s, int size, int half)
+{
+    return (pos0 >> s) >= half - 1 && (pos1 >> s) + half < size;
+}
+
+/**
+ * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
+ * pl of src, its first pixel's end at (px, py) in units of 1/(4 * 2^l)
+ * pixel; the footprints lie inside the plane. Rows of out are TILE apart.
+ */
+static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
+                          int px, int py, int w, int h, int16_t *out)
+{
+    const int sx = 2 + pl->lx, sy = 2 + pl->ly;
+
+    if (!pl->lx && !pl->ly)
+        predict_tile8(src + (ptrdiff_t)(py >> 2) * stride + (px >> 2), stride, px & 3, py & 3, w, h, out);
+    else
+        predict_tile(src + (ptrdiff_t)(py >> sy) * stride + (px >> sx), stride,
+                     (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy), w, h, out);
 }
 
 /**
@@ -222,6 +268,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
 {
     const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi;
     const int tw = TILE >> lx, th = TILE >> ly;
+    const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
 
     if (lx > 1 || ly > 1) {
         for (int y = y0; y < y1; y++) {
@@ -242,7 +289,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
         for (int ti = -1; ti * tw + tw / 2 < pl->w; ti++) {
             const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
             const int w = tx1 - tx0, h = ty1 - ty0;
-            int acc[TILE * TILE] = { 0 };
+            int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
             int16_t avg[TILE * TILE], va[TILE * TILE], vb[TILE * TILE];
 
             for (int y = 0; y < h; y++) {
@@ -256,22 +303,18 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                 const int cj = mcfps_clip(tj + (c >> 1), 0, p->ch - 1);
                 const int k  = cj * p->cw + ci;
                 const int dx = vec[2 * k], dy = vec[2 * k + 1];
-                const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]);
+                const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
                 const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
                 const int pax = (tx0 << sx) + oax, pay = (ty0 << sy) + oay;
                 const int pbx = pax + dx, pby = pay + dy;
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
 
-                if (inside(pax, pax + ex, sx, pl->w) && inside(pbx, pbx + ex, sx, pl->w) &&
-                    inside(pay, pay + ey, sy, pl->h) && inside(pby, pby + ey, sy, pl->h)) {
+                if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
+                    inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
                     if (side != MCFPS_SIDE_B)
-                        predict_tile(pl->a + (ptrdiff_t)(pay >> sy) * pl->sa + (pax >> sx), pl->sa,
-                                     (pax & ((1 << sx) - 1)) << (3 - sx), (pay & ((1 << sy) - 1)) << (3 - sy),
-                                     w, h, va);
+                        predict_block(pl, pl->a, pl->sa, pax, pay, w, h, va);
                     if (side != MCFPS_SIDE_A)
-                        predict_tile(pl->b + (ptrdiff_t)(pby >> sy) * pl->sb + (pbx >> sx), pl->sb,
-                                     (pbx & ((1 << sx) - 1)) << (3 - sx), (pby & ((1 << sy) - 1)) << (3 - sy),
-                                     w, h, vb);
+                        predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, vb);
                     for (int y = 0; y < h; y++) {
                         const int ty = ((ty0 + y) << (ly + 1)) - MCFPS_CELL + 1;
                         const int wy = (c >> 1) ? ty & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (ty & (2 * MCFPS_CELL - 1));
@@ -281,7 +324,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                             const int o  = y * TILE + x;
                             const int mc = side == MCFPS_SIDE_A ? va[o] : side == MCFPS_SIDE_B ? vb[o] :
                                            mcfps_blend_pixel(va[o], vb[o], phi);
-                            acc[o] += wx * wy * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
+                            acc[o]  += wx * wy * r * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
+                            wsum[o] += wx * wy * r;
                         }
                     }
                 } else {
@@ -291,9 +335,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                         for (int x = 0; x < w; x++) {
                             const int tx = ((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1;
                             const int wx = (c & 1) ? tx & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (tx & (2 * MCFPS_CELL - 1));
-                            acc[y * TILE + x] += wx * wy *
+                            acc[y * TILE + x] += wx * wy * r *
                                 mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h, lx, ly,
                                                   vec, info, k, tx0 + x, ty0 + y, avg[y * TILE + x]);
+                            wsum[y * TILE + x] += wx * wy * r;
                         }
                     }
                 }
@@ -301,7 +346,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             for (int y = 0; y < h; y++) {
                 uint8_t *dst = pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0;
                 for (int x = 0; x < w; x++)
-                    dst[x] = (acc[y * TILE + x] + 128) >> 8;
+                    dst[x] = (acc[y * TILE + x] + wsum[y * TILE + x] / 2) / wsum[y * TILE + x];
             }
         }
     }

@@ -1,7 +1,7 @@
 /*
  * mcfps unit tests: the steps of libavfilter/mcfps.h and the CPU reference
  * (libavfilter/mcfps_cpu.c) against what docs/ALGORITHMS.md "mcfps" says.
- *  - the 4-tap sampler against a direct evaluation of its formula, and the
+ *  - the 4-tap and 8-tap samplers against a direct evaluation of their formulas, and the
  *    trajectory rounding;
  *  - side data -> cell fields (which block each cell takes, negation,
  *    motion_scale conversion, producers without motion_scale);
@@ -82,6 +82,23 @@ static void check_sampler(void)
         }
     }
     CHECK(!bad, "mcfps_sample4: %d positions differ from the formula", bad);
+    bad = 0;
+    for (int py = -40; py < (h << 2) + 40; py++) {
+        for (int px = -40; px < (w << 2) + 40; px++) {
+            static const int taps8[4][8] = {
+                { 0, 0, 0, 64, 0, 0, 0, 0 }, { -1, 4, -10, 58, 17, -5, 1, 0 },
+                { -1, 4, -11, 40, 40, -11, 4, -1 }, { 0, 1, -5, 17, 58, -10, 4, -1 },
+            };
+            const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
+            int v = 0;
+            for (int j = 0; j < 8; j++)
+                for (int i = 0; i < 8; i++)
+                    v += taps8[fx][i] * taps8[fy][j] *
+                         p[mcfps_clip(y0 - 3 + j, 0, h - 1) * w + mcfps_clip(x0 - 3 + i, 0, w - 1)];
+            bad += mcfps_sample8(p, w, w, h, px, py) != mcfps_clip((v + 2048) >> 12, 0, 255);
+        }
+    }
+    CHECK(!bad, "mcfps_sample8: %d positions differ from the formula", bad);
     /* oa = -round(phi d / 256), halves up */
     CHECK(mcfps_off_a(8, 128) == -4 && mcfps_off_a(-8, 128) == 4 && mcfps_off_a(1, 128) == -1 &&
           mcfps_off_a(-1, 128) == 0 && mcfps_off_a(3, 64) == -1 && mcfps_off_a(0, 200) == 0,
@@ -222,7 +239,7 @@ static void check_rows(int w, int h, int phi, int range)
     for (int k = 0; k < cells; k++) {
         vec[2 * k]     = rnd() % 3 ? vec[2 * k] : rnd() % (8 * range + 1) - 4 * range;
         vec[2 * k + 1] = rnd() % 3 ? vec[2 * k + 1] : rnd() % (8 * range + 1) - 4 * range;
-        info[k] = MCFPS_INFO(rnd() % 3, rnd() % 3 ? rnd() % 257 : 256 * (rnd() & 1));
+        info[k] = MCFPS_INFO(rnd() % 3, rnd() % 3 ? rnd() % 257 : 256 * (rnd() & 1), 1 + rnd() % MCFPS_OBMC_RMAX);
     }
     for (int l = 0; l < 3; l++) {
         const int lx = l > 0, ly = l == 1;
