@@ -258,6 +258,27 @@ static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
 }
 
 /**
+ * Add one cell's terms to a tile: acc += wx wy r P and wsum += wx wy r over
+ * w x h pixels, P = (m mc + (256 - m) avg + 128) >> 8 with
+ * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one).
+ * Rows are TILE apart.
+ */
+static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, const int16_t *vb,
+                                       const int16_t *avg, const int *wx, const int *wy,
+                                       int w, int h, int ca, int cb, int m, int r)
+{
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const int o  = y * TILE + x;
+            const int wt = wx[x] * wy[y] * r;
+            const int mc = (ca * va[o] + cb * vb[o] + 128) >> 8;
+            acc[o]  += wt * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
+            wsum[o] += wt;
+        }
+    }
+}
+
+/**
  * Rows [y0, y1) of one plane, tile by tile: a tile is the rectangle of
  * pixels that share their four cells (mcfps_render_pixel()). A cell whose
  * ends lie inside the plane over the whole tile is predicted as one block,
@@ -291,12 +312,24 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             const int w = tx1 - tx0, h = ty1 - ty0;
             int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
             int16_t avg[TILE * TILE], va[TILE * TILE], vb[TILE * TILE];
+            int wx[2][TILE], wy[2][TILE];
 
             for (int y = 0; y < h; y++) {
                 const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0;
                 const uint8_t *rb = pl->b + (ptrdiff_t)(ty0 + y) * pl->sb + tx0;
                 for (int x = 0; x < w; x++)
                     avg[y * TILE + x] = mcfps_blend_pixel(ra[x], rb[x], phi);
+            }
+            /* window weights of the left or right, upper or lower cell */
+            for (int x = 0; x < w; x++) {
+                const int tx = (((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
+                wx[1][x] = tx;
+                wx[0][x] = 2 * MCFPS_CELL - tx;
+            }
+            for (int y = 0; y < h; y++) {
+                const int ty = (((ty0 + y) << (ly + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
+                wy[1][y] = ty;
+                wy[0][y] = 2 * MCFPS_CELL - ty;
             }
             for (int c = 0; c < 4; c++) {
                 const int ci = mcfps_clip(ti + (c & 1), 0, p->cw - 1);
@@ -315,30 +348,18 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                         predict_block(pl, pl->a, pl->sa, pax, pay, w, h, va);
                     if (side != MCFPS_SIDE_A)
                         predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, vb);
-                    for (int y = 0; y < h; y++) {
-                        const int ty = ((ty0 + y) << (ly + 1)) - MCFPS_CELL + 1;
-                        const int wy = (c >> 1) ? ty & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (ty & (2 * MCFPS_CELL - 1));
-                        for (int x = 0; x < w; x++) {
-                            const int tx = ((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1;
-                            const int wx = (c & 1) ? tx & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (tx & (2 * MCFPS_CELL - 1));
-                            const int o  = y * TILE + x;
-                            const int mc = side == MCFPS_SIDE_A ? va[o] : side == MCFPS_SIDE_B ? vb[o] :
-                                           mcfps_blend_pixel(va[o], vb[o], phi);
-                            acc[o]  += wx * wy * r * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
-                            wsum[o] += wx * wy * r;
-                        }
-                    }
+                    accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb : va, side == MCFPS_SIDE_A ? va : vb,
+                               avg, wx[c & 1], wy[c >> 1], w, h,
+                               side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,
+                               side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0, m, r);
                 } else {
                     for (int y = 0; y < h; y++) {
-                        const int ty = ((ty0 + y) << (ly + 1)) - MCFPS_CELL + 1;
-                        const int wy = (c >> 1) ? ty & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (ty & (2 * MCFPS_CELL - 1));
                         for (int x = 0; x < w; x++) {
-                            const int tx = ((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1;
-                            const int wx = (c & 1) ? tx & (2 * MCFPS_CELL - 1) : 2 * MCFPS_CELL - (tx & (2 * MCFPS_CELL - 1));
-                            acc[y * TILE + x] += wx * wy * r *
+                            const int wt = wx[c & 1][x] * wy[c >> 1][y] * r;
+                            acc[y * TILE + x] += wt *
                                 mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h, lx, ly,
                                                   vec, info, k, tx0 + x, ty0 + y, avg[y * TILE + x]);
-                            wsum[y * TILE + x] += wx * wy * r;
+                            wsum[y * TILE + x] += wt;
                         }
                     }
                 }
