@@ -74,7 +74,7 @@ enum McfpsSide {
 #define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
 #define MCFPS_REL_HI      (40 * 16)               ///< plain average at or above
 #define MCFPS_OBMC_E0     16                      ///< matching error (1/16 level) that halves a cell's OBMC weight
-#define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match (and of the 1/32 share of a poor one)
+#define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match; the poorest weigh 1
 /** per-cell info word: side, MC weight m 0..256, OBMC weight r 1..MCFPS_OBMC_RMAX */
 #define MCFPS_INFO(side, m, r) ((side) | ((m) << 2) | (((r) - 1) << 11))
 #define MCFPS_INFO_SIDE(i)  ((i) & 3)
