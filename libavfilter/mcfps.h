@@ -73,9 +73,13 @@ enum McfpsSide {
 #define MCFPS_OCC_ERR     (8 * 16)                ///< mean |error| (1/16 level) above which occlusion is tested
 #define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
 #define MCFPS_REL_HI      (40 * 16)               ///< plain average at or above
-#define MCFPS_INFO(side, m) ((side) | ((m) << 2))  ///< per-cell info word: side, MC weight 0..256
+#define MCFPS_OBMC_E0     16                      ///< matching error (1/16 level) that halves a cell's OBMC weight
+#define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match; the poorest weigh 1
+/** per-cell info word: side, MC weight m 0..256, OBMC weight r 1..MCFPS_OBMC_RMAX */
+#define MCFPS_INFO(side, m, r) ((side) | ((m) << 2) | (((r) - 1) << 11))
 #define MCFPS_INFO_SIDE(i)  ((i) & 3)
-#define MCFPS_INFO_M(i)     ((i) >> 2)
+#define MCFPS_INFO_M(i)     (((i) >> 2) & 511)
+#define MCFPS_INFO_R(i)     (((i) >> 11) + 1)
 
 /** Everything the steps need about one interpolated frame; identical on all backends. */
 typedef struct McfpsParams {
@@ -153,6 +157,45 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int
             continue;
         for (int i = 0; i < 4; i++)
             r += mcfps_tap(fx, i) * row[mcfps_clip(x0 - 1 + i, 0, w - 1)];
+        v += ty * r;
+    }
+    return mcfps_clip((v + 2048) >> 12, 0, 255);
+}
+
+/**
+ * 8-tap interpolation filter for the fraction f/4 (f = 0..3), HEVC's luma
+ * filter: taps for samples -3 .. 4, summing to 64.
+ */
+MCFPS_FN int mcfps_tap8(int f, int t)
+{
+    /* f = 2 is symmetric, f = 3 mirrors f = 1; coefficients in [-11, 64] */
+    const int u = f == 3 ? 7 - t : t;
+    const int c1 = u == 0 ? -1 : u == 1 ? 4 : u == 2 ? -10 : u == 3 ? 58 : u == 4 ? 17 : u == 5 ? -5 : u == 6 ? 1 : 0;
+    const int c2 = u == 0 || u == 7 ? -1 : u == 1 || u == 6 ? 4 : u == 2 || u == 5 ? -11 : 40;
+    return f == 0 ? (t == 3 ? 64 : 0) : f == 2 ? c2 : c1;
+}
+
+/**
+ * Sample of a luma plane at quarter-pel position (px, py) with the 8-tap
+ * filter of mcfps_tap8() in both directions, samples clamped into the
+ * plane: sum of tap_x(i) tap_y(j) s(x0-3+i, y0-3+j), (+ 2048) >> 12,
+ * clipped to [0, 255].
+ */
+MCFPS_FN int mcfps_sample8(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h, int px, int py)
+{
+    const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
+    int v = 0;
+
+    if (!fx && !fy)
+        return p[(long)mcfps_clip(y0, 0, h - 1) * stride + mcfps_clip(x0, 0, w - 1)];
+    for (int j = 0; j < 8; j++) {
+        const int ty = mcfps_tap8(fy, j);
+        const MCFPS_GLOBAL uint8_t *row = p + (long)mcfps_clip(y0 - 3 + j, 0, h - 1) * stride;
+        int r = 0;
+        if (!ty)
+            continue;
+        for (int i = 0; i < 8; i++)
+            r += mcfps_tap8(fx, i) * row[mcfps_clip(x0 - 3 + i, 0, w - 1)];
         v += ty * r;
     }
     return mcfps_clip((v + 2048) >> 12, 0, 255);
@@ -418,7 +461,8 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
         m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
     out_v[2 * k]     = dx;
     out_v[2 * k + 1] = dy;
-    return MCFPS_INFO(side, m);
+    return MCFPS_INFO(side, m, mcfps_clip(MCFPS_OBMC_RMAX * MCFPS_OBMC_E0 / (err + MCFPS_OBMC_E0),
+                                          1, MCFPS_OBMC_RMAX));
 }
 
 /**
@@ -449,10 +493,47 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
 }
 
 /**
+ * The prediction of sample (x, y) of a plane subsampled by (lx, ly) through
+ * cell k (its vector, side and weight m), faded towards avg, the plain
+ * average at (x, y): one term of the overlapped-block sum.
+ */
+MCFPS_FN int mcfps_render_term(const McfpsParams *p,
+                               const MCFPS_GLOBAL uint8_t *a, int sa,
+                               const MCFPS_GLOBAL uint8_t *b, int sb, int pw, int ph,
+                               int lx, int ly,
+                               const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
+                               int k, int x, int y, int avg)
+{
+    const int phi = p->phi;
+    const int dx = vec[2 * k], dy = vec[2 * k + 1];
+    const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
+    const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+    /* luma-sized planes: 8 taps; subsampled chroma: 4 */
+    const int va = lx || ly ?
+        mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly) :
+        mcfps_sample8(a, sa, pw, ph, (x << 2) + oax, (y << 2) + oay);
+    const int vb = lx || ly ?
+        mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy, 2 + lx, 2 + ly) :
+        mcfps_sample8(b, sb, pw, ph, (x << 2) + oax + dx, (y << 2) + oay + dy);
+    /* an end outside the plane sees nothing: the other end is taken */
+    const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
+    const int pbx = pax + dx, pby = pay + dy;
+    const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
+    const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
+    const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
+    const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
+                   ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+    const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
+    return (mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8;
+}
+
+/**
  * One sample of the interpolated plane at (x, y): overlapped-block
- * compensation over the 2x2 cells whose centres surround the pixel, bilinear
- * window weights summing to 256. The plane is subsampled by (lx, ly)
- * (log2, 0 for luma); vectors and cells are in luma units.
+ * compensation over the 2x2 cells whose centres surround the pixel, with
+ * bilinear window weights (summing to 256) times each cell's OBMC weight r,
+ * so that a cell whose vector matches better dominates its neighbours'. The
+ * plane is subsampled by (lx, ly) (log2, 0 for luma); vectors and cells are
+ * in luma units.
  */
 MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
                                 const MCFPS_GLOBAL uint8_t *a, int sa,
@@ -467,31 +548,19 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
     const int wx1 = tx & (2 * MCFPS_CELL - 1), wy1 = ty & (2 * MCFPS_CELL - 1);
     const int phi = p->phi;
     const int avg = ((MCFPS_PHI_ONE - phi) * a[(long)y * sa + x] + phi * b[(long)y * sb + x] + 128) >> 8;
-    int acc = 0;
+    int acc = 0, wsum = 0;
 
     for (int c = 0; c < 4; c++) {
         const int ci = mcfps_clip(i0 + (c & 1), 0, p->cw - 1);
         const int cj = mcfps_clip(j0 + (c >> 1), 0, p->ch - 1);
         const int k  = cj * p->cw + ci;
-        const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1);
-        const int dx = vec[2 * k], dy = vec[2 * k + 1];
-        const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
-        const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
-        const int va = mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly);
-        const int vb = mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy,
-                                    2 + lx, 2 + ly);
-        /* an end outside the plane sees nothing: the other end is taken */
-        const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
-        const int pbx = pax + dx, pby = pay + dy;
-        const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
-        const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
-        const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
-        const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
-                       ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
-        const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
-        acc += w * ((mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8);
+        const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1) *
+                       MCFPS_INFO_R(info[k]);
+        acc  += w * mcfps_render_term(p, a, sa, b, sb, pw, ph, lx, ly, vec, info, k, x, y, avg);
+        wsum += w;
     }
-    return (acc + 128) >> 8;
+    /* wsum >= 256: at least one window weight is non-zero */
+    return (acc + wsum / 2) / wsum;
 }
 
 /** Plain weighted average of the two frames at phase phi. */

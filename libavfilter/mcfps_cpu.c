@@ -118,23 +118,283 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
             mcfps_smooth_cell(raw, out, p->cw, p->ch, i, j);
 }
 
+/* FFmpeg builds with -fno-tree-vectorize; these integer loops are written
+ * for the vectoriser */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MCFPS_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define MCFPS_VECTORIZE
+#endif
+
+/**
+ * Bilateral error over a w x h window (w <= MCFPS_WIN) whose bilinear
+ * footprints lie inside both planes: a and b point at the top-left integer
+ * samples, f* are the quarter-pel fractions. Equals the sum of
+ * mcfps_bilateral_px() over the window.
+ */
+static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, int sa, int fax, int fay,
+                                           const uint8_t *b, int sb, int fbx, int fby,
+                                           int w, int h)
+{
+    const int a00 = (4 - fax) * (4 - fay), a01 = fax * (4 - fay), a10 = (4 - fax) * fay, a11 = fax * fay;
+    const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby), b10 = (4 - fbx) * fby, b11 = fbx * fby;
+    uint32_t sad = 0;
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *a0 = a + (ptrdiff_t)y * sa, *a1 = a0 + sa;
+        const uint8_t *b0 = b + (ptrdiff_t)y * sb, *b1 = b0 + sb;
+        for (int x = 0; x < w; x++) {
+            const int va = (a00 * a0[x] + a01 * a0[x + 1] + a10 * a1[x] + a11 * a1[x + 1] + 8) >> 4;
+            const int vb = (b00 * b0[x] + b01 * b0[x + 1] + b10 * b1[x] + b11 * b1[x + 1] + 8) >> 4;
+            sad += abs(va - vb);
+        }
+    }
+    return sad;
+}
+
+/* mcfps_bilateral_sad(), without clamping where every sample read lies inside the plane */
+static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
+                         int x0, int x1, int y0, int y1, int dx, int dy)
+{
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    const int obx = oax + dx, oby = oay + dy;
+    const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2), bx = x0 + (obx >> 2), by = y0 + (oby >> 2);
+    const int w = x1 - x0, h = y1 - y0;
+    uint32_t sad = 0;
+
+    if (FFMIN(ax, bx) >= 0 && FFMAX(ax, bx) + w < p->width &&
+        FFMIN(ay, by) >= 0 && FFMAX(ay, by) + h < p->height)
+        return window_sad(a + (ptrdiff_t)ay * sa + ax, sa, oax & 3, oay & 3,
+                          b + (ptrdiff_t)by * sb + bx, sb, obx & 3, oby & 3, w, h);
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
+    return sad;
+}
+
 void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           int16_t *vec, uint16_t *info, int j0, int j1)
 {
-    for (int j = j0; j < j1; j++)
-        for (int i = 0; i < p->cw; i++)
-            info[j * p->cw + i] = mcfps_select_cell(p, a, sa, b, sb, ra, rb, fa, fb, i, j, vec);
+    for (int j = j0; j < j1; j++) {
+        for (int i = 0; i < p->cw; i++) {
+            McfpsSearch st;
+            int x0, x1, y0, y1, n;
+
+            mcfps_window(p, i, j, &x0, &x1, &y0, &y1);
+            n = (x1 - x0) * (y1 - y0);
+            mcfps_search_init(p, fa, i, j, &st);
+            for (int q = 0; q < MCFPS_NB_PROBES; q++) {
+                int dx, dy;
+                if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
+                    continue;
+                mcfps_search_update(p, &st, q, dx, dy,
+                                    cell_sad(p, a, sa, b, sb, x0, x1, y0, y1, dx, dy), n);
+            }
+            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, vec);
+        }
+    }
 }
 
+#define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
+
+/**
+ * 4-tap prediction (mcfps_sample4()) of a w x h block whose footprint lies
+ * inside the plane: src points at the integer sample of the block's first
+ * pixel, fx, fy are the fractions in 1/8 pel. Rows of out are TILE apart.
+ */
+static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx, int fy,
+                                         int w, int h, int16_t *out)
+{
+    const int h0 = mcfps_tap(fx, 0), h1 = mcfps_tap(fx, 1), h2 = mcfps_tap(fx, 2), h3 = mcfps_tap(fx, 3);
+    const int v0 = mcfps_tap(fy, 0), v1 = mcfps_tap(fy, 1), v2 = mcfps_tap(fy, 2), v3 = mcfps_tap(fy, 3);
+    /* horizontal sums in [-10 * 255, 74 * 255]: int16 */
+    int16_t tmp[(TILE + 3) * TILE];
+
+    src -= stride + 1;
+    for (int y = 0; y < h + 3; y++) {
+        const uint8_t *r = src + (ptrdiff_t)y * stride;
+        for (int x = 0; x < w; x++)
+            tmp[y * TILE + x] = h0 * r[x] + h1 * r[x + 1] + h2 * r[x + 2] + h3 * r[x + 3];
+    }
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const int v = v0 * tmp[y * TILE + x] + v1 * tmp[(y + 1) * TILE + x] +
+                          v2 * tmp[(y + 2) * TILE + x] + v3 * tmp[(y + 3) * TILE + x];
+            out[y * TILE + x] = av_clip_uint8((v + 2048) >> 12);
+        }
+    }
+}
+
+/** predict_tile() with the 8-tap luma filter of mcfps_sample8(); fx, fy in quarter pel. */
+static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx, int fy,
+                                          int w, int h, int16_t *out)
+{
+    int hc[8], vc[8];
+    /* horizontal sums in [-24 * 255, 88 * 255]: int16 */
+    int16_t tmp[(TILE + 7) * TILE];
+
+    for (int t = 0; t < 8; t++) {
+        hc[t] = mcfps_tap8(fx, t);
+        vc[t] = mcfps_tap8(fy, t);
+    }
+    src -= 3 * stride + 3;
+    for (int y = 0; y < h + 7; y++) {
+        const uint8_t *r = src + (ptrdiff_t)y * stride;
+        for (int x = 0; x < w; x++)
+            tmp[y * TILE + x] = hc[0] * r[x]     + hc[1] * r[x + 1] + hc[2] * r[x + 2] + hc[3] * r[x + 3] +
+                                hc[4] * r[x + 4] + hc[5] * r[x + 5] + hc[6] * r[x + 6] + hc[7] * r[x + 7];
+    }
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const int16_t *c = tmp + y * TILE + x;
+            const int v = vc[0] * c[0]        + vc[1] * c[TILE]     + vc[2] * c[2 * TILE] + vc[3] * c[3 * TILE] +
+                          vc[4] * c[4 * TILE] + vc[5] * c[5 * TILE] + vc[6] * c[6 * TILE] + vc[7] * c[7 * TILE];
+            out[y * TILE + x] = av_clip_uint8((v + 2048) >> 12);
+        }
+    }
+}
+
+/**
+ * Whether the footprints of a filter of 2 * half taps at the positions
+ * pos0 .. pos1 (units of 1/2^s pixel) lie inside [0, size): then no sample
+ * is clamped and no end lies outside the plane.
+ */
+static int inside(int pos0, int pos1, int s, int size, int half)
+{
+    return (pos0 >> s) >= half - 1 && (pos1 >> s) + half < size;
+}
+
+/**
+ * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
+ * pl of src, its first pixel's end at (px, py) in units of 1/(4 * 2^l)
+ * pixel; the footprints lie inside the plane. Rows of out are TILE apart.
+ */
+static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
+                          int px, int py, int w, int h, int16_t *out)
+{
+    const int sx = 2 + pl->lx, sy = 2 + pl->ly;
+
+    if (!pl->lx && !pl->ly)
+        predict_tile8(src + (ptrdiff_t)(py >> 2) * stride + (px >> 2), stride, px & 3, py & 3, w, h, out);
+    else
+        predict_tile(src + (ptrdiff_t)(py >> sy) * stride + (px >> sx), stride,
+                     (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy), w, h, out);
+}
+
+/**
+ * Add one cell's terms to a tile: acc += wx wy r P and wsum += wx wy r over
+ * w x h pixels, P = (m mc + (256 - m) avg + 128) >> 8 with
+ * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one).
+ * Rows are TILE apart.
+ */
+static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, const int16_t *vb,
+                                       const int16_t *avg, const int *wx, const int *wy,
+                                       int w, int h, int ca, int cb, int m, int r)
+{
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const int o  = y * TILE + x;
+            const int wt = wx[x] * wy[y] * r;
+            const int mc = (ca * va[o] + cb * vb[o] + 128) >> 8;
+            acc[o]  += wt * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
+            wsum[o] += wt;
+        }
+    }
+}
+
+/**
+ * Rows [y0, y1) of one plane, tile by tile: a tile is the rectangle of
+ * pixels that share their four cells (mcfps_render_pixel()). A cell whose
+ * ends lie inside the plane over the whole tile is predicted as one block,
+ * the others pixel by pixel; the sums equal mcfps_render_pixel()'s.
+ */
 void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                           const int16_t *vec, const uint16_t *info, int y0, int y1)
 {
-    for (int y = y0; y < y1; y++) {
-        uint8_t *dst = pl->dst + (ptrdiff_t)y * pl->sd;
-        for (int x = 0; x < pl->w; x++)
-            dst[x] = mcfps_render_pixel(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h,
-                                        pl->lx, pl->ly, vec, info, x, y);
+    const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi;
+    const int tw = TILE >> lx, th = TILE >> ly;
+    const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
+
+    if (lx > 1 || ly > 1) {
+        for (int y = y0; y < y1; y++) {
+            uint8_t *dst = pl->dst + (ptrdiff_t)y * pl->sd;
+            for (int x = 0; x < pl->w; x++)
+                dst[x] = mcfps_render_pixel(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h,
+                                            lx, ly, vec, info, x, y);
+        }
+        return;
+    }
+    /* tile j0 covers rows [th j0 + th / 2, th j0 + th / 2 + th), from j0 = -1 */
+    for (int tj = ((y0 + th / 2) >> (MCFPS_CELL_LOG2 - ly)) - 1; ; tj++) {
+        const int ty0 = FFMAX(tj * th + th / 2, y0), ty1 = FFMIN(tj * th + th / 2 + th, y1);
+        if (ty0 >= y1)
+            break;
+        if (ty0 >= ty1)
+            continue;
+        for (int ti = -1; ti * tw + tw / 2 < pl->w; ti++) {
+            const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
+            const int w = tx1 - tx0, h = ty1 - ty0;
+            int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
+            int16_t avg[TILE * TILE], va[TILE * TILE], vb[TILE * TILE];
+            int wx[2][TILE], wy[2][TILE];
+
+            for (int y = 0; y < h; y++) {
+                const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0;
+                const uint8_t *rb = pl->b + (ptrdiff_t)(ty0 + y) * pl->sb + tx0;
+                for (int x = 0; x < w; x++)
+                    avg[y * TILE + x] = mcfps_blend_pixel(ra[x], rb[x], phi);
+            }
+            /* window weights of the left or right, upper or lower cell */
+            for (int x = 0; x < w; x++) {
+                const int tx = (((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
+                wx[1][x] = tx;
+                wx[0][x] = 2 * MCFPS_CELL - tx;
+            }
+            for (int y = 0; y < h; y++) {
+                const int ty = (((ty0 + y) << (ly + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
+                wy[1][y] = ty;
+                wy[0][y] = 2 * MCFPS_CELL - ty;
+            }
+            for (int c = 0; c < 4; c++) {
+                const int ci = mcfps_clip(ti + (c & 1), 0, p->cw - 1);
+                const int cj = mcfps_clip(tj + (c >> 1), 0, p->ch - 1);
+                const int k  = cj * p->cw + ci;
+                const int dx = vec[2 * k], dy = vec[2 * k + 1];
+                const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
+                const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+                const int pax = (tx0 << sx) + oax, pay = (ty0 << sy) + oay;
+                const int pbx = pax + dx, pby = pay + dy;
+                const int ex = (w - 1) << sx, ey = (h - 1) << sy;
+
+                if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
+                    inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
+                    if (side != MCFPS_SIDE_B)
+                        predict_block(pl, pl->a, pl->sa, pax, pay, w, h, va);
+                    if (side != MCFPS_SIDE_A)
+                        predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, vb);
+                    accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb : va, side == MCFPS_SIDE_A ? va : vb,
+                               avg, wx[c & 1], wy[c >> 1], w, h,
+                               side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,
+                               side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0, m, r);
+                } else {
+                    for (int y = 0; y < h; y++) {
+                        for (int x = 0; x < w; x++) {
+                            const int wt = wx[c & 1][x] * wy[c >> 1][y] * r;
+                            acc[y * TILE + x] += wt *
+                                mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h, lx, ly,
+                                                  vec, info, k, tx0 + x, ty0 + y, avg[y * TILE + x]);
+                            wsum[y * TILE + x] += wt;
+                        }
+                    }
+                }
+            }
+            for (int y = 0; y < h; y++) {
+                uint8_t *dst = pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0;
+                for (int x = 0; x < w; x++)
+                    dst[x] = (acc[y * TILE + x] + wsum[y * TILE + x] / 2) / wsum[y * TILE + x];
+            }
+        }
     }
 }
 

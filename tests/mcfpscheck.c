@@ -1,7 +1,7 @@
 /*
  * mcfps unit tests: the steps of libavfilter/mcfps.h and the CPU reference
  * (libavfilter/mcfps_cpu.c) against what docs/ALGORITHMS.md "mcfps" says.
- *  - the 4-tap sampler against a direct evaluation of its formula, and the
+ *  - the 4-tap and 8-tap samplers against a direct evaluation of their formulas, and the
  *    trajectory rounding;
  *  - side data -> cell fields (which block each cell takes, negation,
  *    motion_scale conversion, producers without motion_scale);
@@ -12,7 +12,10 @@
  *    with exact vectors attached give, at phases where the trajectory ends
  *    are whole pixels, exactly the texture shifted by the fraction of the
  *    vector, away from the frame edges;
- *  - slice splits give the same bytes as one slice.
+ *  - slice splits give the same bytes as one slice;
+ *  - the CPU's row functions (block fast paths) against the per-cell and
+ *    per-pixel steps of mcfps.h, on random frames and fields that reach
+ *    past the frame edges, every side, luma and subsampled planes.
  * Last line "N passed, N failed"; exit status 1 on a failure.
  */
 
@@ -79,6 +82,23 @@ static void check_sampler(void)
         }
     }
     CHECK(!bad, "mcfps_sample4: %d positions differ from the formula", bad);
+    bad = 0;
+    for (int py = -40; py < (h << 2) + 40; py++) {
+        for (int px = -40; px < (w << 2) + 40; px++) {
+            static const int taps8[4][8] = {
+                { 0, 0, 0, 64, 0, 0, 0, 0 }, { -1, 4, -10, 58, 17, -5, 1, 0 },
+                { -1, 4, -11, 40, 40, -11, 4, -1 }, { 0, 1, -5, 17, 58, -10, 4, -1 },
+            };
+            const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
+            int v = 0;
+            for (int j = 0; j < 8; j++)
+                for (int i = 0; i < 8; i++)
+                    v += taps8[fx][i] * taps8[fy][j] *
+                         p[mcfps_clip(y0 - 3 + j, 0, h - 1) * w + mcfps_clip(x0 - 3 + i, 0, w - 1)];
+            bad += mcfps_sample8(p, w, w, h, px, py) != mcfps_clip((v + 2048) >> 12, 0, 255);
+        }
+    }
+    CHECK(!bad, "mcfps_sample8: %d positions differ from the formula", bad);
     /* oa = -round(phi d / 256), halves up */
     CHECK(mcfps_off_a(8, 128) == -4 && mcfps_off_a(-8, 128) == 4 && mcfps_off_a(1, 128) == -1 &&
           mcfps_off_a(-1, 128) == 0 && mcfps_off_a(3, 64) == -1 && mcfps_off_a(0, 200) == 0,
@@ -183,6 +203,63 @@ static void check_translation(int w, int h, int vx, int vy, int phi)
     free(t); free(a); free(b); free(o); free(o3);
 }
 
+/* random field of quarter-pel vectors up to +-range, with a share of zeros */
+static void random_field(int16_t *f, int cells, int range)
+{
+    for (int k = 0; k < 2 * cells; k++)
+        f[k] = rnd() % 4 ? rnd() % (2 * range + 1) - range : 0;
+}
+
+static void check_rows(int w, int h, int phi, int range)
+{
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8, .phi = phi,
+                      .lambda = rnd() % 3, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
+                      .gx = rnd() % 41 - 20, .gy = rnd() % 41 - 20 };
+    const int cells = p.cw * p.ch;
+    uint8_t *a = texture(w, h), *b = texture(w, h);
+    uint8_t *o = malloc((size_t)w * h);
+    int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
+            *fb = malloc(cells * 4), *vec = malloc(cells * 4), *vec1 = malloc(cells * 4);
+    uint16_t *info = malloc(cells * 2), *info1 = malloc(cells * 2);
+    int bad_sel = 0, bad_px = 0;
+
+    random_field(ra, cells, range);
+    random_field(rb, cells, range);
+    ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
+    ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
+    ff_mcfps_select_rows(&p, a, w, b, w, ra, rb, fa, fb, vec, info, 0, p.ch);
+    for (int j = 0; j < p.ch; j++)
+        for (int i = 0; i < p.cw; i++) {
+            const int k = j * p.cw + i;
+            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, i, j, vec1);
+            bad_sel += info1[k] != info[k] || vec1[2 * k] != vec[2 * k] || vec1[2 * k + 1] != vec[2 * k + 1];
+        }
+    CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
+          w, h, phi, range, bad_sel);
+    /* every side and weight, vectors that leave the frame */
+    for (int k = 0; k < cells; k++) {
+        vec[2 * k]     = rnd() % 3 ? vec[2 * k] : rnd() % (8 * range + 1) - 4 * range;
+        vec[2 * k + 1] = rnd() % 3 ? vec[2 * k + 1] : rnd() % (8 * range + 1) - 4 * range;
+        info[k] = MCFPS_INFO(rnd() % 3, rnd() % 3 ? rnd() % 257 : 256 * (rnd() & 1), 1 + rnd() % MCFPS_OBMC_RMAX);
+    }
+    for (int l = 0; l < 3; l++) {
+        const int lx = l > 0, ly = l == 1;
+        McfpsPlane pl = { .a = a, .b = b, .dst = o, .sa = w, .sb = w, .sd = w,
+                          .w = (w + lx) >> lx, .h = (h + ly) >> ly, .lx = lx, .ly = ly };
+        const int slices = 1 + l;
+        for (int s = 0; s < slices; s++)
+            ff_mcfps_render_rows(&p, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
+        for (int y = 0; y < pl.h; y++)
+            for (int x = 0; x < pl.w; x++)
+                bad_px += o[y * w + x] != mcfps_render_pixel(&p, a, w, b, w, pl.w, pl.h, lx, ly,
+                                                             vec, info, x, y);
+    }
+    CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
+          w, h, phi, range, bad_px);
+    free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb);
+    free(vec); free(vec1); free(info); free(info1);
+}
+
 static void check_dominant(void)
 {
     for (int t = 0; t < 40; t++) {
@@ -226,6 +303,12 @@ int main(void)
     check_translation(96, 64, -8, 12, 192);
     check_translation(77, 45, 2, 2, 128);
     check_translation(64, 48, 0, 0, 100);
+    check_rows(96, 64, 128, 24);
+    check_rows(77, 45, 37, 64);
+    check_rows(130, 71, 211, 300);
+    check_rows(17, 9, 1, 16);
+    check_rows(1, 1, 255, 8);
+    check_rows(64, 48, 128, 0);
     /* last: the textures above come from the same generator */
     check_dominant();
     printf("%d passed, %d failed\n", passed, failed);
