@@ -184,18 +184,27 @@ MCFPS_FN int mcfps_tap8(int f, int t)
 MCFPS_FN int mcfps_sample8(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h, int px, int py)
 {
     const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
-    int v = 0;
+    int tx[8], col[8], v = 0;
 
     if (!fx && !fy)
         return p[(long)mcfps_clip(y0, 0, h - 1) * stride + mcfps_clip(x0, 0, w - 1)];
+    /* the same taps and columns for every row */
+    for (int i = 0; i < 8; i++) {
+        tx[i]  = mcfps_tap8(fx, i);
+        col[i] = mcfps_clip(x0 - 3 + i, 0, w - 1);
+    }
     for (int j = 0; j < 8; j++) {
         const int ty = mcfps_tap8(fy, j);
         const MCFPS_GLOBAL uint8_t *row = p + (long)mcfps_clip(y0 - 3 + j, 0, h - 1) * stride;
         int r = 0;
         if (!ty)
             continue;
-        for (int i = 0; i < 8; i++)
-            r += mcfps_tap8(fx, i) * row[mcfps_clip(x0 - 3 + i, 0, w - 1)];
+        if (!fx) {
+            r = 64 * row[col[3]];   /* the whole-pel filter */
+        } else {
+            for (int i = 0; i < 8; i++)
+                r += tx[i] * row[col[i]];
+        }
         v += ty * r;
     }
     return mcfps_clip((v + 2048) >> 12, 0, 255);
@@ -548,7 +557,7 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
     const int wx1 = tx & (2 * MCFPS_CELL - 1), wy1 = ty & (2 * MCFPS_CELL - 1);
     const int phi = p->phi;
     const int avg = ((MCFPS_PHI_ONE - phi) * a[(long)y * sa + x] + phi * b[(long)y * sb + x] + 128) >> 8;
-    int acc = 0, wsum = 0;
+    int acc = 0, wsum = 0, kk[4], term[4];
 
     for (int c = 0; c < 4; c++) {
         const int ci = mcfps_clip(i0 + (c & 1), 0, p->cw - 1);
@@ -556,7 +565,18 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
         const int k  = cj * p->cw + ci;
         const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1) *
                        MCFPS_INFO_R(info[k]);
-        acc  += w * mcfps_render_term(p, a, sa, b, sb, pw, ph, lx, ly, vec, info, k, x, y, avg);
+        int t = -1;
+        /* a term depends on the cell's vector and info word only: neighbours
+         * that share them share it */
+        for (int e = 0; e < c && t < 0; e++)
+            if (vec[2 * kk[e]] == vec[2 * k] && vec[2 * kk[e] + 1] == vec[2 * k + 1] &&
+                info[kk[e]] == info[k])
+                t = term[e];
+        if (t < 0)
+            t = mcfps_render_term(p, a, sa, b, sb, pw, ph, lx, ly, vec, info, k, x, y, avg);
+        kk[c]   = k;
+        term[c] = t;
+        acc  += w * t;
         wsum += w;
     }
     /* wsum >= 256: at least one window weight is non-zero */

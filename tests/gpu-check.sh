@@ -144,6 +144,8 @@ soak() {
             -vf gpume=device=cuda:dir=bi -f null - &
         pid=$!
         : > "$out/gpumem-$n.txt"
+        # from the steady state: the buffers are allocated while it starts
+        sleep 2
         while kill -0 $pid 2>/dev/null; do
             nvidia-smi --query-compute-apps=used_memory --format=csv,noheader,nounits >> "$out/gpumem-$n.txt"
             sleep 1
