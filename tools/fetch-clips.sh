@@ -29,6 +29,7 @@ have_all() {
 have_all && exit 0
 command -v apt-get >/dev/null || die "apt-get not found; put $names into $clips by hand"
 mkdir -p "$clips/deb"
+clips=$(cd "$clips" && pwd)   # the checks below run from inside it
 cd "$clips/deb"
 rm -f ./*.deb
 # shellcheck disable=SC2086
