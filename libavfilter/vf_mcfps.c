@@ -372,6 +372,13 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     err = flush_queue(ctx);
     if (err < 0)
         return err;
+    /* config_input checked the first frames' format; a change is checked here */
+    if (!is_supported_sw_format(sw_format)) {
+        av_log(ctx, AV_LOG_ERROR, "frames of %s: mcfps reads planar 8-bit YUV with chroma "
+               "subsampled by at most 2, or gray (yuv420p, yuv444p, gray, ...)\n",
+               av_get_pix_fmt_name(sw_format));
+        return AVERROR(ENOSYS);
+    }
     free_fields(s);
     s->p = (McfpsParams) {
         .width  = w, .height = h,
