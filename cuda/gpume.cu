@@ -22,11 +22,13 @@
 
 #include "gpume_cuda.h"
 
-/* FFmpeg's clang CUDA shim has no __shared__ */
+/* FFmpeg's clang CUDA shim has no __shared__ or __noinline__ */
 #ifdef __NVCC__
-#define GPUME_SHARED __shared__
+#define GPUME_SHARED   __shared__
+#define GPUME_NOINLINE __noinline__
 #else
-#define GPUME_SHARED __attribute__((shared))
+#define GPUME_SHARED   __attribute__((shared))
+#define GPUME_NOINLINE __attribute__((noinline))
 #endif
 
 #define NT GPUME_KERNEL_THREADS
@@ -250,11 +252,73 @@ __device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_
 }
 
 /**
+ * hme rounds: the seeds of a round, the winning vectors of the 2Nx2N PUs
+ * among the nb searched ones, from their keys red[g * nb + j], g < G.
+ */
+__device__ static GPUME_NOINLINE void round_seeds(const uint64_t *red, int nb, int G, int ctu,
+                                                int block, int algo, int range,
+                                                const int *wx, const int *wy,
+                                                int16_t *sx, int16_t *sy)
+{
+    for (int j = threadIdx.x; j < nb; j += NT) {
+        const int slot = block ? j : gpume_hme_seed_of_pu(ctu, j);
+        uint64_t k = red[j];
+        int vx, vy;
+        if (slot < 0)
+            continue;
+        for (int g = 1; g < G; g++)
+            k = red[g * nb + j] < k ? red[g * nb + j] : k;
+        gpume_key_vector(k, algo, range, wx, wy, &vx, &vy);
+        sx[slot] = vx;
+        sy[slot] = vy;
+    }
+    __syncthreads();
+}
+
+/**
+ * hme rounds: candidates c0 .. c0 + n - 1 of the round whose seeds start at
+ * sx[first], sy[first], those gpume_hme_round_new() keeps, compacted into
+ * list_*; *nb_list gets their number. Out of line: inlined, it raised the
+ * register count of the PU-table search for all its batches.
+ */
+__device__ static GPUME_NOINLINE void round_candidates(int c0, int n, int first,
+                                                     const int16_t *sx, const int16_t *sy,
+                                                     const int *wx, const int *wy, int range,
+                                                     uint8_t *keep, uint32_t *list_idx,
+                                                     int16_t *list_dx, int16_t *list_dy, int *nb_list)
+{
+    const int tid = threadIdx.x;
+    for (int k = tid; k < n; k += NT) {
+        int dx, dy;
+        keep[k] = gpume_hme_round_new(c0 + k, sx, sy, first, wx, wy, range, &dx, &dy);
+    }
+    __syncthreads();
+    for (int k = tid; k < n; k += NT) {
+        int pos = 0;
+        for (int e = 0; e < k; e++)
+            pos += keep[e];
+        if (keep[k]) {
+            int dx, dy;
+            gpume_hme_round_vector(c0 + k, sx, sy, first, &dx, &dy);
+            list_idx[pos] = gpume_hme_round_index(dx, dy, range);
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        if (k == n - 1)
+            *nb_list = pos + keep[k];
+    }
+    __syncthreads();
+}
+
+/**
  * PU-table search (full, hme level 0), one block per CTU. Per batch of B
  * candidates: unit SADs as running row sums, column sums into the 2-D
  * prefix table S, then the best key of every PU. With few PUs (fixed
  * blocks) several threads share a PU, each taking every G-th candidate,
- * and their keys are reduced at the end.
+ * and their keys are reduced at the end. hme's rounds follow its windows:
+ * the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far that
+ * gpume_hme_round_new() finds not costed yet, compacted like the windows;
+ * a round that costs nothing ends them (the next would find the same seeds).
  */
 template <int CTU>
 __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffers &b)
@@ -270,6 +334,11 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     GPUME_SHARED int16_t list_dx[GPUME_HME_CANDIDATES], list_dy[GPUME_HME_CANDIDATES];
     GPUME_SHARED uint8_t keep[GPUME_HME_CANDIDATES];
     GPUME_SHARED int nb_list;
+    /* hme rounds: the seeds of every round so far */
+    GPUME_SHARED int16_t seed_x[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(CTU)];
+    GPUME_SHARED int16_t seed_y[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(CTU)];
+    /* and the windows, in shared memory rather than registers through the batches */
+    GPUME_SHARED int win_x[GPUME_HME_WINDOWS], win_y[GPUME_HME_WINDOWS];
     const uint8_t *cur_s = (const uint8_t *)cur_w;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
@@ -281,7 +350,9 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
     const int G = 2 * nb <= NT ? NT / nb : 1;   /* threads per PU */
     const int hme = a.p.algo == GPUME_ALGO_HME;
+    const int ns = gpume_hme_nb_seeds(CTU, a.p.block, nb);
     int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    int round = 0, c0 = 0, added = 0;
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
     GpumePU my_pu[MAX_PUS_PER_THREAD];
     uint64_t best[MAX_PUS_PER_THREAD];
@@ -321,90 +392,130 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
             if (k == GPUME_HME_CANDIDATES - 1)
                 nb_list = pos + keep[k];
         }
+        if (tid < GPUME_HME_WINDOWS) {
+            win_x[tid] = wx0[tid];
+            win_y[tid] = wy0[tid];
+        }
         __syncthreads();
         total = nb_list;
     }
 
-    for (int base = 0; base < total; base += B) {
-        for (int c = tid; c < B; c += NT) {
-            const int k = base + c;
-            uint32_t idx = 0xffffffffu, mvc = 0;
-            int dx = 0, dy = 0;
-            if (k < total && hme) {
-                idx = list_idx[k];
-                dx  = list_dx[k];
-                dy  = list_dy[k];
-                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-            } else if (k < total) {
-                const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
-                if (gpume_in_range(dx, dy, a.p.range))
-                    idx = ci;
-                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+    for (;;) {
+        for (int base = 0; base < total; base += B) {
+            for (int c = tid; c < B; c += NT) {
+                const int k = base + c;
+                uint32_t idx = 0xffffffffu, mvc = 0;
+                int dx = 0, dy = 0;
+                if (k < total && hme) {
+                    idx = list_idx[k];
+                    dx  = list_dx[k];
+                    dy  = list_dy[k];
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                } else if (k < total) {
+                    const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
+                    if (gpume_in_range(dx, dy, a.p.range))
+                        idx = ci;
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                }
+                cand_idx[c] = idx;
+                cand_mvc[c] = mvc;
+                cand_dx[c]  = dx;
+                cand_dy[c]  = dy;
             }
-            cand_idx[c] = idx;
-            cand_mvc[c] = mvc;
-            cand_dx[c]  = dx;
-            cand_dy[c]  = dy;
-        }
-        __syncthreads();
+            __syncthreads();
 
-        /* the last batch of a window may be short */
-        bn = min(B, total - base);
-        for (int it = tid; it < B * u; it += NT) {
-            const int c = it % B, uy = it / B;
-            uint32_t *row = S + c * tw + (uy + 1) * u1;
-            if (c >= bn)
-                continue;
-            if (uy == 0)
-                for (int x = 0; x < u1; x++)
-                    S[c * tw + x] = 0;
-            row[0] = 0;
-            if (cand_idx[c] != 0xffffffffu) {
-                const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
-                                              X + cand_dx[c]);
-                if (interior)
-                    unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
-                else
-                    unit_row_edge(cur_s, CTU, ref, a.ref[0].pitch, uy, vw, vh, row);
-            } else {
-                for (int ux = 0; ux < u; ux++)
-                    row[ux + 1] = 0;
+            /* the last batch of a window may be short */
+            bn = min(B, total - base);
+            for (int it = tid; it < B * u; it += NT) {
+                const int c = it % B, uy = it / B;
+                uint32_t *row = S + c * tw + (uy + 1) * u1;
+                if (c >= bn)
+                    continue;
+                if (uy == 0)
+                    for (int x = 0; x < u1; x++)
+                        S[c * tw + x] = 0;
+                row[0] = 0;
+                if (cand_idx[c] != 0xffffffffu) {
+                    const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
+                                                  X + cand_dx[c]);
+                    if (interior)
+                        unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
+                    else
+                        unit_row_edge(cur_s, CTU, ref, a.ref[0].pitch, uy, vw, vh, row);
+                } else {
+                    for (int ux = 0; ux < u; ux++)
+                        row[ux + 1] = 0;
+                }
             }
-        }
-        __syncthreads();
-        /* column sums turn row sums into the 2-D prefix table */
-        for (int it = tid; it < B * u; it += NT) {
-            const int c = it % B, ux = it / B + 1;
-            if (c >= bn)
-                continue;
-            uint32_t *col = S + c * tw + ux;
-            uint32_t run = col[u1];
-            for (int y = 2; y <= u; y++) {
-                run += col[y * u1];
-                col[y * u1] = run;
+            __syncthreads();
+            /* column sums turn row sums into the 2-D prefix table */
+            for (int it = tid; it < B * u; it += NT) {
+                const int c = it % B, ux = it / B + 1;
+                if (c >= bn)
+                    continue;
+                uint32_t *col = S + c * tw + ux;
+                uint32_t run = col[u1];
+                for (int y = 2; y <= u; y++) {
+                    run += col[y * u1];
+                    col[y * u1] = run;
+                }
             }
-        }
-        __syncthreads();
+            __syncthreads();
 
 #pragma unroll
-        for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
-            const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
-            if (active) {
-                const GpumePU pu = my_pu[i];
-                const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
-                const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
-                uint64_t bk = best[i];
-                for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
-                    const uint32_t *t = S + c * tw;
-                    const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
-                                                   cand_idx[c]);
-                    if (cand_idx[c] != 0xffffffffu && key < bk)
-                        bk = key;
+            for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+                const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
+                if (active) {
+                    const GpumePU pu = my_pu[i];
+                    const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
+                    const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
+                    uint64_t bk = best[i];
+                    for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
+                        const uint32_t *t = S + c * tw;
+                        const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
+                                                       cand_idx[c]);
+                        if (cand_idx[c] != 0xffffffffu && key < bk)
+                            bk = key;
+                    }
+                    best[i] = bk;
                 }
-                best[i] = bk;
+            }
+            __syncthreads();
+        }
+        if (!hme || round == GPUME_HME_ROUNDS)
+            break;
+
+        /* hme rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far,
+         * those not costed yet, GPUME_HME_CANDIDATES of them at a time */
+        if (!c0) {
+            /* the PUs' keys so far: G threads' keys per PU, or one */
+            uint64_t *red = (uint64_t *)S;
+            if (G > 1) {
+                red[tid] = best[0];
+            } else {
+#pragma unroll
+                for (int i = 0; i < MAX_PUS_PER_THREAD; i++)
+                    if (tid + i * NT < nb)
+                        red[tid + i * NT] = best[i];
+            }
+            __syncthreads();
+            round_seeds(red, nb, G, CTU, a.p.block, a.p.algo, a.p.range, win_x, win_y,
+                        seed_x + round * ns, seed_y + round * ns);
+        }
+        {
+            const int n = min(GPUME_HME_CANDIDATES, 9 * ns - c0);
+            round_candidates(c0, n, round * ns, seed_x, seed_y, win_x, win_y, a.p.range,
+                             keep, list_idx, list_dx, list_dy, &nb_list);
+            total  = nb_list;
+            added += total;
+            c0    += n;
+            if (c0 == 9 * ns) {
+                /* no new vector: the winners and so the next seeds stay as they are */
+                round = added ? round + 1 : GPUME_HME_ROUNDS;
+                c0    = 0;
+                added = 0;
             }
         }
-        __syncthreads();
     }
 
     if (G > 1) {
