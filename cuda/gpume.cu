@@ -22,11 +22,21 @@
 
 #include "gpume_cuda.h"
 
-/* FFmpeg's clang CUDA shim has no __shared__ */
+/* FFmpeg's clang CUDA shim has no __shared__ or __noinline__ */
 #ifdef __NVCC__
-#define GPUME_SHARED __shared__
+#define GPUME_SHARED   __shared__
+#define GPUME_NOINLINE __noinline__
 #else
-#define GPUME_SHARED __attribute__((shared))
+#define GPUME_SHARED   __attribute__((shared))
+#define GPUME_NOINLINE __attribute__((noinline))
+#endif
+
+#ifdef __NVCC__
+#define GPUME_ATOMIC_OR(p, v) atomicOr(p, v)
+#define GPUME_POPC(v)         __popc(v)
+#else
+#define GPUME_ATOMIC_OR(p, v) __atomic_fetch_or(p, v, __ATOMIC_RELAXED)
+#define GPUME_POPC(v)         __builtin_popcount(v)
 #endif
 
 #define NT GPUME_KERNEL_THREADS
@@ -183,7 +193,15 @@ __device__ static void pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffe
         x0[0] = y0[0] = -a->p.range;
 }
 
-#define MAX_PUS_PER_THREAD ((GPUME_MAX_PUS + NT - 1) / NT)
+/* PUs of the table of a CTU (gpume_nb_pus()) as a constant, for the size of per-thread arrays */
+__device__ constexpr int pus_of_ctu(int ctu, int s = GPUME_MIN_CU)
+{
+    return s > ctu ? 0 : (ctu / s) * (ctu / s) * (s == 8 ? GPUME_PUS_PER_CU8 : GPUME_PUS_PER_CU) +
+                         pus_of_ctu(ctu, 2 * s);
+}
+
+/* PUs a thread of the PU-table search of a CTU owns, at most: one per thread at CTU 16 and 32 */
+#define PUS_PER_THREAD ((pus_of_ctu(CTU) + NT - 1) / NT)
 
 /** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video op). */
 __device__ static inline uint32_t sad4(uint32_t a, uint32_t b, uint32_t c)
@@ -250,11 +268,107 @@ __device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_
 }
 
 /**
+ * Ordered compaction, one flag per thread: the number of threads before
+ * this one whose keep is set; *count gets the number of all. mask holds
+ * NT / 32 words of shared memory. Called by all threads.
+ */
+__device__ static int compact_place(int keep, uint32_t *mask, int *count)
+{
+    static_assert(GPUME_HME_CANDIDATES <= NT, "hme compacts one candidate per thread");
+    const int tid = threadIdx.x, w = tid >> 5;
+    int pos = 0, n = 0;
+
+    if (tid < NT / 32)
+        mask[tid] = 0;
+    __syncthreads();
+    if (keep)
+        GPUME_ATOMIC_OR(&mask[w], 1u << (tid & 31));
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < NT / 32; i++) {
+        const int c = GPUME_POPC(mask[i]);
+        pos += i < w ? c : 0;
+        n   += c;
+    }
+    *count = n;
+    return pos + GPUME_POPC(mask[w] & ((1u << (tid & 31)) - 1));
+}
+
+/**
+ * The keys of PUs shared by G threads, red[g * nb + j] for g < G, reduced
+ * into red[j] (a tree over g). Called by all threads.
+ */
+__device__ static void reduce_groups(uint64_t *red, int nb, int G)
+{
+    const int tid = threadIdx.x;
+    int s = 1;
+
+    while (s < G)
+        s <<= 1;
+    for (s >>= 1; s > 0; s >>= 1) {
+        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
+            red[tid] = red[tid + s * nb];
+        __syncthreads();
+    }
+}
+
+/**
+ * hme rounds: the seeds of a round, the winning vectors of the 2Nx2N PUs
+ * among the nb searched ones, from their keys red[j] (reduce_groups()).
+ */
+__device__ static GPUME_NOINLINE void round_seeds(const uint64_t *red, int nb, int ctu,
+                                                int block, int algo, int range,
+                                                const int *wx, const int *wy,
+                                                int16_t *sx, int16_t *sy)
+{
+    for (int j = threadIdx.x; j < nb; j += NT) {
+        const int slot = block ? j : gpume_hme_seed_of_pu(ctu, j);
+        const uint64_t k = red[j];
+        int vx, vy;
+        if (slot < 0)
+            continue;
+        gpume_key_vector(k, algo, range, wx, wy, &vx, &vy);
+        sx[slot] = vx;
+        sy[slot] = vy;
+    }
+    __syncthreads();
+}
+
+/**
+ * hme rounds: candidates c0 .. c0 + n - 1 of the round whose seeds start at
+ * sx[first], sy[first], those gpume_hme_round_new() keeps, compacted into
+ * list_*; *nb_list gets their number. Out of line: inlined, it raised the
+ * register count of the PU-table search for all its batches.
+ */
+__device__ static GPUME_NOINLINE void round_candidates(int c0, int n, int first,
+                                                     const int16_t *sx, const int16_t *sy,
+                                                     const int *wx, const int *wy, int range,
+                                                     uint32_t *mask, uint32_t *list_idx,
+                                                     int16_t *list_dx, int16_t *list_dy, int *nb_list)
+{
+    const int k = threadIdx.x;
+    int dx, dy, count;
+    const int keep = k < n && gpume_hme_round_new(c0 + k, sx, sy, first, wx, wy, range, &dx, &dy);
+    const int pos  = compact_place(keep, mask, &count);
+
+    if (keep) {
+        list_idx[pos] = gpume_hme_round_index(dx, dy, range);
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    *nb_list = count;
+    __syncthreads();
+}
+
+/**
  * PU-table search (full, hme level 0), one block per CTU. Per batch of B
  * candidates: unit SADs as running row sums, column sums into the 2-D
  * prefix table S, then the best key of every PU. With few PUs (fixed
  * blocks) several threads share a PU, each taking every G-th candidate,
- * and their keys are reduced at the end.
+ * and their keys are reduced at the end. hme's rounds follow its windows:
+ * the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far that
+ * gpume_hme_round_new() finds not costed yet, compacted like the windows;
+ * a round that costs nothing ends them (the next would find the same seeds).
  */
 template <int CTU>
 __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffers &b)
@@ -268,8 +382,13 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     /* hme: the candidates that can win (in range, not in an earlier window), in index order */
     GPUME_SHARED uint32_t list_idx[GPUME_HME_CANDIDATES];
     GPUME_SHARED int16_t list_dx[GPUME_HME_CANDIDATES], list_dy[GPUME_HME_CANDIDATES];
-    GPUME_SHARED uint8_t keep[GPUME_HME_CANDIDATES];
+    GPUME_SHARED uint32_t mask[NT / 32];
     GPUME_SHARED int nb_list;
+    /* hme rounds: the seeds of every round so far */
+    GPUME_SHARED int16_t seed_x[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(CTU)];
+    GPUME_SHARED int16_t seed_y[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(CTU)];
+    /* and the windows, in shared memory rather than registers through the batches */
+    GPUME_SHARED int win_x[GPUME_HME_WINDOWS], win_y[GPUME_HME_WINDOWS];
     const uint8_t *cur_s = (const uint8_t *)cur_w;
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
@@ -281,15 +400,17 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
     const int G = 2 * nb <= NT ? NT / nb : 1;   /* threads per PU */
     const int hme = a.p.algo == GPUME_ALGO_HME;
+    const int ns = gpume_hme_nb_seeds(CTU, a.p.block, nb);
     int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    int round = 0, c0 = 0, added = 0;
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
-    GpumePU my_pu[MAX_PUS_PER_THREAD];
-    uint64_t best[MAX_PUS_PER_THREAD];
+    GpumePU my_pu[PUS_PER_THREAD];
+    uint64_t best[PUS_PER_THREAD];
     int bn;
 
     pu_windows(&a, &b, ctu_idx, px, py, wx0, wy0);
 #pragma unroll
-    for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+    for (int i = 0; i < PUS_PER_THREAD; i++) {
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
         best[i] = GPUME_INVALID_KEY;
         if (k < nb)
@@ -301,135 +422,169 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     }
     if (hme) {
         /* compaction: each candidate's place is the number kept before it */
-        for (int k = tid; k < GPUME_HME_CANDIDATES; k += NT) {
-            int dx, dy;
-            const uint32_t idx = gpume_hme_candidate(k, wx0, wy0, &dx, &dy);
-            keep[k] = gpume_in_range(dx, dy, a.p.range) &&
-                      !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        const int k = tid;
+        int dx = 0, dy = 0, count, pos;
+        const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+        const int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
+                         !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        pos = compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = idx;
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
         }
-        __syncthreads();
-        for (int k = tid; k < GPUME_HME_CANDIDATES; k += NT) {
-            int pos = 0;
-            for (int e = 0; e < k; e++)
-                pos += keep[e];
-            if (keep[k]) {
-                int dx, dy;
-                list_idx[pos] = gpume_hme_candidate(k, wx0, wy0, &dx, &dy);
-                list_dx[pos]  = dx;
-                list_dy[pos]  = dy;
-            }
-            if (k == GPUME_HME_CANDIDATES - 1)
-                nb_list = pos + keep[k];
+        nb_list = count;
+        if (tid < GPUME_HME_WINDOWS) {
+            win_x[tid] = wx0[tid];
+            win_y[tid] = wy0[tid];
         }
         __syncthreads();
         total = nb_list;
     }
 
-    for (int base = 0; base < total; base += B) {
-        for (int c = tid; c < B; c += NT) {
-            const int k = base + c;
-            uint32_t idx = 0xffffffffu, mvc = 0;
-            int dx = 0, dy = 0;
-            if (k < total && hme) {
-                idx = list_idx[k];
-                dx  = list_dx[k];
-                dy  = list_dy[k];
-                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-            } else if (k < total) {
-                const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
-                if (gpume_in_range(dx, dy, a.p.range))
-                    idx = ci;
-                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+    for (;;) {
+        for (int base = 0; base < total; base += B) {
+            for (int c = tid; c < B; c += NT) {
+                const int k = base + c;
+                uint32_t idx = 0xffffffffu, mvc = 0;
+                int dx = 0, dy = 0;
+                if (k < total && hme) {
+                    idx = list_idx[k];
+                    dx  = list_dx[k];
+                    dy  = list_dy[k];
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                } else if (k < total) {
+                    const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
+                    if (gpume_in_range(dx, dy, a.p.range))
+                        idx = ci;
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                }
+                cand_idx[c] = idx;
+                cand_mvc[c] = mvc;
+                cand_dx[c]  = dx;
+                cand_dy[c]  = dy;
             }
-            cand_idx[c] = idx;
-            cand_mvc[c] = mvc;
-            cand_dx[c]  = dx;
-            cand_dy[c]  = dy;
-        }
-        __syncthreads();
+            __syncthreads();
 
-        /* the last batch of a window may be short */
-        bn = min(B, total - base);
-        for (int it = tid; it < B * u; it += NT) {
-            const int c = it % B, uy = it / B;
-            uint32_t *row = S + c * tw + (uy + 1) * u1;
-            if (c >= bn)
-                continue;
-            if (uy == 0)
-                for (int x = 0; x < u1; x++)
-                    S[c * tw + x] = 0;
-            row[0] = 0;
-            if (cand_idx[c] != 0xffffffffu) {
-                const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
-                                              X + cand_dx[c]);
-                if (interior)
-                    unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
-                else
-                    unit_row_edge(cur_s, CTU, ref, a.ref[0].pitch, uy, vw, vh, row);
-            } else {
-                for (int ux = 0; ux < u; ux++)
-                    row[ux + 1] = 0;
+            /* the last batch of a window may be short */
+            bn = min(B, total - base);
+            for (int it = tid; it < B * u; it += NT) {
+                const int c = it % B, uy = it / B;
+                uint32_t *row = S + c * tw + (uy + 1) * u1;
+                if (c >= bn)
+                    continue;
+                if (uy == 0)
+                    for (int x = 0; x < u1; x++)
+                        S[c * tw + x] = 0;
+                row[0] = 0;
+                if (cand_idx[c] != 0xffffffffu) {
+                    const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
+                                                  X + cand_dx[c]);
+                    if (interior)
+                        unit_row_interior<CTU>(cur_w, ref, a.ref[0].pitch, uy, row);
+                    else
+                        unit_row_edge(cur_s, CTU, ref, a.ref[0].pitch, uy, vw, vh, row);
+                } else {
+                    for (int ux = 0; ux < u; ux++)
+                        row[ux + 1] = 0;
+                }
             }
-        }
-        __syncthreads();
-        /* column sums turn row sums into the 2-D prefix table */
-        for (int it = tid; it < B * u; it += NT) {
-            const int c = it % B, ux = it / B + 1;
-            if (c >= bn)
-                continue;
-            uint32_t *col = S + c * tw + ux;
-            uint32_t run = col[u1];
-            for (int y = 2; y <= u; y++) {
-                run += col[y * u1];
-                col[y * u1] = run;
+            __syncthreads();
+            /* column sums turn row sums into the 2-D prefix table */
+            for (int it = tid; it < B * u; it += NT) {
+                const int c = it % B, ux = it / B + 1;
+                if (c >= bn)
+                    continue;
+                uint32_t *col = S + c * tw + ux;
+                uint32_t run = col[u1];
+                for (int y = 2; y <= u; y++) {
+                    run += col[y * u1];
+                    col[y * u1] = run;
+                }
             }
-        }
-        __syncthreads();
+            __syncthreads();
 
 #pragma unroll
-        for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
-            const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
-            if (active) {
-                const GpumePU pu = my_pu[i];
-                const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
-                const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
-                uint64_t bk = best[i];
-                for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
-                    const uint32_t *t = S + c * tw;
-                    const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
-                                                   cand_idx[c]);
-                    if (cand_idx[c] != 0xffffffffu && key < bk)
-                        bk = key;
+            for (int i = 0; i < PUS_PER_THREAD; i++) {
+                const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
+                if (active) {
+                    const GpumePU pu = my_pu[i];
+                    const int o00 = pu.t * u1 + pu.l, o01 = pu.t * u1 + pu.r;
+                    const int o10 = pu.b * u1 + pu.l, o11 = pu.b * u1 + pu.r;
+                    uint64_t bk = best[i];
+                    for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
+                        const uint32_t *t = S + c * tw;
+                        const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
+                                                       cand_idx[c]);
+                        if (cand_idx[c] != 0xffffffffu && key < bk)
+                            bk = key;
+                    }
+                    best[i] = bk;
                 }
-                best[i] = bk;
+            }
+            __syncthreads();
+        }
+        if (!hme || round == GPUME_HME_ROUNDS)
+            break;
+
+        /* hme rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far,
+         * those not costed yet, GPUME_HME_CANDIDATES of them at a time */
+        if (!c0) {
+            /* the PUs' keys so far: G threads' keys per PU, or one */
+            uint64_t *red = (uint64_t *)S;
+            if (G > 1) {
+                red[tid] = best[0];
+            } else {
+#pragma unroll
+                for (int i = 0; i < PUS_PER_THREAD; i++)
+                    if (tid + i * NT < nb)
+                        red[tid + i * NT] = best[i];
+            }
+            __syncthreads();
+            reduce_groups(red, nb, G);
+            round_seeds(red, nb, CTU, a.p.block, a.p.algo, a.p.range, win_x, win_y,
+                        seed_x + round * ns, seed_y + round * ns);
+        }
+        {
+            const int n = min(GPUME_HME_CANDIDATES, 9 * ns - c0);
+            round_candidates(c0, n, round * ns, seed_x, seed_y, win_x, win_y, a.p.range,
+                             mask, list_idx, list_dx, list_dy, &nb_list);
+            total  = nb_list;
+            added += total;
+            c0    += n;
+            if (c0 == 9 * ns) {
+                /* no new vector: the winners and so the next seeds stay as they are */
+                round = added ? round + 1 : GPUME_HME_ROUNDS;
+                c0    = 0;
+                added = 0;
             }
         }
-        __syncthreads();
     }
 
     if (G > 1) {
         uint64_t *red = (uint64_t *)S;
         red[tid] = best[0];
         __syncthreads();
-        if (tid < nb) {
-            uint64_t k = red[tid];
-            for (int g = 1; g < G; g++)
-                k = red[g * nb + tid] < k ? red[g * nb + tid] : k;
-            b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? b.fixed_pus[tid] : tid)] = k;
-        }
+        reduce_groups(red, nb, G);
+        if (tid < nb)
+            b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? b.fixed_pus[tid] : tid)] = red[tid];
         return;
     }
 #pragma unroll
-    for (int i = 0; i < MAX_PUS_PER_THREAD; i++) {
+    for (int i = 0; i < PUS_PER_THREAD; i++) {
         const int k = tid + i * NT;
         if (k < nb)
             b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + (a.p.block ? b.fixed_pus[k] : k)] = best[i];
     }
 }
 
-extern "C" __global__ void gpume_pu_search16(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<16>(a, b); }
-extern "C" __global__ void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<32>(a, b); }
-extern "C" __global__ void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
+/* blocks per SM: as many as shared memory allows (four), left to the
+ * compiler's register count only two; three at CTU 64, whose four PUs per
+ * thread spill at 64 registers */
+#define PU_SEARCH_BOUNDS(blocks) __attribute__((launch_bounds(NT, blocks)))
+extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search16(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<16>(a, b); }
+extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<32>(a, b); }
+extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
 
 
 /* Rows of all exported PUs of a CTU: they tile the CTU and are >= 4 wide;

@@ -116,11 +116,14 @@ enum GpumePartMode {
 #define GPUME_HME_L1_RANGE   2                            ///< refinement radius at level 1
 #define GPUME_HME_MINIMA     3                            ///< distinct level-2 minima refined at level 1
 #define GPUME_HME_MINIMA_SEP 1                            ///< a further minimum lies farther (max norm, level-2 pels)
-#define GPUME_HME_L0_RANGE   4                            ///< radius of the two wide level-0 windows
+#define GPUME_HME_L0_RANGE   3                            ///< radius of the two wide level-0 windows
 #define GPUME_HME_L0_NARROW  2                            ///< radius of the narrow level-0 windows
 #define GPUME_HME_WINDOWS    8                            ///< level-0 windows per CTU: 2 wide, 6 narrow
-#define GPUME_HME_WIN_STRIDE 81                           ///< candidate index = window * 81 + row * n + column
-#define GPUME_HME_CANDIDATES (2 * 81 + 6 * 25)            ///< level-0 candidates per CTU (duplicates included)
+#define GPUME_HME_WIN_STRIDE 81                           ///< candidate index = window * 81 + row * n + column (n <= 9)
+#define GPUME_HME_CANDIDATES (2 * 49 + 6 * 25)            ///< level-0 candidates per CTU (duplicates included)
+#define GPUME_HME_ROUNDS     3                            ///< level-0 rounds around the winners of the 2Nx2N PUs
+#define GPUME_HME_ROUND_BASE (GPUME_HME_WINDOWS * GPUME_HME_WIN_STRIDE) ///< index of the rounds' vector (-range, -range)
+#define GPUME_HME_SEEDS(ctu) ((ctu) == 16 ? 5 : (ctu) == 32 ? 21 : 85) ///< 2Nx2N PUs of a CTU of 16, 32, 64
 #define GPUME_LFS_N          8                            ///< template is N x N points
 #define GPUME_LFS_LO         (-GPUME_LFS_N / 2)           ///< template offsets LO .. LO + N - 1
 #define GPUME_SCENE_BAD_SAD  20                           ///< mean |error| per pixel of a badly predicted block
@@ -245,7 +248,7 @@ GPUME_FN int gpume_hme_separate(int c, int r, int k, const int *mx, const int *m
     return ok;
 }
 
-/** hme: side of level-0 window w (9 for the two wide ones, 5 for the others). */
+/** hme: side of level-0 window w (7 for the two wide ones, 5 for the others). */
 GPUME_FN int gpume_hme_window_size(int w)
 {
     return 2 * (w < 2 ? GPUME_HME_L0_RANGE : GPUME_HME_L0_NARROW) + 1;
@@ -293,9 +296,10 @@ GPUME_FN void gpume_hme_windows(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int c
  */
 GPUME_FN uint32_t gpume_hme_candidate(int k, const int *x0, const int *y0, int *dx, int *dy)
 {
-    const int wide = 2 * 81, nn = gpume_hme_window_size(2) * gpume_hme_window_size(2);
-    const int w = k < wide ? k / 81 : 2 + (k - wide) / nn;
-    const int r = k < wide ? k % 81 : (k - wide) % nn, n = gpume_hme_window_size(w);
+    const int wn = gpume_hme_window_size(0) * gpume_hme_window_size(0);
+    const int nn = gpume_hme_window_size(2) * gpume_hme_window_size(2), wide = 2 * wn;
+    const int w = k < wide ? k / wn : 2 + (k - wide) / nn;
+    const int r = k < wide ? k % wn : (k - wide) % nn, n = gpume_hme_window_size(w);
     *dx = x0[w] + r % n;
     *dy = y0[w] + r / n;
     return (uint32_t)(w * GPUME_HME_WIN_STRIDE + r);
@@ -312,6 +316,42 @@ GPUME_FN int gpume_hme_seen(int dx, int dy, int w, const int *x0, const int *y0)
         seen |= dx >= x0[e] && dx < x0[e] + gpume_hme_window_size(e) &&
                 dy >= y0[e] && dy < y0[e] + gpume_hme_window_size(e);
     return seen;
+}
+
+/** hme rounds: candidate index of vector (dx, dy), the raster over [-range, range]^2 after the windows. */
+GPUME_FN uint32_t gpume_hme_round_index(int dx, int dy, int range)
+{
+    return GPUME_HME_ROUND_BASE + (uint32_t)((dy + range) * (2 * range + 1) + dx + range);
+}
+
+/**
+ * hme rounds: candidate c of the round whose seeds (the winning vectors of
+ * its 2Nx2N PUs) are sx[first + i], sy[first + i] is seed first + c / 9
+ * plus offset (c % 9 % 3 - 1, c % 9 / 3 - 1): gpume_hme_round_vector()
+ * writes it. gpume_hme_round_new() writes it too and returns 1 when it
+ * needs costing: in range, in no window of x0[], y0[], and farther
+ * than 1 (max norm) from every earlier seed sx[e], sy[e], e < first + c / 9,
+ * of this and the earlier rounds, whose neighbourhoods were costed already.
+ */
+GPUME_FN void gpume_hme_round_vector(int c, const GPUME_LOCAL int16_t *sx, const GPUME_LOCAL int16_t *sy,
+                                     int first, int *dx, int *dy)
+{
+    *dx = sx[first + c / 9] + c % 9 % 3 - 1;
+    *dy = sy[first + c / 9] + c % 9 / 3 - 1;
+}
+
+GPUME_FN int gpume_hme_round_new(int c, const GPUME_LOCAL int16_t *sx, const GPUME_LOCAL int16_t *sy,
+                                 int first, const int *x0, const int *y0, int range, int *dx, int *dy)
+{
+    const int e0 = first + c / 9;
+    int fresh;
+
+    gpume_hme_round_vector(c, sx, sy, first, dx, dy);
+    fresh = gpume_in_range(*dx, *dy, range) &&
+            !gpume_hme_seen(*dx, *dy, GPUME_HME_WINDOWS, x0, y0);
+    for (int e = 0; e < e0 && fresh; e++)
+        fresh = gpume_iabs(*dx - sx[e]) > 1 || gpume_iabs(*dy - sy[e]) > 1;
+    return fresh;
 }
 
 /** Candidates of the PU-table search of a CTU: full's (2 range + 1)^2 or hme's windows. */
@@ -338,17 +378,19 @@ GPUME_FN uint32_t gpume_pu_candidate(int algo, int range, int k, const int *x0, 
 /**
  * Integer vector of a winning PU-table key: for full its index is the raster
  * over [-range, range]^2; for hme that of gpume_hme_candidate() over the
- * windows x0[], y0[].
+ * windows x0[], y0[] or of gpume_hme_round_index().
  */
 GPUME_FN void gpume_key_vector(uint64_t key, int algo, int range, const int *x0, const int *y0,
                                int *vx, int *vy)
 {
     const uint32_t idx = (uint32_t)key;
-    const int w = algo == GPUME_ALGO_FULL ? 0 : idx / GPUME_HME_WIN_STRIDE;
-    const int r = algo == GPUME_ALGO_FULL ? idx : idx % GPUME_HME_WIN_STRIDE;
-    const int n = algo == GPUME_ALGO_FULL ? 2 * range + 1 : gpume_hme_window_size(w);
-    *vx = (algo == GPUME_ALGO_FULL ? -range : x0[w]) + r % n;
-    *vy = (algo == GPUME_ALGO_FULL ? -range : y0[w]) + r / n;
+    const int round = algo == GPUME_ALGO_HME && idx >= GPUME_HME_ROUND_BASE;
+    const int raster = algo == GPUME_ALGO_FULL || round;
+    const int w = raster ? 0 : idx / GPUME_HME_WIN_STRIDE;
+    const int r = round ? idx - GPUME_HME_ROUND_BASE : raster ? idx : idx % GPUME_HME_WIN_STRIDE;
+    const int n = raster ? 2 * range + 1 : gpume_hme_window_size(w);
+    *vx = (raster ? -range : x0[w]) + r % n;
+    *vy = (raster ? -range : y0[w]) + r / n;
 }
 
 /**
@@ -624,6 +666,41 @@ GPUME_FN int gpume_nb_pus(int ctu)
     for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1)
         levels++;
     return gpume_level_base(ctu, levels);
+}
+
+/**
+ * hme rounds: the seeds of a round are the 2Nx2N PUs that the search costs:
+ * with fixed blocks (block > 0) the nb_fixed exported PUs in Z order, else
+ * those of every CU in PU-table order (gpume_hme_seed_pu()).
+ */
+GPUME_FN int gpume_hme_nb_seeds(int ctu, int block, int nb_fixed)
+{
+    return block ? nb_fixed : GPUME_HME_SEEDS(ctu);
+}
+
+/** hme rounds with block=auto: PU-table index of seed i. */
+GPUME_FN int gpume_hme_seed_pu(int ctu, int i)
+{
+    int base = 0, s = GPUME_MIN_CU;
+    for (; s < ctu && i >= (ctu / s) * (ctu / s); s <<= 1) {
+        i    -= (ctu / s) * (ctu / s);
+        base += (ctu / s) * (ctu / s) * gpume_pus_per_cu(s);
+    }
+    return base + i * gpume_pus_per_cu(s);
+}
+
+/** hme rounds with block=auto: the seed that PU k of the table is, or -1 for a PU that is no 2Nx2N. */
+GPUME_FN int gpume_hme_seed_of_pu(int ctu, int k)
+{
+    int slot = 0;
+    for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1) {
+        const int cus = (ctu / s) * (ctu / s), npu = gpume_pus_per_cu(s);
+        if (k < cus * npu)
+            return k % npu ? -1 : slot + k / npu;
+        k    -= cus * npu;
+        slot += cus;
+    }
+    return -1;
 }
 
 /** Index of the 2Nx2N PU of the z-th CU of size s. */

@@ -374,6 +374,29 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
             pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
                                list, nb, best);
     }
+
+    /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far */
+    {
+        const int ns = gpume_hme_nb_seeds(p->ctu, p->block, nb);
+        int16_t sx[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+        int16_t sy[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+
+        for (int r = 0; r < GPUME_HME_ROUNDS; r++) {
+            for (int i = 0; i < ns; i++) {
+                const int k = list ? list[i] : gpume_hme_seed_pu(p->ctu, i);
+                int vx, vy;
+                gpume_key_vector(best[k], p->algo, R, cand_x0, cand_y0, &vx, &vy);
+                sx[r * ns + i] = vx;
+                sy[r * ns + i] = vy;
+            }
+            for (int k = 0; k < 9 * ns; k++) {
+                int dx, dy;
+                if (gpume_hme_round_new(k, sx, sy, r * ns, cand_x0, cand_y0, R, &dx, &dy))
+                    pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                       gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+            }
+        }
+    }
 }
 
 static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)

@@ -49,6 +49,10 @@
     X(uint8_t,  cur_s,     (ctu) * (ctu))                                               \
     X(uint32_t, cand_idx,  GPUME_OCL_BATCH(ctu))                                        \
     X(uint32_t, cand_mvc,  GPUME_OCL_BATCH(ctu))                                        \
+    X(int16_t,  cand_dx,   GPUME_OCL_BATCH(ctu))                                        \
+    X(int16_t,  cand_dy,   GPUME_OCL_BATCH(ctu))                                        \
+    X(int16_t,  seed_x,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))                     \
+    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))                     \
     X(uint64_t, red,       GPUME_KERNEL_THREADS) /* keys of the work-items sharing PUs */
 #define GPUME_OCL_REFINE_LOCALS(X, ctu)                                                 \
     X(uint32_t, cost,      GPUME_MAX_PUS)                                               \

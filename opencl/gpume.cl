@@ -249,7 +249,9 @@ static void unit_row(__local const uchar *cur_s, __global const uchar *ref, int 
  * NB_CAND candidates: unit SADs as running row sums, column sums into the
  * 2-D prefix tables S, then the best key of every PU. With few PUs (fixed
  * blocks) G work-items share a PU, each taking every G-th candidate, and
- * their keys are reduced at the end.
+ * their keys are reduced at the end. hme's rounds follow its windows: each
+ * costs the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far, those
+ * gpume_hme_round_new() finds not costed yet.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
@@ -266,7 +268,8 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
     __global const uchar *cur0 = cur_buf + a.cur[0].offset;
     __global const uchar *ref0 = ref_buf + a.ref[0].offset;
     const int rpitch = a.ref[0].pitch;
-    const int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    const int hme = a.p.algo == GPUME_ALGO_HME;
+    const int ns = gpume_hme_nb_seeds(CTU, a.p.block, nb);
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
     GpumePU my_pu[MAX_PUS_PER_ITEM];
     ulong best[MAX_PUS_PER_ITEM];
@@ -283,69 +286,109 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
         cur_s[i] = x < vw && y < vh ? cur0[(Y + y) * a.cur[0].pitch + X + x] : 0;
     }
 
-    for (int base = 0; base < total; base += NB_CAND) {
-        for (int c = tid; c < NB_CAND; c += NT) {
-            const int k = base + c;
-            uint idx = NO_CAND, mvc = 0;
-            if (k < total) {
-                int dx, dy;
-                const uint ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
-                if (gpume_in_range(dx, dy, a.p.range))
-                    idx = ci;
-                mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-            }
-            cand_idx[c] = idx;
-            cand_mvc[c] = mvc;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+    /* round -1: full's raster or hme's windows; hme rounds 0.. after it */
+    for (int round = -1; round < (hme ? GPUME_HME_ROUNDS : 0); round++) {
+        const int total = round < 0 ? gpume_pu_nb_candidates(a.p.algo, a.p.range) : 9 * ns;
 
-        for (int it = tid; it < NB_CAND * U; it += NT) {
-            const int c = it % NB_CAND, uy = it / NB_CAND;
-            __local uint *row = S + c * TW + (uy + 1) * U1;
-            if (uy == 0)
-                for (int x = 0; x < U1; x++)
-                    S[c * TW + x] = 0;
-            row[0] = 0;
-            if (cand_idx[c] != NO_CAND) {
-                int dx, dy;
-                gpume_pu_candidate(a.p.algo, a.p.range, base + c, wx0, wy0, &dx, &dy);
-                unit_row(cur_s, ref0 + (Y + dy) * rpitch + X + dx, rpitch, uy, vw, vh, interior, row);
-            } else {
-                for (int ux = 0; ux < U; ux++)
-                    row[ux + 1] = 0;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* column sums turn row sums into the 2-D prefix table */
-        for (int it = tid; it < NB_CAND * U; it += NT) {
-            const int c = it % NB_CAND, ux = it / NB_CAND + 1;
-            __local uint *col = S + c * TW + ux;
-            uint run = col[U1];
-            for (int y = 2; y <= U; y++) {
-                run += col[y * U1];
-                col[y * U1] = run;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
-        for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
-            const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
-            if (active) {
-                const GpumePU pu = my_pu[i];
-                const int o00 = pu.t * U1 + pu.l, o01 = pu.t * U1 + pu.r;
-                const int o10 = pu.b * U1 + pu.l, o11 = pu.b * U1 + pu.r;
-                ulong b = best[i];
-                for (int c = G > 1 ? tid / nb : 0; c < NB_CAND; c += G) {
-                    __local const uint *t = S + c * TW;
-                    const ulong key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
-                                                cand_idx[c]);
-                    if (cand_idx[c] != NO_CAND && key < b)
-                        b = key;
+        if (round >= 0) {
+            /* the seeds: the winning vectors of the 2Nx2N PUs so far */
+            if (G > 1) {
+                red[tid] = best[0];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (int j = tid; j < nb; j += NT) {
+                    const int slot = a.p.block ? j : gpume_hme_seed_of_pu(CTU, j);
+                    ulong b = red[j];
+                    int vx, vy;
+                    for (int g = 1; g < G; g++)
+                        b = red[g * nb + j] < b ? red[g * nb + j] : b;
+                    if (slot >= 0) {
+                        gpume_key_vector(b, a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
+                        seed_x[round * ns + slot] = vx;
+                        seed_y[round * ns + slot] = vy;
+                    }
                 }
-                best[i] = b;
+            } else {
+                for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
+                    const int k = tid + i * NT;
+                    const int slot = k < nb ? a.p.block ? k : gpume_hme_seed_of_pu(CTU, k) : -1;
+                    int vx, vy;
+                    if (slot >= 0) {
+                        gpume_key_vector(best[i], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
+                        seed_x[round * ns + slot] = vx;
+                        seed_y[round * ns + slot] = vy;
+                    }
+                }
             }
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int base = 0; base < total; base += NB_CAND) {
+            for (int c = tid; c < NB_CAND; c += NT) {
+                const int k = base + c;
+                uint idx = NO_CAND, mvc = 0;
+                int dx = 0, dy = 0;
+                if (k < total && round >= 0) {
+                    if (gpume_hme_round_new(k, seed_x, seed_y, round * ns, wx0, wy0, a.p.range, &dx, &dy))
+                        idx = gpume_hme_round_index(dx, dy, a.p.range);
+                } else if (k < total) {
+                    const uint ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
+                    if (gpume_in_range(dx, dy, a.p.range))
+                        idx = ci;
+                }
+                cand_idx[c] = idx;
+                cand_mvc[c] = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                cand_dx[c]  = dx;
+                cand_dy[c]  = dy;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+
+            for (int it = tid; it < NB_CAND * U; it += NT) {
+                const int c = it % NB_CAND, uy = it / NB_CAND;
+                __local uint *row = S + c * TW + (uy + 1) * U1;
+                if (uy == 0)
+                    for (int x = 0; x < U1; x++)
+                        S[c * TW + x] = 0;
+                row[0] = 0;
+                if (cand_idx[c] != NO_CAND) {
+                    unit_row(cur_s, ref0 + (Y + cand_dy[c]) * rpitch + X + cand_dx[c], rpitch, uy,
+                             vw, vh, interior, row);
+                } else {
+                    for (int ux = 0; ux < U; ux++)
+                        row[ux + 1] = 0;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            /* column sums turn row sums into the 2-D prefix table */
+            for (int it = tid; it < NB_CAND * U; it += NT) {
+                const int c = it % NB_CAND, ux = it / NB_CAND + 1;
+                __local uint *col = S + c * TW + ux;
+                uint run = col[U1];
+                for (int y = 2; y <= U; y++) {
+                    run += col[y * U1];
+                    col[y * U1] = run;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+
+            for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
+                const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
+                if (active) {
+                    const GpumePU pu = my_pu[i];
+                    const int o00 = pu.t * U1 + pu.l, o01 = pu.t * U1 + pu.r;
+                    const int o10 = pu.b * U1 + pu.l, o11 = pu.b * U1 + pu.r;
+                    ulong b = best[i];
+                    for (int c = G > 1 ? tid / nb : 0; c < NB_CAND; c += G) {
+                        __local const uint *t = S + c * TW;
+                        const ulong key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
+                                                    cand_idx[c]);
+                        if (cand_idx[c] != NO_CAND && key < b)
+                            b = key;
+                    }
+                    best[i] = b;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
     }
 
     if (G > 1) {

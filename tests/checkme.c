@@ -681,8 +681,10 @@ static int pu_layers(const GpumeParams *p)
 static double naive_work(const GpumeParams *p)
 {
     const double pix = (double)p->width * p->height;
+    const int seeds = p->block ? (p->ctu / p->block) * (p->ctu / p->block) : GPUME_HME_SEEDS(p->ctu);
     const double cand = p->algo == GPUME_ALGO_FULL ? (2.0 * p->range + 1) * (2.0 * p->range + 1) :
-                        p->algo == GPUME_ALGO_HME ? GPUME_HME_CANDIDATES : 3 * 64;
+                        p->algo == GPUME_ALGO_HME ? GPUME_HME_CANDIDATES + 9 * GPUME_HME_ROUNDS * seeds :
+                        3 * 64;
     return cand * pu_layers(p) * pix;
 }
 

@@ -447,7 +447,7 @@ static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const Naive
             centre[4 + k][1] = coarse[nb[k]][0][1];
         }
         for (int w = 0; w < 8; w++)
-            radius[w] = w < 2 ? 4 : 2;
+            radius[w] = w < 2 ? 3 : 2;
         for (int k = 0; k < nb_pus; k++) {
             const NaivePU *pu = &pus[k];
             if (!use[k])
@@ -466,6 +466,33 @@ static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const Naive
                                    w * 81 + j * n + i, vx, vy, sad);
                     }
             }
+        }
+        /* three rounds: every searched 2Nx2N PU's winner and its eight
+         * neighbours, costed for every searched PU, index 648 + raster */
+        for (int round = 0; round < 3; round++) {
+            static int seed[NAIVE_MAX_PUS][2];
+            int ns = 0;
+            for (int k = 0; k < nb_pus; k++)
+                if (use[k] && pus[k].mode == 0) {
+                    seed[ns][0] = best[k].vx;
+                    seed[ns++][1] = best[k].vy;
+                }
+            for (int e = 0; e < ns; e++)
+                for (int oy = -1; oy <= 1; oy++)
+                    for (int ox = -1; ox <= 1; ox++) {
+                        const int vx = seed[e][0] + ox, vy = seed[e][1] + oy;
+                        if (absi(vx) > R || absi(vy) > R)
+                            continue;
+                        for (int k = 0; k < nb_pus; k++) {
+                            const NaivePU *pu = &pus[k];
+                            uint64_t sad;
+                            if (!use[k])
+                                continue;
+                            sad = sad_int(cur, ref, X + pu->x, Y + pu->y, pu->w, pu->h, vx, vy);
+                            best_offer(&best[k], sad + mv_cost(p->lambda, 4 * vx, 4 * vy, px, py),
+                                       648 + (vy + R) * (2 * R + 1) + (vx + R), vx, vy, sad);
+                        }
+                    }
         }
     }
 

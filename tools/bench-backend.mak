@@ -39,3 +39,8 @@ $(BUILDDIR)/tools/bench-backend-ptx: $(GPUME_TOOLS_DIR)/bench-backend.c $(GPU_TE
 	@mkdir -p $(@D)
 	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter-out %/gpume.ptx.o,$(filter %.c %.o,$(GPU_TEST_DEPS))) \
 	    $(BUILDDIR)/tools/gpume-ptx-only.c $(CHECKME_LIBS) $(GPU_TEST_LIBS) -ldl
+
+# tools/hme-misses.c: where hme loses to full (CPU backend; docs/QUALITY.md)
+$(BUILDDIR)/tools/hme-misses: $(GPUME_TOOLS_DIR)/hme-misses.c $(GPU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS) -ldl
