@@ -121,6 +121,69 @@ cmd 30 minterpolate=fps=60
 (export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme:block=16")
 
 say ""
+say "== several streams on one GPU: output frames of all of them together per second of wall time"
+say "   (one: a single ffmpeg; four -vf: one ffmpeg, four inputs, four outputs of a filter graph each;"
+say "    filter_complex: the same in one filter graph; processes: that many ffmpeg at once)"
+# wall FRAMES LABEL COMMAND...: median over three runs of the command (a shell function or program)
+wall() {
+    n=$1 label=$2
+    shift 2
+    for r in 1 2 3; do
+        t0=$(date +%s.%N)
+        if "$@" > /dev/null 2> "$tmp/stderr"; then
+            echo "$t0 $(date +%s.%N)" | awk '{ printf "%.3f\n", $2 - $1 }'
+        else
+            echo failed
+        fi
+    done > "$tmp/times"
+    if grep -q failed "$tmp/times"; then
+        say "$(printf '%-60s failed: %s' "$label" "$(tail -n 1 "$tmp/stderr")")"
+        return
+    fi
+    t=$(sort -n "$tmp/times" | sed -n 2p)
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$label" "$n" "$t" "$(echo "$n $t" | awk '{ printf "%.1f", $1 / $2 }')")"
+}
+loop="-stream_loop -1 -i $tmp/1080p.y4m"
+one()      { $ff -v error $loop -frames:v 1000 -an -vf "$1" -f null -; }
+four_vf()  { $ff -v error $loop $loop $loop $loop \
+                 -map 0:v -frames:v 1000 -vf "$1" -f null - -map 1:v -frames:v 1000 -vf "$1" -f null - \
+                 -map 2:v -frames:v 1000 -vf "$1" -f null - -map 3:v -frames:v 1000 -vf "$1" -f null -; }
+four_fc()  { $ff -v error $loop $loop $loop $loop \
+                 -filter_complex "[0:v]$1[o0];[1:v]$1[o1];[2:v]$1[o2];[3:v]$1[o3]" \
+                 -map "[o0]" -frames:v 1000 -f null - -map "[o1]" -frames:v 1000 -f null - \
+                 -map "[o2]" -frames:v 1000 -f null - -map "[o3]" -frames:v 1000 -f null -; }
+processes() { # N FILTER
+    i=0 pids=""
+    while [ $i -lt "$1" ]; do
+        $ff -v error $loop -frames:v 1000 -an -vf "$2" -f null - & pids="$pids $!"
+        i=$((i + 1))
+    done
+    st=0
+    for p in $pids; do wait "$p" || st=1; done
+    return $st
+}
+for f in null gpume=device=cuda; do
+    wall 1000 "$f: one" one "$f"
+    wall 4000 "$f: four -vf" four_vf "$f"
+    wall 4000 "$f: filter_complex" four_fc "$f"
+    wall 8000 "$f: 8 processes" processes 8 "$f"
+done
+# CUDA MPS lets the processes' kernels run at once instead of time-sliced
+if command -v nvidia-cuda-mps-control > /dev/null; then
+    export CUDA_MPS_PIPE_DIRECTORY=$tmp/mps CUDA_MPS_LOG_DIRECTORY=$tmp/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    if nvidia-cuda-mps-control -d; then
+        wall 8000 "gpume=device=cuda: 8 processes, MPS" processes 8 gpume=device=cuda
+        echo quit | nvidia-cuda-mps-control
+    else
+        say "MPS: nvidia-cuda-mps-control -d failed"
+    fi
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+else
+    say "MPS: no nvidia-cuda-mps-control"
+fi
+
+say ""
 say "== NVDEC: cockatoo.mp4 (H.264, 1280x720, 280 frames) decoded on the GPU into CUDA frames, no download"
 cmd all null "$b/clips/cockatoo.mp4"
 cmd all gpume=device=cuda "$b/clips/cockatoo.mp4"
