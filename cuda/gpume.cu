@@ -104,78 +104,124 @@ extern "C" __global__ void gpume_predictor(GpumePredArgs a, const GpumeBlock *bl
         gpume_ctu_predictor(blocks, counts, a.max_out, c, pred);
 }
 
-/** Full search of the CTU's block at one coarse level; returns the winning vector. */
-__device__ static void coarse_search(const GpumeSearchArgs *a, const GpumeCudaBuffers *b,
-                                     int level, int ctu_idx,
-                                     int cxv, int cyv, int r, int *vx, int *vy, uint64_t *red)
-{
-    const int tid = threadIdx.x;
-    const int cx = ctu_idx % a->p.ctu_cols, cy = ctu_idx / a->p.ctu_cols;
-    const int bs = a->p.ctu >> level;
-    const int x0 = (cx * a->p.ctu) >> level, y0 = (cy * a->p.ctu) >> level;
-    const int vw = min(bs, a->cur[level].w - x0), vh = min(bs, a->cur[level].h - y0);
-    const int n = 2 * r + 1;
-    uint64_t best = GPUME_INVALID_KEY;
-
-    for (int c = tid; c < n * n; c += NT) {
-        const int dx = cxv + c % n - r, dy = cyv + c / n - r;
-        const uint32_t sad = plane_sad(b->cur, a->cur[level], b->ref, a->ref[level],
-                                         x0, y0, vw, vh, dx, dy);
-        const uint64_t key = gpume_key(sad + a->p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
-        if (key < best)
-            best = key;
-    }
-    best = block_min_key(best, red, tid, NT);
-    *vx = cxv + (int)((uint32_t)best % n) - r;
-    *vy = cyv + (int)((uint32_t)best / n) - r;
-}
-
 #define L2_MAX_R       ((GPUME_MAX_RANGE + 3) >> 2)
 #define L2_PER_THREAD  (((2 * L2_MAX_R + 1) * (2 * L2_MAX_R + 1) + NT - 1) / NT)
+#define L2_BLOCK       (GPUME_MAX_CTU / 4)                  ///< the CTU's block at level 2
+#define L2_WINDOW      (L2_BLOCK + 2 * L2_MAX_R)            ///< its reference window
+#define L1_BLOCK       (GPUME_MAX_CTU / 2)                  ///< the CTU's block at level 1
+#define L1_WINDOW      (L1_BLOCK + 2 * GPUME_HME_L1_RANGE)  ///< a minimum's reference window
+#define L1_POINTS      ((2 * GPUME_HME_L1_RANGE + 1) * (2 * GPUME_HME_L1_RANGE + 1))
+#define L1_PARTS       (NT / (GPUME_HME_MINIMA * L1_POINTS)) ///< threads sharing a level-1 SAD
+
+/** Copy the w x h samples at (x, y) of plane pl into dst (pitch w), all threads. */
+__device__ static void load_block(const uint8_t *pic, GpumePlane pl, int x, int y, int w, int h,
+                                  uint8_t *dst)
+{
+    for (int i = threadIdx.x; i < w * h; i += NT)
+        dst[i] = pic[pl.offset + (y + i / w) * pl.pitch + x + i % w];
+}
+
+/** SAD of the w x h block cur (pitch cp) against ref (pitch rp), both in shared memory. */
+__device__ static uint32_t shared_sad(const uint8_t *cur, int cp, const uint8_t *ref, int rp,
+                                      int w, int h)
+{
+    uint32_t sad = 0;
+    for (int y = 0; y < h; y++, cur += cp, ref += rp)
+        for (int x = 0; x < w; x++)
+            sad += gpume_iabs(cur[x] - ref[x]);
+    return sad;
+}
 
 /**
  * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
  * the level-2 full search (each thread keeps the keys of its candidates),
- * each refined at level 1; writes the CTU's GpumeHmeCoarse.
+ * each refined at level 1; writes the CTU's GpumeHmeCoarse. The blocks and
+ * their reference windows are read once into shared memory; the level-1
+ * searches of the minima run at once, L1_PARTS threads summing the rows of
+ * one point's SAD.
  */
 extern "C" __global__ void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint64_t red[NT];
+    GPUME_SHARED uint8_t cur2[L2_BLOCK * L2_BLOCK], ref2[L2_WINDOW * L2_WINDOW];
+    GPUME_SHARED uint8_t cur1[L1_BLOCK * L1_BLOCK], ref1[GPUME_HME_MINIMA][L1_WINDOW * L1_WINDOW];
+    GPUME_SHARED uint32_t part[GPUME_HME_MINIMA * L1_POINTS][L1_PARTS];
+    GPUME_SHARED int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
     const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
     const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
     const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
+    const int ww = vw + 2 * r;
+    const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
+    const int vw1 = min(2 * bs, a.cur[1].w - x1), vh1 = min(2 * bs, a.cur[1].h - y1);
+    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, ww1 = vw1 + 2 * r1;
     uint64_t keys[L2_PER_THREAD];
-    int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
 
+    load_block(b.cur, a.cur[2], x0, y0, vw, vh, cur2);
+    load_block(b.ref, a.ref[2], x0 - r, y0 - r, ww, vh + 2 * r, ref2);
+    load_block(b.cur, a.cur[1], x1, y1, vw1, vh1, cur1);
+    __syncthreads();
 #pragma unroll
     for (int i = 0; i < L2_PER_THREAD; i++) {
         const int c = tid + i * NT;
         keys[i] = GPUME_INVALID_KEY;
         if (c < n * n) {
             const int dx = c % n - r, dy = c / n - r;
-            const uint32_t sad = plane_sad(b.cur, a.cur[2], b.ref, a.ref[2], x0, y0, vw, vh, dx, dy);
+            const uint32_t sad = shared_sad(cur2, vw, ref2 + (dy + r) * ww + dx + r, ww, vw, vh);
             keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
         }
     }
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         uint64_t best = GPUME_INVALID_KEY;
-        int v1x, v1y;
 #pragma unroll
         for (int i = 0; i < L2_PER_THREAD; i++)
             if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
                 best = keys[i];
         best = block_min_key(best, red, tid, NT);
-        if (best == GPUME_INVALID_KEY) {  /* nothing far enough: the best again */
-            mx[k] = mx[0];
-            my[k] = my[0];
-        } else {
-            mx[k] = (int)((uint32_t)best % n) - r;
-            my[k] = (int)((uint32_t)best / n) - r;
-        }
-        coarse_search(&a, &b, 1, ctu_idx, 2 * mx[k], 2 * my[k], GPUME_HME_L1_RANGE, &v1x, &v1y, red);
         if (tid == 0) {
+            if (best == GPUME_INVALID_KEY) {  /* nothing far enough: the best again */
+                mx[k] = mx[0];
+                my[k] = my[0];
+            } else {
+                mx[k] = (int)((uint32_t)best % n) - r;
+                my[k] = (int)((uint32_t)best / n) - r;
+            }
+        }
+        __syncthreads();
+    }
+
+    /* level 1: the 5x5 points around each minimum, scaled */
+    for (int k = 0; k < GPUME_HME_MINIMA; k++)
+        load_block(b.ref, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, ww1, vh1 + 2 * r1, ref1[k]);
+    __syncthreads();
+    if (tid < GPUME_HME_MINIMA * L1_POINTS * L1_PARTS) {
+        const int part_idx = tid % L1_PARTS, point = tid / L1_PARTS;
+        const int k = point / L1_POINTS, c = point % L1_POINTS;
+        const uint8_t *rw = ref1[k] + (c / n1) * ww1 + c % n1;
+        uint32_t sad = 0;
+        for (int y = part_idx; y < vh1; y += L1_PARTS)
+            sad += shared_sad(cur1 + y * vw1, vw1, rw + y * ww1, ww1, vw1, 1);
+        part[point][part_idx] = sad;
+    }
+    __syncthreads();
+    if (tid < GPUME_HME_MINIMA) {
+        const int k = tid;
+        uint64_t best = GPUME_INVALID_KEY;
+        for (int c = 0; c < L1_POINTS; c++) {
+            const int dx = 2 * mx[k] + c % n1 - r1, dy = 2 * my[k] + c / n1 - r1;
+            uint32_t sad = 0;
+            for (int j = 0; j < L1_PARTS; j++)
+                sad += part[k * L1_POINTS + c][j];
+            {
+                const uint64_t key = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+                if (key < best)
+                    best = key;
+            }
+        }
+        {
+            const int v1x = 2 * mx[k] + (int)((uint32_t)best % n1) - r1;
+            const int v1y = 2 * my[k] + (int)((uint32_t)best / n1) - r1;
             b.coarse[ctu_idx].v[k][0] = gpume_clip(2 * v1x, -a.p.range, a.p.range);
             b.coarse[ctu_idx].v[k][1] = gpume_clip(2 * v1y, -a.p.range, a.p.range);
         }
@@ -613,6 +659,8 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     GPUME_SHARED uint16_t row_sad[9 * MAX_PU_ROWS];   /* a row: <= 64 * 255 */
     GPUME_SHARED uint32_t sad[GPUME_MAX_OUT_PER_CTU][9];
     GPUME_SHARED int nb_chosen, nb_out, nb_rows;
+    GPUME_SHARED uint32_t mask[NT / 32];
+    GPUME_SHARED int scan[NT];
 
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
@@ -639,29 +687,46 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     }
     __syncthreads();
 
-    /* clipped geometry and integer vectors of the exported PUs, rows numbered */
-    if (tid == 0) {
-        int k = 0, rows = 0;
-        for (int i = 0; i < nb_chosen; i++) {
+    static_assert(GPUME_MAX_OUT_PER_CTU <= NT, "one exported PU per thread");
+    /* clipped geometry and integer vectors of the exported PUs (those inside
+     * the frame, in order: one thread each), rows numbered by a prefix sum */
+    {
+        const int i = tid;
+        int x = 0, y = 0, w = 0, h = 0, k, count;
+        if (i < nb_chosen) {
             const GpumePU pu = b.pu[chosen[i]];
-            const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
-            const int w = min(4 * (pu.r - pu.l), a.p.width - x);
-            const int h = min(4 * (pu.b - pu.t), a.p.height - y);
+            x = X + 4 * pu.l;
+            y = Y + 4 * pu.t;
+            w = min(4 * (pu.r - pu.l), a.p.width - x);
+            h = min(4 * (pu.b - pu.t), a.p.height - y);
+        }
+        if (w <= 0 || h <= 0)
+            w = h = 0;
+        k = compact_place(h > 0, mask, &count);
+        scan[tid] = h;
+        __syncthreads();
+        for (int d = 1; d < NT; d <<= 1) {
+            const int v = tid >= d ? scan[tid - d] : 0;
+            __syncthreads();
+            scan[tid] += v;
+            __syncthreads();
+        }
+        if (h > 0) {
+            const int first = scan[tid] - h;
             int vx, vy;
-            if (w <= 0 || h <= 0)
-                continue;
             gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;
-            first_row[k] = rows;
+            first_row[k] = first;
             for (int j = 0; j < h; j++)
-                row_pu[rows++] = k;
-            k++;
+                row_pu[first + j] = k;
         }
-        first_row[k] = rows;
-        nb_out  = k;
-        nb_rows = rows;
+        if (tid == NT - 1) {
+            first_row[count] = scan[tid];
+            nb_out  = count;
+            nb_rows = scan[tid];
+        }
     }
     __syncthreads();
 
