@@ -514,11 +514,11 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
 
             /* the last batch of a window may be short */
             bn = min(B, total - base);
-            for (int it = tid; it < B * u; it += NT) {
-                const int c = it % B, uy = it / B;
+            /* tasks of the batch's candidates only, spread over all threads:
+             * a round's short batch would leave most warps waiting */
+            for (int it = tid; it < bn * u; it += NT) {
+                const int c = it % bn, uy = it / bn;
                 uint32_t *row = S + c * tw + (uy + 1) * u1;
-                if (c >= bn)
-                    continue;
                 if (uy == 0)
                     for (int x = 0; x < u1; x++)
                         S[c * tw + x] = 0;
@@ -537,10 +537,8 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
             }
             __syncthreads();
             /* column sums turn row sums into the 2-D prefix table */
-            for (int it = tid; it < B * u; it += NT) {
-                const int c = it % B, ux = it / B + 1;
-                if (c >= bn)
-                    continue;
+            for (int it = tid; it < bn * u; it += NT) {
+                const int c = it % bn, ux = it / bn + 1;
                 uint32_t *col = S + c * tw + ux;
                 uint32_t run = col[u1];
                 for (int y = 2; y <= u; y++) {
