@@ -547,6 +547,11 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out = ff_get_video_buffer(outlink, s->p.width, s->p.height);
     if (!out)
         return AVERROR(ENOMEM);
+    /* a hardware frames context may hold larger frames (NVDEC's are of the
+     * coded size, 1920x1088 for 1080p): the picture is their top left part,
+     * as in the input frames */
+    out->width               = s->p.width;
+    out->height              = s->p.height;
     out->sample_aspect_ratio = a->sample_aspect_ratio;
     out->color_range         = a->color_range;
     out->color_primaries     = a->color_primaries;

@@ -89,6 +89,7 @@ typedef struct Case {
     int range;                  ///< largest vector component, pixels
     enum Content content;
     int hw_in, hw_out;          ///< hardware frames of the device in, out
+    int pad;                    ///< the frames context's frames are pad larger each way (NVDEC's are)
 } Case;
 
 /* ------------------------------------------------------------------ frames */
@@ -150,18 +151,24 @@ static AVBufferRef *frames_for(AVBufferRef *dev, const Case *c)
     fc = (AVHWFramesContext *)frames->data;
     fc->format    = opencl ? AV_PIX_FMT_OPENCL : AV_PIX_FMT_CUDA;
     fc->sw_format = c->fmt;
-    fc->width     = c->w;
-    fc->height    = c->h;
+    fc->width     = c->w + c->pad;
+    fc->height    = c->h + c->pad;
     if (av_hwframe_ctx_init(frames) < 0)
         av_buffer_unref(&frames);
     return frames;
 }
 
-static AVFrame *to_hw(AVBufferRef *frames, const AVFrame *f)
+/** A hardware frame of the case's size (the top left of a larger one with pad), holding f's pictures if f. */
+static AVFrame *to_hw(AVBufferRef *frames, const Case *c, const AVFrame *f)
 {
     AVFrame *hw = av_frame_alloc();
-    if (!hw || av_hwframe_get_buffer(frames, hw, 0) < 0 ||
-        (f && av_hwframe_transfer_data(hw, f, 0) < 0))
+    if (!hw || av_hwframe_get_buffer(frames, hw, 0) < 0) {
+        av_frame_free(&hw);
+        return NULL;
+    }
+    hw->width  = c->w;
+    hw->height = c->h;
+    if (f && av_hwframe_transfer_data(hw, f, 0) < 0)
         av_frame_free(&hw);
     return hw;
 }
@@ -284,10 +291,11 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
     int16_t *ra = NULL, *rb = NULL;
     int ok = 1, err;
 
-    snprintf(name, sizeof(name), "%dx%d %s %s %s lambda=%d rel=%d/%d range=%d %s%s%s",
+    snprintf(name, sizeof(name), "%dx%d %s %s %s lambda=%d rel=%d/%d range=%d %s%s%s%s",
              c->w, c->h, av_get_pix_fmt_name(c->fmt), c->mode == MCFPS_MODE_MC ? "mc" : "blend",
              c->bi ? "bi" : "fwd", c->lambda, c->rel_lo, c->rel_hi, c->range,
-             content_names[c->content], c->hw_in ? " hw-in" : "", c->hw_out ? " hw-out" : "");
+             content_names[c->content], c->hw_in ? " hw-in" : "", c->hw_out ? " hw-out" : "",
+             c->pad ? " pad" : "");
     if (st.filter && !strstr(name, st.filter))
         return 1;
     if (ff_mcfps_format(&fm, c->w, c->h, c->fmt) < 0)
@@ -310,7 +318,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
         AVFrame *probe;
         frames = frames_for(dev, c);
         /* PoCL has no images of odd size with subsampled chroma */
-        probe = frames ? to_hw(frames, NULL) : NULL;
+        probe = frames ? to_hw(frames, c, NULL) : NULL;
         if (!probe)
             av_buffer_unref(&frames);
         av_frame_free(&probe);
@@ -330,7 +338,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             goto end;
         }
         for (int n = 0; n < 3 && c->hw_in; n++)
-            if (!(hwf[n] = to_hw(frames, f[n]))) {
+            if (!(hwf[n] = to_hw(frames, c, f[n]))) {
                 printf("FAIL %s: cannot upload a frame\n", name);
                 ok = 0;
                 goto end;
@@ -382,7 +390,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             p.phi = k < FF_ARRAY_ELEMS(phases) ? phases[k] : 1 + (int)(rnd() % 255);
             snprintf(what, sizeof(what), "%s pair %d phi=%d", name, pair, p.phi);
             if (c->hw_out)
-                hwo = to_hw(frames, NULL);
+                hwo = to_hw(frames, c, NULL);
             if (!ref || !out || (c->hw_out && !hwo)) {
                 printf("FAIL %s: out of memory\n", what);
                 ok = 0;
@@ -562,13 +570,15 @@ int main(int argc, char **argv)
         run_case(be, dev, &c);
     }
     /* every combination of directions and hardware frames at one size,
-     * planar and interleaved chroma (NVDEC's nv12) */
+     * planar and interleaved chroma (NVDEC's nv12); hardware frames in and
+     * out of a larger frames context */
     for (int fi = 0; fi < 2; fi++)
     for (int bi = 0; bi <= 1; bi++)
     for (int hw = 0; hw < 4; hw++) {
         Case c = { .w = 96, .h = 64, .fmt = fi ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P,
                    .mode = MCFPS_MODE_MC, .bi = bi, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
-                   .range = 8, .content = CONTENT_SMOOTH, .hw_in = hw & 1, .hw_out = hw >> 1 };
+                   .range = 8, .content = CONTENT_SMOOTH, .hw_in = hw & 1, .hw_out = hw >> 1,
+                   .pad = hw == 3 ? 16 : 0 };
         run_case(be, dev, &c);
     }
     /* a large odd size */
@@ -586,12 +596,13 @@ int main(int argc, char **argv)
                    .range = 8, .content = CONTENT_REAL, .hw_in = k % 4 == 2, .hw_out = k % 4 == 2 };
         run_case(be, dev, &c);
     }
-    /* nv12 hardware frames in and out of every kind, on real frames (NVDEC's path) */
+    /* NVDEC's path: nv12 hardware frames of a larger frames context (its
+     * coded size) in, of the same context out, on real frames */
     for (int k = 0; k < 3 && st.real; k++) {
         Case c = { .w = st.real_w, .h = st.real_h, .fmt = AV_PIX_FMT_NV12,
                    .mode = k < 2 ? MCFPS_MODE_MC : MCFPS_MODE_BLEND, .bi = 1,
                    .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI, .range = 8,
-                   .content = CONTENT_REAL, .hw_in = 1, .hw_out = k != 1 };
+                   .content = CONTENT_REAL, .hw_in = 1, .hw_out = k != 1, .pad = 16 };
         run_case(be, dev, &c);
     }
     av_free(st.real);
