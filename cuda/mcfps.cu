@@ -97,8 +97,9 @@ extern "C" __global__ void mcfps_render(McfpsCudaPlaneArgs a)
 
     if (x >= a.pw || y >= a.ph)
         return;
-    a.dst[(long)y * a.sd + x] = mcfps_render_pixel(&a.p, a.a, a.sa, a.b, a.sb, a.pw, a.ph,
-                                                   a.lx, a.ly, a.f.vec, a.f.info, x, y);
+    a.dst[(long)y * a.sd + x * a.step] = mcfps_render_pixel(&a.p, a.a, a.sa, a.b, a.sb, a.step,
+                                                            a.pw, a.ph, a.lx, a.ly, a.f.vec, a.f.info,
+                                                            x, y);
 }
 
 /** One sample of the weighted average at phase p.phi (mode=blend). */
@@ -109,6 +110,6 @@ extern "C" __global__ void mcfps_blend(McfpsCudaPlaneArgs a)
 
     if (x >= a.pw || y >= a.ph)
         return;
-    a.dst[(long)y * a.sd + x] = mcfps_blend_pixel(a.a[(long)y * a.sa + x], a.b[(long)y * a.sb + x],
-                                                  a.p.phi);
+    a.dst[(long)y * a.sd + x * a.step] = mcfps_blend_pixel(a.a[(long)y * a.sa + x * a.step],
+                                                           a.b[(long)y * a.sb + x * a.step], a.p.phi);
 }

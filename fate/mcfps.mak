@@ -44,6 +44,29 @@ fate-mcfps-cut: CMD = framecrc -lavfi "$(MCFPS_CUT),$(MCFPS_ME),mcfps=fps=50"
 FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_FATE_DEPS) FORMAT) += fate-mcfps-odd
 fate-mcfps-odd: CMD = framecrc -lavfi testsrc2=s=67x37:r=25:d=0.2,format=yuv422p,$(MCFPS_ME),mcfps=fps=50
 
+# nv12 and nv21 (NVDEC's nv12): by definition the yuv420p conversion with
+# the chroma interleaved. The yuv420p tests write their output as nv12 (or
+# nv21); the nv12 (nv21) tests convert nv12 (nv21) frames and are compared
+# with those references, as FFmpeg's overlay_nv12 is with overlay_yuv420
+# (so a regenerated reference of an nv12 test would overwrite the yuv420p
+# one, and the yuv420p test would fail)
+MCFPS_NV12_DEPS = $(MCFPS_FATE_DEPS) FORMAT SCALE
+FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_NV12_DEPS)) += fate-mcfps-yuv420p-as-nv12
+fate-mcfps-yuv420p-as-nv12: CMD = framecrc -lavfi $(MCFPS_SRC),format=yuv420p,$(MCFPS_ME),mcfps=fps=100,scale,format=nv12
+
+FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_NV12_DEPS)) += fate-mcfps-nv12
+fate-mcfps-nv12: CMD = framecrc -lavfi $(MCFPS_SRC),format=yuv420p,scale,format=nv12,$(MCFPS_ME),mcfps=fps=100
+fate-mcfps-nv12: REF = $(SRC_PATH)/tests/ref/fate/mcfps-yuv420p-as-nv12
+
+# odd size, moving: the last chroma column and row
+MCFPS_ODD = testsrc2=s=96x64:r=25:d=0.2,format=yuv420p,crop=67:37:x=2*n:y=n:exact=1
+FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_NV12_DEPS)) += fate-mcfps-yuv420p-as-nv21
+fate-mcfps-yuv420p-as-nv21: CMD = framecrc -lavfi $(MCFPS_ODD),$(MCFPS_ME),mcfps=fps=50,scale,format=nv21
+
+FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_NV12_DEPS)) += fate-mcfps-nv21
+fate-mcfps-nv21: CMD = framecrc -lavfi $(MCFPS_ODD),scale,format=nv21,$(MCFPS_ME),mcfps=fps=50
+fate-mcfps-nv21: REF = $(SRC_PATH)/tests/ref/fate/mcfps-yuv420p-as-nv21
+
 # the comparison modes (no vectors needed)
 FATE_MCFPS-$(call FILTERFRAMECRC, MCFPS TESTSRC2 CROP) += fate-mcfps-blend
 fate-mcfps-blend: CMD = framecrc -lavfi $(MCFPS_SRC),mcfps=fps=60:mode=blend

@@ -138,9 +138,10 @@ MCFPS_FN int mcfps_tap(int f, int t)
  * Sample of a plane at (px, py) in units of 1/2^fbx, 1/2^fby pixel
  * (fb <= 3) with the 4-tap filter of mcfps_tap() in both directions,
  * samples clamped into the plane: sum of tap_x(i) tap_y(j) s(x0-1+i, y0-1+j),
- * (+ 2048) >> 12, clipped to [0, 255].
+ * (+ 2048) >> 12, clipped to [0, 255]. Sample (x, y) is p[y * stride + x * step]
+ * (step 2: chroma interleaved with the other chroma plane, nv12).
  */
-MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h,
+MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int step, int w, int h,
                            int px, int py, int fbx, int fby)
 {
     const int x0 = px >> fbx, y0 = py >> fby;
@@ -148,7 +149,7 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int
     int v = 0;
 
     if (!fx && !fy)
-        return p[(long)mcfps_clip(y0, 0, h - 1) * stride + mcfps_clip(x0, 0, w - 1)];
+        return p[(long)mcfps_clip(y0, 0, h - 1) * stride + mcfps_clip(x0, 0, w - 1) * step];
     for (int j = 0; j < 4; j++) {
         const int ty = mcfps_tap(fy, j);
         const MCFPS_GLOBAL uint8_t *row = p + (long)mcfps_clip(y0 - 1 + j, 0, h - 1) * stride;
@@ -156,7 +157,7 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int
         if (!ty)
             continue;
         for (int i = 0; i < 4; i++)
-            r += mcfps_tap(fx, i) * row[mcfps_clip(x0 - 1 + i, 0, w - 1)];
+            r += mcfps_tap(fx, i) * row[mcfps_clip(x0 - 1 + i, 0, w - 1) * step];
         v += ty * r;
     }
     return mcfps_clip((v + 2048) >> 12, 0, 255);
@@ -501,14 +502,21 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
     return mcfps_search_finish(p, fa, fb, i, j, &st, n, out_v);
 }
 
+/** Plain weighted average of the two frames at phase phi. */
+MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
+{
+    return ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+}
+
 /**
  * The prediction of sample (x, y) of a plane subsampled by (lx, ly) through
  * cell k (its vector, side and weight m), faded towards avg, the plain
- * average at (x, y): one term of the overlapped-block sum.
+ * average at (x, y): one term of the overlapped-block sum. Samples are step
+ * bytes apart in a row (1, or 2 in a subsampled plane: mcfps_sample4()).
  */
 MCFPS_FN int mcfps_render_term(const McfpsParams *p,
                                const MCFPS_GLOBAL uint8_t *a, int sa,
-                               const MCFPS_GLOBAL uint8_t *b, int sb, int pw, int ph,
+                               const MCFPS_GLOBAL uint8_t *b, int sb, int step, int pw, int ph,
                                int lx, int ly,
                                const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
                                int k, int x, int y, int avg)
@@ -519,10 +527,10 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
     const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
     /* luma-sized planes: 8 taps; subsampled chroma: 4 */
     const int va = lx || ly ?
-        mcfps_sample4(a, sa, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly) :
+        mcfps_sample4(a, sa, step, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly) :
         mcfps_sample8(a, sa, pw, ph, (x << 2) + oax, (y << 2) + oay);
     const int vb = lx || ly ?
-        mcfps_sample4(b, sb, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy, 2 + lx, 2 + ly) :
+        mcfps_sample4(b, sb, step, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy, 2 + lx, 2 + ly) :
         mcfps_sample8(b, sb, pw, ph, (x << 2) + oax + dx, (y << 2) + oay + dy);
     /* an end outside the plane sees nothing: the other end is taken */
     const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
@@ -541,12 +549,12 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
  * compensation over the 2x2 cells whose centres surround the pixel, with
  * bilinear window weights (summing to 256) times each cell's OBMC weight r,
  * so that a cell whose vector matches better dominates its neighbours'. The
- * plane is subsampled by (lx, ly) (log2, 0 for luma); vectors and cells are
- * in luma units.
+ * plane is subsampled by (lx, ly) (log2, 0 for luma), its samples step bytes
+ * apart in a row (mcfps_render_term()); vectors and cells are in luma units.
  */
 MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
                                 const MCFPS_GLOBAL uint8_t *a, int sa,
-                                const MCFPS_GLOBAL uint8_t *b, int sb, int pw, int ph,
+                                const MCFPS_GLOBAL uint8_t *b, int sb, int step, int pw, int ph,
                                 int lx, int ly,
                                 const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
                                 int x, int y)
@@ -556,7 +564,7 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
     const int i0 = tx >> (MCFPS_CELL_LOG2 + 1), j0 = ty >> (MCFPS_CELL_LOG2 + 1);
     const int wx1 = tx & (2 * MCFPS_CELL - 1), wy1 = ty & (2 * MCFPS_CELL - 1);
     const int phi = p->phi;
-    const int avg = ((MCFPS_PHI_ONE - phi) * a[(long)y * sa + x] + phi * b[(long)y * sb + x] + 128) >> 8;
+    const int avg = mcfps_blend_pixel(a[(long)y * sa + x * step], b[(long)y * sb + x * step], phi);
     int acc = 0, wsum = 0, kk[4], term[4];
 
     for (int c = 0; c < 4; c++) {
@@ -573,7 +581,7 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
                 info[kk[e]] == info[k])
                 t = term[e];
         if (t < 0)
-            t = mcfps_render_term(p, a, sa, b, sb, pw, ph, lx, ly, vec, info, k, x, y, avg);
+            t = mcfps_render_term(p, a, sa, b, sb, step, pw, ph, lx, ly, vec, info, k, x, y, avg);
         kk[c]   = k;
         term[c] = t;
         acc  += w * t;
@@ -581,12 +589,6 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
     }
     /* wsum >= 256: at least one window weight is non-zero */
     return (acc + wsum / 2) / wsum;
-}
-
-/** Plain weighted average of the two frames at phase phi. */
-MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
-{
-    return ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
 }
 
 #endif /* AVFILTER_MCFPS_H */

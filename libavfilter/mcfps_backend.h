@@ -44,15 +44,31 @@ typedef struct McfpsHost {
     AVBufferRef     *hw_device;   ///< GPU backends: a device of their type (gpume_device.h opens it)
 } McfpsHost;
 
-/** The pictures a backend converts: size and the planes of the software format. */
+/**
+ * The pictures a backend converts: size, the planes of the picture (luma,
+ * chroma, alpha: converted one by one) and where they lie in a frame of the
+ * software format. A plane of a planar format is a frame plane of its own;
+ * the two chroma planes of nv12 and nv21 share frame plane 1, interleaved.
+ */
 typedef struct McfpsFormat {
     int width, height;
     int nb_planes;
     int w[MCFPS_MAX_PLANES], h[MCFPS_MAX_PLANES];    ///< plane sizes
     int lx[MCFPS_MAX_PLANES], ly[MCFPS_MAX_PLANES]; ///< log2 subsampling against luma
+    /** plane i's sample (x, y): byte offset[i] + x * step[i] of row y of frame plane plane[i];
+     *  step[i] is 1, or 2 for interleaved chroma (subsampled: lx[i] or ly[i] set) */
+    int plane[MCFPS_MAX_PLANES], offset[MCFPS_MAX_PLANES], step[MCFPS_MAX_PLANES];
+    int nb_frame_planes;
+    /** frame plane k: fh[k] rows of fw[k] bytes, in elements of fstep[k] bytes
+     *  (a sample of each plane in it: the pixel of an OpenCL frame's image) */
+    int fw[MCFPS_MAX_PLANES], fh[MCFPS_MAX_PLANES], fstep[MCFPS_MAX_PLANES];
 } McfpsFormat;
 
-/** Fill f for width x height pictures of the planar software format sw_format. */
+/**
+ * Fill f for width x height pictures of the 8-bit YUV or gray software
+ * format sw_format (planar, or with interleaved chroma); AVERROR(EINVAL)
+ * for other formats.
+ */
 int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format);
 
 typedef struct McfpsBackend {

@@ -274,12 +274,25 @@ static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
                           int px, int py, int w, int h, int16_t *out)
 {
     const int sx = 2 + pl->lx, sy = 2 + pl->ly;
+    /* interleaved chroma: the footprint's samples, packed */
+    uint8_t packed[(TILE + 3) * (TILE + 3)];
 
-    if (!pl->lx && !pl->ly)
+    if (!pl->lx && !pl->ly) {
         predict_tile8(src + (ptrdiff_t)(py >> 2) * stride + (px >> 2), stride, px & 3, py & 3, w, h, out);
-    else
-        predict_tile(src + (ptrdiff_t)(py >> sy) * stride + (px >> sx), stride,
-                     (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy), w, h, out);
+        return;
+    }
+    src += (ptrdiff_t)(py >> sy) * stride + (px >> sx) * pl->step;
+    if (pl->step != 1) {
+        for (int y = 0; y < h + 3; y++) {
+            const uint8_t *r = src + (ptrdiff_t)(y - 1) * stride - pl->step;
+            for (int x = 0; x < w + 3; x++)
+                packed[y * (TILE + 3) + x] = r[x * pl->step];
+        }
+        src    = packed + TILE + 3 + 1;
+        stride = TILE + 3;
+    }
+    predict_tile(src, stride, (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy),
+                 w, h, out);
 }
 
 /**
@@ -312,7 +325,7 @@ static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, c
 void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                           const int16_t *vec, const uint16_t *info, int y0, int y1)
 {
-    const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi;
+    const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi, step = pl->step;
     const int tw = TILE >> lx, th = TILE >> ly;
     const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
 
@@ -320,8 +333,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
         for (int y = y0; y < y1; y++) {
             uint8_t *dst = pl->dst + (ptrdiff_t)y * pl->sd;
             for (int x = 0; x < pl->w; x++)
-                dst[x] = mcfps_render_pixel(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h,
-                                            lx, ly, vec, info, x, y);
+                dst[x * step] = mcfps_render_pixel(p, pl->a, pl->sa, pl->b, pl->sb, step, pl->w, pl->h,
+                                                   lx, ly, vec, info, x, y);
         }
         return;
     }
@@ -340,10 +353,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             int wx[2][TILE], wy[2][TILE];
 
             for (int y = 0; y < h; y++) {
-                const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0;
-                const uint8_t *rb = pl->b + (ptrdiff_t)(ty0 + y) * pl->sb + tx0;
+                const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0 * step;
+                const uint8_t *rb = pl->b + (ptrdiff_t)(ty0 + y) * pl->sb + tx0 * step;
                 for (int x = 0; x < w; x++)
-                    avg[y * TILE + x] = mcfps_blend_pixel(ra[x], rb[x], phi);
+                    avg[y * TILE + x] = mcfps_blend_pixel(ra[x * step], rb[x * step], phi);
             }
             /* window weights of the left or right, upper or lower cell */
             for (int x = 0; x < w; x++) {
@@ -382,7 +395,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                         for (int x = 0; x < w; x++) {
                             const int wt = wx[c & 1][x] * wy[c >> 1][y] * r;
                             acc[y * TILE + x] += wt *
-                                mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, pl->w, pl->h, lx, ly,
+                                mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, step, pl->w, pl->h, lx, ly,
                                                   vec, info, k, tx0 + x, ty0 + y, avg[y * TILE + x]);
                             wsum[y * TILE + x] += wt;
                         }
@@ -390,9 +403,9 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                 }
             }
             for (int y = 0; y < h; y++) {
-                uint8_t *dst = pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0;
+                uint8_t *dst = pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0 * step;
                 for (int x = 0; x < w; x++)
-                    dst[x] = (acc[y * TILE + x] + wsum[y * TILE + x] / 2) / wsum[y * TILE + x];
+                    dst[x * step] = (acc[y * TILE + x] + wsum[y * TILE + x] / 2) / wsum[y * TILE + x];
             }
         }
     }
@@ -404,7 +417,7 @@ void ff_mcfps_blend_rows(const McfpsPlane *pl, int phi, int y0, int y1)
         const uint8_t *a = pl->a + (ptrdiff_t)y * pl->sa, *b = pl->b + (ptrdiff_t)y * pl->sb;
         uint8_t *dst = pl->dst + (ptrdiff_t)y * pl->sd;
         for (int x = 0; x < pl->w; x++)
-            dst[x] = mcfps_blend_pixel(a[x], b[x], phi);
+            dst[x * pl->step] = mcfps_blend_pixel(a[x * pl->step], b[x * pl->step], phi);
     }
 }
 
@@ -467,21 +480,34 @@ int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb
 int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(sw_format);
-    const int nb = av_pix_fmt_count_planes(sw_format);
+    const int nb = desc ? desc->nb_components : 0;
 
     memset(f, 0, sizeof(*f));
-    if (!desc || (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) || nb <= 0 || nb > MCFPS_MAX_PLANES ||
-        width <= 0 || height <= 0)
+    if (!desc || (desc->flags & (AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
+                                 AV_PIX_FMT_FLAG_BITSTREAM)) ||
+        nb <= 0 || nb > MCFPS_MAX_PLANES || width <= 0 || height <= 0)
         return AVERROR(EINVAL);
-    f->width     = width;
-    f->height    = height;
-    f->nb_planes = nb;
+    f->width           = width;
+    f->height          = height;
+    f->nb_planes       = nb;
+    f->nb_frame_planes = av_pix_fmt_count_planes(sw_format);
     for (int i = 0; i < nb; i++) {
+        const AVComponentDescriptor *c = &desc->comp[i];
         const int chroma = i == 1 || i == 2;
-        f->lx[i] = chroma ? desc->log2_chroma_w : 0;
-        f->ly[i] = chroma ? desc->log2_chroma_h : 0;
-        f->w[i]  = AV_CEIL_RSHIFT(width, f->lx[i]);
-        f->h[i]  = AV_CEIL_RSHIFT(height, f->ly[i]);
+        f->lx[i]     = chroma ? desc->log2_chroma_w : 0;
+        f->ly[i]     = chroma ? desc->log2_chroma_h : 0;
+        f->w[i]      = AV_CEIL_RSHIFT(width, f->lx[i]);
+        f->h[i]      = AV_CEIL_RSHIFT(height, f->ly[i]);
+        f->plane[i]  = c->plane;
+        f->offset[i] = c->offset;
+        f->step[i]   = c->step;
+        /* 8-bit samples; interleaved ones only in subsampled planes (4-tap filter) */
+        if (c->depth != 8 || c->shift || c->plane >= f->nb_frame_planes || c->offset >= c->step ||
+            c->step > (f->lx[i] || f->ly[i] ? 2 : 1))
+            return AVERROR(EINVAL);
+        f->fw[c->plane]    = f->w[i] * c->step;
+        f->fh[c->plane]    = f->h[i];
+        f->fstep[c->plane] = c->step;
     }
     return 0;
 }
@@ -618,9 +644,10 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
             return err;
     }
     for (int i = 0; i < s->f.nb_planes; i++) {
+        const int k = s->f.plane[i], o = s->f.offset[i];
         s->pl = (McfpsPlane) {
-            .a = fa->data[i], .b = fb->data[i], .dst = out->data[i],
-            .sa = fa->linesize[i], .sb = fb->linesize[i], .sd = out->linesize[i],
+            .a = fa->data[k] + o, .b = fb->data[k] + o, .dst = out->data[k] + o,
+            .sa = fa->linesize[k], .sb = fb->linesize[k], .sd = out->linesize[k], .step = s->f.step[i],
             .w = s->f.w[i], .h = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
         };
         err = cpu_execute(s, cpu_render_job, s->pl.h);

@@ -32,11 +32,15 @@
 
 #include "mcfps.h"
 
-/** One plane of the two input frames and of the output, w x h samples, subsampled by (lx, ly). */
+/**
+ * One plane of the two input frames and of the output, w x h samples,
+ * subsampled by (lx, ly); sample (x, y) of a is a[y * sa + x * step].
+ */
 typedef struct McfpsPlane {
     const uint8_t *a, *b;
     uint8_t *dst;
     int sa, sb, sd;     ///< line sizes
+    int step;           ///< 1, or 2 for interleaved chroma (nv12; subsampled planes only)
     int w, h;
     int lx, ly;         ///< log2 subsampling against luma
 } McfpsPlane;

@@ -43,7 +43,7 @@
 extern const unsigned char ff_mcfps_ptx_data[];
 extern const unsigned int ff_mcfps_ptx_len;
 
-/** A plane on the device. */
+/** A frame plane on the device. */
 typedef struct McfpsCudaPlane {
     CUdeviceptr data;
     int pitch;
@@ -62,13 +62,14 @@ typedef struct McfpsCUDAContext {
     CUmodule module;
     CUfunction f_smooth, f_select, f_render, f_blend;
 
+    /* frame planes (McfpsFormat.nb_frame_planes) */
     CUdeviceptr own[3][MCFPS_MAX_PLANES];       ///< planes of slots 0, 1 and of the result, for software frames
     int own_pitch[MCFPS_MAX_PLANES];
     McfpsCudaPlane pic[2][MCFPS_MAX_PLANES];    ///< what slot i reads: own planes or a frame's
     AVFrame *held[2];                           ///< the hardware frame of slot i, or blank
     McfpsCudaFields fields;
 
-    /* page-locked staging (planes packed at pitch w[i]): software frames
+    /* page-locked staging (frame planes packed at pitch fw[k]): software frames
      * of slots 0 and 1 on their way up, the raw fields, and the result on
      * its way down; each event marks the end of the last copy of its buffer */
     GpumeCudaStaging up[2], fields_up, down;
@@ -175,11 +176,11 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     GET_FUNC(f_blend,  "mcfps_blend");
 #undef GET_FUNC
 
-    for (int i = 1; i < f->nb_planes; i++)
-        s->plane_offset[i] = s->plane_offset[i - 1] + (size_t)f->w[i - 1] * f->h[i - 1];
+    for (int k = 1; k < f->nb_frame_planes; k++)
+        s->plane_offset[k] = s->plane_offset[k - 1] + (size_t)f->fw[k - 1] * f->fh[k - 1];
     {
-        const size_t frame_size = s->plane_offset[f->nb_planes - 1] +
-                                  (size_t)f->w[f->nb_planes - 1] * f->h[f->nb_planes - 1];
+        const int last = f->nb_frame_planes - 1;
+        const size_t frame_size = s->plane_offset[last] + (size_t)f->fw[last] * f->fh[last];
         if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[0], frame_size)) < 0 ||
             (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[1], frame_size)) < 0 ||
             (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->down, frame_size)) < 0 ||
@@ -187,10 +188,10 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
                                                s->cells * 4 * sizeof(int16_t))) < 0)
             goto fail;
     }
-    for (int i = 0; i < f->nb_planes; i++) {
-        s->own_pitch[i] = FFALIGN(f->w[i], 256);
-        for (int k = 0; k < 3; k++) {
-            err = CHECK_CU(cu->cuMemAlloc(&s->own[k][i], (size_t)s->own_pitch[i] * f->h[i]));
+    for (int k = 0; k < f->nb_frame_planes; k++) {
+        s->own_pitch[k] = FFALIGN(f->fw[k], 256);
+        for (int n = 0; n < 3; n++) {
+            err = CHECK_CU(cu->cuMemAlloc(&s->own[n][k], (size_t)s->own_pitch[k] * f->fh[k]));
             if (err < 0)
                 goto fail;
         }
@@ -214,8 +215,8 @@ fail:
     return err;
 }
 
-/** 2D copy of plane i between host or device memory and device memory, on the stream. */
-static int copy_plane(McfpsCUDAContext *s, int i, CUmemorytype src_type, const void *src_host,
+/** 2D copy of frame plane k between host or device memory and device memory, on the stream. */
+static int copy_plane(McfpsCUDAContext *s, int k, CUmemorytype src_type, const void *src_host,
                       CUdeviceptr src_dev, int src_pitch, CUmemorytype dst_type, void *dst_host,
                       CUdeviceptr dst_dev, int dst_pitch)
 {
@@ -228,8 +229,8 @@ static int copy_plane(McfpsCUDAContext *s, int i, CUmemorytype src_type, const v
         .dstHost       = dst_host,
         .dstDevice     = dst_dev,
         .dstPitch      = dst_pitch,
-        .WidthInBytes  = s->f.w[i],
-        .Height        = s->f.h[i],
+        .WidthInBytes  = s->f.fw[k],
+        .Height        = s->f.fh[k],
     };
     return CHECK_CU(s->cu->cuMemcpy2DAsync(&cpy, s->stream));
 }
@@ -269,8 +270,8 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         err = av_frame_ref(s->held[slot], frame);
         if (err >= 0)
             err = wait_for(s, s->stream, s->hwctx->stream);
-        for (int i = 0; i < s->f.nb_planes && err >= 0; i++)
-            s->pic[slot][i] = (McfpsCudaPlane) { (CUdeviceptr)frame->data[i], frame->linesize[i] };
+        for (int k = 0; k < s->f.nb_frame_planes && err >= 0; k++)
+            s->pic[slot][k] = (McfpsCudaPlane) { (CUdeviceptr)frame->data[k], frame->linesize[k] };
         goto end;
     }
     /* staged, so that the copies neither wait for the stream nor make the
@@ -278,19 +279,19 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     err = CHECK_CU(s->cu->cuEventSynchronize(s->up_done[slot]));
     if (err >= 0) {
         GpumeCopyPlane planes[MCFPS_MAX_PLANES];
-        for (int i = 0; i < s->f.nb_planes; i++)
-            planes[i] = (GpumeCopyPlane) {
-                .dst = s->up[slot].data + s->plane_offset[i], .dst_linesize = s->f.w[i],
-                .src = frame->data[i], .src_linesize = frame->linesize[i],
-                .width = s->f.w[i], .height = s->f.h[i],
+        for (int k = 0; k < s->f.nb_frame_planes; k++)
+            planes[k] = (GpumeCopyPlane) {
+                .dst = s->up[slot].data + s->plane_offset[k], .dst_linesize = s->f.fw[k],
+                .src = frame->data[k], .src_linesize = frame->linesize[k],
+                .width = s->f.fw[k], .height = s->f.fh[k],
             };
         err = ff_gpume_copy_planes(s->host.execute, s->host.exec_opaque, s->host.nb_threads,
-                                   planes, s->f.nb_planes);
+                                   planes, s->f.nb_frame_planes);
     }
-    for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
-        s->pic[slot][i] = (McfpsCudaPlane) { s->own[slot][i], s->own_pitch[i] };
-        err = copy_plane(s, i, CU_MEMORYTYPE_HOST, s->up[slot].data + s->plane_offset[i], 0,
-                         s->f.w[i], CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][i], s->own_pitch[i]);
+    for (int k = 0; k < s->f.nb_frame_planes && err >= 0; k++) {
+        s->pic[slot][k] = (McfpsCudaPlane) { s->own[slot][k], s->own_pitch[k] };
+        err = copy_plane(s, k, CU_MEMORYTYPE_HOST, s->up[slot].data + s->plane_offset[k], 0,
+                         s->f.fw[k], CU_MEMORYTYPE_DEVICE, NULL, s->own[slot][k], s->own_pitch[k]);
     }
     if (err >= 0)
         err = CHECK_CU(s->cu->cuEventRecord(s->up_done[slot], s->stream));
@@ -348,14 +349,14 @@ static int finish_rendering(McfpsCUDAContext *s)
     err = CHECK_CU(s->cu->cuEventSynchronize(s->rendered));
     if (err >= 0) {
         GpumeCopyPlane planes[MCFPS_MAX_PLANES];
-        for (int i = 0; i < s->f.nb_planes; i++)
-            planes[i] = (GpumeCopyPlane) {
-                .dst = out->data[i], .dst_linesize = out->linesize[i],
-                .src = s->down.data + s->plane_offset[i], .src_linesize = s->f.w[i],
-                .width = s->f.w[i], .height = s->f.h[i],
+        for (int k = 0; k < s->f.nb_frame_planes; k++)
+            planes[k] = (GpumeCopyPlane) {
+                .dst = out->data[k], .dst_linesize = out->linesize[k],
+                .src = s->down.data + s->plane_offset[k], .src_linesize = s->f.fw[k],
+                .width = s->f.fw[k], .height = s->f.fh[k],
             };
         err = ff_gpume_copy_planes(s->host.execute, s->host.exec_opaque, s->host.nb_threads,
-                                   planes, s->f.nb_planes);
+                                   planes, s->f.nb_frame_planes);
     }
     return err;
 }
@@ -387,20 +388,22 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
                      1, MCFPS_CUDA_SELECT_THREADS, 1, &ca);
     }
     for (int i = 0; i < s->f.nb_planes && err >= 0; i++) {
+        const int k = s->f.plane[i], o = s->f.offset[i];
         McfpsCudaPlaneArgs pa = {
             .p = *p, .f = s->fields,
-            .a = s->pic[a][i].data, .sa = s->pic[a][i].pitch,
-            .b = s->pic[b][i].data, .sb = s->pic[b][i].pitch,
-            .dst = hw ? (CUdeviceptr)out->data[i] : s->own[2][i],
-            .sd  = hw ? out->linesize[i] : s->own_pitch[i],
+            .a = s->pic[a][k].data + o, .sa = s->pic[a][k].pitch,
+            .b = s->pic[b][k].data + o, .sb = s->pic[b][k].pitch,
+            .dst = (hw ? (CUdeviceptr)out->data[k] : s->own[2][k]) + o,
+            .sd  = hw ? out->linesize[k] : s->own_pitch[k],
+            .step = s->f.step[i],
             .pw = s->f.w[i], .ph = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
         };
         err = launch(s, mode == MCFPS_MODE_MC ? s->f_render : s->f_blend,
                      FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, 8) / 8, 32, 8, &pa);
-        if (err >= 0 && !hw)
-            err = copy_plane(s, i, CU_MEMORYTYPE_DEVICE, NULL, pa.dst, pa.sd,
-                             CU_MEMORYTYPE_HOST, s->down.data + s->plane_offset[i], 0, s->f.w[i]);
     }
+    for (int k = 0; k < s->f.nb_frame_planes && err >= 0 && !hw; k++)
+        err = copy_plane(s, k, CU_MEMORYTYPE_DEVICE, NULL, s->own[2][k], s->own_pitch[k],
+                         CU_MEMORYTYPE_HOST, s->down.data + s->plane_offset[k], 0, s->f.fw[k]);
     /* a hardware frame is read on the device's stream next; a software one
      * by the host, after finish() */
     if (err >= 0 && hw)

@@ -54,7 +54,7 @@ typedef struct McfpsCudaCellArgs {
     int sa, sb;                         ///< their pitches
 } McfpsCudaCellArgs;
 
-/** Argument of mcfps_render and mcfps_blend: one plane. */
+/** Argument of mcfps_render and mcfps_blend: one plane, sample (x, y) at y * pitch + x * step. */
 typedef struct McfpsCudaPlaneArgs {
     McfpsParams p;
     McfpsCudaFields f;
@@ -62,6 +62,7 @@ typedef struct McfpsCudaPlaneArgs {
     MCFPS_DEVPTR(const uint8_t) b;
     MCFPS_DEVPTR(uint8_t) dst;
     int sa, sb, sd;                     ///< pitches
+    int step;                           ///< 1, or 2 for interleaved chroma (nv12)
     int pw, ph, lx, ly;                 ///< plane size, log2 subsampling against luma
 } McfpsCudaPlaneArgs;
 

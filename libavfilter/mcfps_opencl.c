@@ -3,11 +3,12 @@
  * two source strings: libavfilter/mcfps.h (embedded as opencl/mcfps_h.cl by
  * tools/overlay.sh) and opencl/mcfps.cl.
  *
- * Every plane of the two pictures and of the result is a buffer of its own,
- * rows packed (pitch = width). Software frames are written into them and
- * the result read back; AV_PIX_FMT_OPENCL frames (one image2d_t per plane)
- * are copied image to buffer and back on the device, so hardware frames
- * never pass through the host.
+ * Every frame plane of the two pictures and of the result is a buffer of
+ * its own, rows packed (pitch = McfpsFormat.fw, the two chroma planes of
+ * nv12 interleaved in one). Software frames are written into them and the
+ * result read back; AV_PIX_FMT_OPENCL frames (one image2d_t per frame plane,
+ * CL_RG for nv12's chroma) are copied image to buffer and back on the
+ * device, so hardware frames never pass through the host.
  *
  * This file is part of FFmpeg.
  *
@@ -54,8 +55,8 @@ typedef struct McfpsOpenCLContext {
     cl_program program;
     cl_kernel k_smooth, k_select, k_render, k_blend;
 
-    cl_mem pic[2][MCFPS_MAX_PLANES];    ///< the two pictures, packed rows
-    cl_mem out[MCFPS_MAX_PLANES];       ///< the result
+    cl_mem pic[2][MCFPS_MAX_PLANES];    ///< the two pictures' frame planes, packed rows
+    cl_mem out[MCFPS_MAX_PLANES];       ///< the result's
     cl_mem ra, rb, fa, fb, vec, info;
 } McfpsOpenCLContext;
 
@@ -148,11 +149,11 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to get an OpenCL command queue: %d\n", cle);
     if ((err = build_program(s)) < 0)
         goto fail;
-    for (int i = 0; i < f->nb_planes; i++) {
-        const size_t size = (size_t)f->w[i] * f->h[i];
-        if (!(s->pic[0][i] = alloc_buffer(s, size, &err)) ||
-            !(s->pic[1][i] = alloc_buffer(s, size, &err)) ||
-            !(s->out[i]    = alloc_buffer(s, size, &err)))
+    for (int k = 0; k < f->nb_frame_planes; k++) {
+        const size_t size = (size_t)f->fw[k] * f->fh[k];
+        if (!(s->pic[0][k] = alloc_buffer(s, size, &err)) ||
+            !(s->pic[1][k] = alloc_buffer(s, size, &err)) ||
+            !(s->out[k]    = alloc_buffer(s, size, &err)))
             goto fail;
     }
     if (!(s->ra   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
@@ -168,11 +169,11 @@ fail:
     return err;
 }
 
-/** Write or read (write set) plane i of a software frame to or from buffer m, packed rows. */
+/** Write or read (write set) frame plane i of a software frame to or from buffer m, packed rows. */
 static int transfer_plane(McfpsOpenCLContext *s, cl_mem m, int i, const AVFrame *frame, int write)
 {
     void *avctx = s->host.log_ctx;
-    const int w = s->f.w[i], h = s->f.h[i];
+    const int w = s->f.fw[i], h = s->f.fh[i];
     cl_int cle;
     int err = 0;
 
@@ -201,6 +202,12 @@ fail:
     return err;
 }
 
+/** Width in pixels of the image of frame plane i of an AV_PIX_FMT_OPENCL frame. */
+static size_t image_width(const McfpsFormat *f, int i)
+{
+    return f->fw[i] / f->fstep[i];
+}
+
 static int ocl_load(void *priv, int slot, const AVFrame *frame)
 {
     McfpsOpenCLContext *s = priv;
@@ -210,9 +217,9 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
 
     if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
-    for (int i = 0; i < s->f.nb_planes; i++) {
+    for (int i = 0; i < s->f.nb_frame_planes; i++) {
         if (frame->format == AV_PIX_FMT_OPENCL) {
-            const size_t origin[3] = { 0, 0, 0 }, region[3] = { s->f.w[i], s->f.h[i], 1 };
+            const size_t origin[3] = { 0, 0, 0 }, region[3] = { image_width(&s->f, i), s->f.fh[i], 1 };
             cle = clEnqueueCopyImageToBuffer(s->queue, (cl_mem)frame->data[i], s->pic[slot][i],
                                              origin, region, 0, 0, NULL, NULL);
             CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy image plane %d: %d\n", i, cle);
@@ -291,40 +298,35 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
     for (int i = 0; i < s->f.nb_planes; i++) {
         const size_t local[2]  = { 32, 8 };
         const size_t global[2] = { FFALIGN(s->f.w[i], 32), FFALIGN(s->f.h[i], 8) };
+        const int fp = s->f.plane[i];
         const cl_int pw = s->f.w[i], ph = s->f.h[i], lx = s->f.lx[i], ly = s->f.ly[i];
+        const cl_int pitch = s->f.fw[fp], off = s->f.offset[i], step = s->f.step[i];
+        const cl_kernel k = mode == MCFPS_MODE_MC ? s->k_render : s->k_blend;
         int arg = 0;
+        /* mcfps_blend's arguments are mcfps_render's first ones */
+        CL_SET_KERNEL_ARG(k, arg++, McfpsParams, p);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[a][fp]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &pitch);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[b][fp]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &pitch);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->out[fp]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &pitch);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &off);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &step);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
+        CL_SET_KERNEL_ARG(k, arg++, cl_int, &ph);
         if (mode == MCFPS_MODE_MC) {
-            cl_kernel k = s->k_render;
-            CL_SET_KERNEL_ARG(k, arg++, McfpsParams, p);
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[a][i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[b][i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->out[i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &ph);
             CL_SET_KERNEL_ARG(k, arg++, cl_int, &lx);
             CL_SET_KERNEL_ARG(k, arg++, cl_int, &ly);
             CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->vec);
             CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->info);
-            cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
-        } else {
-            cl_kernel k = s->k_blend;
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[a][i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[b][i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->out[i]);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &pw);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &ph);
-            CL_SET_KERNEL_ARG(k, arg++, cl_int, &p->phi);
-            cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
         }
+        cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the plane kernel: %d\n", cle);
+    }
+    for (int i = 0; i < s->f.nb_frame_planes; i++) {
         if (hw) {
-            const size_t origin[3] = { 0, 0, 0 }, region[3] = { pw, ph, 1 };
+            const size_t origin[3] = { 0, 0, 0 }, region[3] = { image_width(&s->f, i), s->f.fh[i], 1 };
             cle = clEnqueueCopyBufferToImage(s->queue, s->out[i], (cl_mem)out->data[i], 0,
                                              origin, region, 0, NULL, NULL);
             CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy plane %d to its image: %d\n", i, cle);

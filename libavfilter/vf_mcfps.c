@@ -122,6 +122,8 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
     AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ444P,
     AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA422P, AV_PIX_FMT_YUVA444P,
+    /* 4:2:0 with interleaved chroma (NVDEC's output) */
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV21,
     /* hardware frames of one of the formats above */
 #if GPUME_HAVE_CUDA
     AV_PIX_FMT_CUDA,
@@ -131,6 +133,10 @@ static const enum AVPixelFormat pix_fmts[] = {
 #endif
     AV_PIX_FMT_NONE
 };
+
+/** What pix_fmts holds, for error messages. */
+#define MCFPS_FORMATS "8-bit YUV with chroma subsampled by at most 2, planar or nv12/nv21, " \
+                      "or gray (yuv420p, yuv444p, nv12, gray, ...)"
 
 static int is_supported_sw_format(enum AVPixelFormat fmt)
 {
@@ -258,8 +264,7 @@ static int config_input(AVFilterLink *inlink)
         const AVHWFramesContext *frames = l->hw_frames_ctx ?
             (const AVHWFramesContext *)l->hw_frames_ctx->data : NULL;
         if (!frames || !is_supported_sw_format(frames->sw_format)) {
-            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; mcfps reads planar "
-                   "8-bit YUV or gray (yuv420p, yuv444p, gray, ...)\n",
+            av_log(ctx, AV_LOG_ERROR, "unsupported hardware frames: %s; mcfps reads " MCFPS_FORMATS "\n",
                    frames ? av_get_pix_fmt_name(frames->sw_format) : "no frames context");
             return AVERROR(ENOSYS);
         }
@@ -374,8 +379,7 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
         return err;
     /* config_input checked the first frames' format; a change is checked here */
     if (!is_supported_sw_format(sw_format)) {
-        av_log(ctx, AV_LOG_ERROR, "frames of %s: mcfps reads planar 8-bit YUV with chroma "
-               "subsampled by at most 2, or gray (yuv420p, yuv444p, gray, ...)\n",
+        av_log(ctx, AV_LOG_ERROR, "frames of %s: mcfps reads " MCFPS_FORMATS "\n",
                av_get_pix_fmt_name(sw_format));
         return AVERROR(ENOSYS);
     }
@@ -543,6 +547,11 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out = ff_get_video_buffer(outlink, s->p.width, s->p.height);
     if (!out)
         return AVERROR(ENOMEM);
+    /* a hardware frames context may hold larger frames (NVDEC's are of the
+     * coded size, 1920x1088 for 1080p): the picture is their top left part,
+     * as in the input frames */
+    out->width               = s->p.width;
+    out->height              = s->p.height;
     out->sample_aspect_ratio = a->sample_aspect_ratio;
     out->color_range         = a->color_range;
     out->color_primaries     = a->color_primaries;

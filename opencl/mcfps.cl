@@ -78,24 +78,30 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, vec);
 }
 
-/** One sample of an interpolated plane of pw x ph, subsampled by (lx, ly). */
+/**
+ * One sample of an interpolated plane of pw x ph, subsampled by (lx, ly):
+ * sample (x, y) of the buffers at off + y * pitch + x * step.
+ */
 __kernel void mcfps_render(McfpsParams p, __global const uchar *a, int sa,
                            __global const uchar *b, int sb, __global uchar *dst, int sd,
-                           int pw, int ph, int lx, int ly,
+                           int off, int step, int pw, int ph, int lx, int ly,
                            __global const short *vec, __global const ushort *info)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= pw || y >= ph)
         return;
-    dst[y * sd + x] = mcfps_render_pixel(&p, a, sa, b, sb, pw, ph, lx, ly, vec, info, x, y);
+    dst[off + y * sd + x * step] = mcfps_render_pixel(&p, a + off, sa, b + off, sb, step, pw, ph,
+                                                      lx, ly, vec, info, x, y);
 }
 
-/** One sample of the weighted average at phase phi (mode=blend). */
-__kernel void mcfps_blend(__global const uchar *a, int sa, __global const uchar *b, int sb,
-                          __global uchar *dst, int sd, int pw, int ph, int phi)
+/** One sample of the weighted average at phase p.phi (mode=blend); the arguments are mcfps_render's first. */
+__kernel void mcfps_blend(McfpsParams p, __global const uchar *a, int sa,
+                          __global const uchar *b, int sb, __global uchar *dst, int sd,
+                          int off, int step, int pw, int ph)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= pw || y >= ph)
         return;
-    dst[y * sd + x] = mcfps_blend_pixel(a[y * sa + x], b[y * sb + x], phi);
+    dst[off + y * sd + x * step] = mcfps_blend_pixel(a[off + y * sa + x * step],
+                                                     b[off + y * sb + x * step], p.phi);
 }

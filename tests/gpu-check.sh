@@ -4,7 +4,7 @@
 # mcfps), the same under compute-sanitizer, OpenCL against the CPU reference
 # through NVIDIA's OpenCL, the filters end to end with device=cuda and
 # device=opencl (mcfps's output compared with its CPU output, software and
-# hardware frames), a soak test of host and device memory, and (not a pass
+# hardware frames, yuv420p and nv12, NVDEC's CUDA frames), a soak test of host and device memory, and (not a pass
 # or fail) the speed of gpume=device=cuda:dir=bi,mcfps=fps=60 on 1080p30. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
 # "N failed", the exit status 1 on a failure.
 #
@@ -113,14 +113,16 @@ mcfps_md5() { # NAME DEVICE-OPTIONS... : framemd5 of 90 output frames
         > "$out/$n.err" 2>&1 || { echo "exit status $?: $(tail -n 2 "$out/$n.err" | tr '\n' ' ')"; return 1; }
     grep -h "Parsed_mcfps.*using the" "$out/$n.err" | head -n 1
 }
-mcfps_same() { # NAME: its framemd5 equals the CPU's
+mcfps_same_as() { # REF NAME DEVICE-OPTIONS...: NAME's framemd5 equals REF's
+    r=$1; shift
     mcfps_md5 "$@" || return 1
-    if ! cmp -s "$out/mcfps-cpu.md5" "$out/$1.md5"; then
-        echo "output differs from device=cpu: $(diff "$out/mcfps-cpu.md5" "$out/$1.md5" | head -n 3 | tr '\n' ' ')"
+    if ! cmp -s "$out/$r.md5" "$out/$1.md5"; then
+        echo "output differs from $r: $(diff "$out/$r.md5" "$out/$1.md5" | head -n 3 | tr '\n' ' ')"
         return 1
     fi
-    echo "same bytes as device=cpu"
+    echo "same bytes as $r"
 }
+mcfps_same() { mcfps_same_as mcfps-cpu "$@"; } # NAME DEVICE-OPTIONS...: the CPU's yuv420p output
 clip="$b/clips/cockatoo.mp4"
 run mcfps-cpu mcfps_md5 mcfps-cpu -i "$clip" -vf format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
 run mcfps-cuda mcfps_same mcfps-cuda -i "$clip" \
@@ -132,6 +134,23 @@ run mcfps-opencl mcfps_same mcfps-opencl -i "$clip" \
     -vf format=yuv420p,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
 run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device opencl=ocl -filter_hw_device ocl \
     -i "$clip" -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
+# nv12: the CPU's output on nv12 is its yuv420p output interleaved, and every
+# path gives it: CUDA from software and CUDA frames (hwupload_cuda), NVDEC's
+# CUDA frames (the decoder is bit-exact), OpenCL from software and OpenCL frames
+run mcfps-nv12-cpu mcfps_md5 mcfps-nv12-cpu -i "$clip" -vf format=nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
+run mcfps-nv12-planar mcfps_same_as mcfps-nv12-cpu mcfps-nv12-planar -i "$clip" \
+    -vf format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu,format=nv12
+run mcfps-nv12-cuda mcfps_same_as mcfps-nv12-cpu mcfps-nv12-cuda -i "$clip" \
+    -vf format=nv12,gpume=device=cuda:dir=bi,mcfps=fps=60:device=cuda
+run mcfps-nv12-cuda-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-cuda-frames -i "$clip" \
+    -vf format=nv12,hwupload_cuda,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+run mcfps-nvdec mcfps_same_as mcfps-nv12-cpu mcfps-nvdec -hwaccel cuda -hwaccel_output_format cuda -i "$clip" \
+    -vf gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+run mcfps-nv12-opencl mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl -i "$clip" \
+    -vf format=nv12,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
+run mcfps-nv12-opencl-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl-frames \
+    -init_hw_device opencl=ocl -filter_hw_device ocl \
+    -i "$clip" -vf format=nv12,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
 rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \

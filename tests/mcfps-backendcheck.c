@@ -1,7 +1,8 @@
 /*
  * mcfps tests: every GPU backend against the CPU reference, bit for bit:
  * random, smooth and real frames, several phases, modes mc and blend,
- * odd sizes, every planar format mcfps takes, fields from forward vectors
+ * odd sizes, every format mcfps takes (planar, and nv12/nv21 with
+ * interleaved chroma, on real frames too), fields from forward vectors
  * only and from vectors of both directions, slots swapped as the filter
  * swaps them, software and hardware frames in and out. A backend whose
  * device cannot be opened is reported as "skipped: no <name> device" and
@@ -9,7 +10,7 @@
  *
  * Usage: mcfps-backendcheck [--backend=cuda|opencl] [--real=FILE.yuv:WxH:N]
  *                           [--quick] [--seed=N] [--filter=SUBSTRING] [--verbose]
- * --real: N >= 3 frames of yuv420p. The last line of the output is
+ * --real: N >= 3 frames of yuv420p (also converted to nv12). The last line of the output is
  * "N passed, N failed, N skipped".
  *
  * This file is part of FFmpeg.
@@ -48,6 +49,7 @@
 #endif
 #include "libavfilter/mcfps_backend.h"
 #include "libavfilter/mcfps_cpu.h"
+#include "mcfps_frames.h"
 
 static struct {
     uint64_t rng;
@@ -87,6 +89,7 @@ typedef struct Case {
     int range;                  ///< largest vector component, pixels
     enum Content content;
     int hw_in, hw_out;          ///< hardware frames of the device in, out
+    int pad;                    ///< the frames context's frames are pad larger each way (NVDEC's are)
 } Case;
 
 /* ------------------------------------------------------------------ frames */
@@ -94,28 +97,23 @@ typedef struct Case {
 /** Frame n of the case's content: a moving picture, so the vectors mean something. */
 static AVFrame *make_frame(const Case *c, int n)
 {
-    AVFrame *f = av_frame_alloc();
     McfpsFormat fm;
+    AVFrame *f;
 
-    if (!f || ff_mcfps_format(&fm, c->w, c->h, c->fmt) < 0)
-        goto fail;
-    f->format = c->fmt;
-    f->width  = c->w;
-    f->height = c->h;
-    if (av_frame_get_buffer(f, 0) < 0)
-        goto fail;
+    if (ff_mcfps_format(&fm, c->w, c->h, c->fmt) < 0 || !(f = mcfps_test_frame(c->w, c->h, c->fmt)))
+        return NULL;
     for (int i = 0; i < fm.nb_planes; i++) {
         for (int y = 0; y < fm.h[i]; y++) {
-            uint8_t *row = f->data[i] + (ptrdiff_t)y * f->linesize[i];
             for (int x = 0; x < fm.w[i]; x++) {
+                uint8_t *v = mcfps_test_sample(&fm, f, i, x, y);
                 switch (c->content) {
                 case CONTENT_RANDOM:
-                    row[x] = rnd();
+                    *v = rnd();
                     break;
                 case CONTENT_SMOOTH: {
                     const int X = (x << fm.lx[i]) + 3 * n, Y = (y << fm.ly[i]) + n;
-                    row[x] = (uint8_t)(128 + 60 * ((X * 7 + Y * 3) % 37 - 18) / 18 +
-                                       ((X / 5 + Y / 7) & 1) * 40 - 20 + i * 9);
+                    *v = (uint8_t)(128 + 60 * ((X * 7 + Y * 3) % 37 - 18) / 18 +
+                                   ((X / 5 + Y / 7) & 1) * 40 - 20 + i * 9);
                     break;
                 }
                 case CONTENT_REAL: {
@@ -128,10 +126,10 @@ static AVFrame *make_frame(const Case *c, int n)
                     if (i == 1 || i == 2) {
                         const uint8_t *pl = fr + (size_t)st.real_w * st.real_h +
                                             (i - 1) * (size_t)(st.real_w / 2) * (st.real_h / 2);
-                        row[x] = pl[(size_t)FFMIN(Y / 2, st.real_h / 2 - 1) * (st.real_w / 2) +
-                                    FFMIN(X / 2, st.real_w / 2 - 1)];
+                        *v = pl[(size_t)FFMIN(Y / 2, st.real_h / 2 - 1) * (st.real_w / 2) +
+                                FFMIN(X / 2, st.real_w / 2 - 1)];
                     } else {
-                        row[x] = fr[(size_t)Y * st.real_w + X];
+                        *v = fr[(size_t)Y * st.real_w + X];
                     }
                     break;
                 }
@@ -139,27 +137,6 @@ static AVFrame *make_frame(const Case *c, int n)
             }
         }
     }
-    return f;
-fail:
-    av_frame_free(&f);
-    return NULL;
-}
-
-/** An output frame of the case's format, its bytes all 0x5a. */
-static AVFrame *make_out(const Case *c)
-{
-    AVFrame *f = av_frame_alloc();
-    if (!f)
-        return NULL;
-    f->format = c->fmt;
-    f->width  = c->w;
-    f->height = c->h;
-    if (av_frame_get_buffer(f, 0) < 0) {
-        av_frame_free(&f);
-        return NULL;
-    }
-    for (int i = 0; i < 4 && f->buf[i]; i++)
-        memset(f->buf[i]->data, 0x5a, f->buf[i]->size);
     return f;
 }
 
@@ -174,18 +151,24 @@ static AVBufferRef *frames_for(AVBufferRef *dev, const Case *c)
     fc = (AVHWFramesContext *)frames->data;
     fc->format    = opencl ? AV_PIX_FMT_OPENCL : AV_PIX_FMT_CUDA;
     fc->sw_format = c->fmt;
-    fc->width     = c->w;
-    fc->height    = c->h;
+    fc->width     = c->w + c->pad;
+    fc->height    = c->h + c->pad;
     if (av_hwframe_ctx_init(frames) < 0)
         av_buffer_unref(&frames);
     return frames;
 }
 
-static AVFrame *to_hw(AVBufferRef *frames, const AVFrame *f)
+/** A hardware frame of the case's size (the top left of a larger one with pad), holding f's pictures if f. */
+static AVFrame *to_hw(AVBufferRef *frames, const Case *c, const AVFrame *f)
 {
     AVFrame *hw = av_frame_alloc();
-    if (!hw || av_hwframe_get_buffer(frames, hw, 0) < 0 ||
-        (f && av_hwframe_transfer_data(hw, f, 0) < 0))
+    if (!hw || av_hwframe_get_buffer(frames, hw, 0) < 0) {
+        av_frame_free(&hw);
+        return NULL;
+    }
+    hw->width  = c->w;
+    hw->height = c->h;
+    if (f && av_hwframe_transfer_data(hw, f, 0) < 0)
         av_frame_free(&hw);
     return hw;
 }
@@ -270,18 +253,25 @@ static void run_free(Run *r)
     av_freep(&r->priv);
 }
 
-/** Compare the pictures of software frames a and b; report the first difference. */
+/**
+ * Compare the pictures of software frames a and b, every byte of each frame
+ * plane's rows; report the first difference (the plane, at its position).
+ */
 static int same_picture(const McfpsFormat *f, const AVFrame *ref, const AVFrame *out, const char *name)
 {
-    for (int i = 0; i < f->nb_planes; i++)
-        for (int y = 0; y < f->h[i]; y++) {
-            const uint8_t *r = ref->data[i] + (ptrdiff_t)y * ref->linesize[i];
-            const uint8_t *o = out->data[i] + (ptrdiff_t)y * out->linesize[i];
-            if (memcmp(r, o, f->w[i])) {
-                int x = 0;
+    for (int k = 0; k < f->nb_frame_planes; k++)
+        for (int y = 0; y < f->fh[k]; y++) {
+            const uint8_t *r = ref->data[k] + (ptrdiff_t)y * ref->linesize[k];
+            const uint8_t *o = out->data[k] + (ptrdiff_t)y * out->linesize[k];
+            if (memcmp(r, o, f->fw[k])) {
+                int x = 0, i = 0;
                 while (r[x] == o[x])
                     x++;
-                printf("FAIL %s: plane %d (%d, %d): cpu %d, gpu %d\n", name, i, x, y, r[x], o[x]);
+                while (i < f->nb_planes - 1 &&
+                       (f->plane[i] != k || (x - f->offset[i]) % f->step[i]))
+                    i++;
+                printf("FAIL %s: plane %d (%d, %d): cpu %d, gpu %d\n", name, i,
+                       (x - f->offset[i]) / f->step[i], y, r[x], o[x]);
                 return 0;
             }
         }
@@ -301,10 +291,11 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
     int16_t *ra = NULL, *rb = NULL;
     int ok = 1, err;
 
-    snprintf(name, sizeof(name), "%dx%d %s %s %s lambda=%d rel=%d/%d range=%d %s%s%s",
+    snprintf(name, sizeof(name), "%dx%d %s %s %s lambda=%d rel=%d/%d range=%d %s%s%s%s",
              c->w, c->h, av_get_pix_fmt_name(c->fmt), c->mode == MCFPS_MODE_MC ? "mc" : "blend",
              c->bi ? "bi" : "fwd", c->lambda, c->rel_lo, c->rel_hi, c->range,
-             content_names[c->content], c->hw_in ? " hw-in" : "", c->hw_out ? " hw-out" : "");
+             content_names[c->content], c->hw_in ? " hw-in" : "", c->hw_out ? " hw-out" : "",
+             c->pad ? " pad" : "");
     if (st.filter && !strstr(name, st.filter))
         return 1;
     if (ff_mcfps_format(&fm, c->w, c->h, c->fmt) < 0)
@@ -327,7 +318,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
         AVFrame *probe;
         frames = frames_for(dev, c);
         /* PoCL has no images of odd size with subsampled chroma */
-        probe = frames ? to_hw(frames, NULL) : NULL;
+        probe = frames ? to_hw(frames, c, NULL) : NULL;
         if (!probe)
             av_buffer_unref(&frames);
         av_frame_free(&probe);
@@ -347,7 +338,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             goto end;
         }
         for (int n = 0; n < 3 && c->hw_in; n++)
-            if (!(hwf[n] = to_hw(frames, f[n]))) {
+            if (!(hwf[n] = to_hw(frames, c, f[n]))) {
                 printf("FAIL %s: cannot upload a frame\n", name);
                 ok = 0;
                 goto end;
@@ -393,12 +384,13 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             memset(rb, 0x7f, sizeof(*rb) * 2 * p.cw * p.ch);
         }
         for (int k = 0; k < FF_ARRAY_ELEMS(phases) + 1 && ok; k++) {
-            AVFrame *ref = make_out(c), *out = make_out(c), *hwo = NULL;
+            AVFrame *ref = mcfps_test_frame(c->w, c->h, c->fmt), *hwo = NULL;
+            AVFrame *out = mcfps_test_frame(c->w, c->h, c->fmt);
             char what[300];
             p.phi = k < FF_ARRAY_ELEMS(phases) ? phases[k] : 1 + (int)(rnd() % 255);
             snprintf(what, sizeof(what), "%s pair %d phi=%d", name, pair, p.phi);
             if (c->hw_out)
-                hwo = to_hw(frames, NULL);
+                hwo = to_hw(frames, c, NULL);
             if (!ref || !out || (c->hw_out && !hwo)) {
                 printf("FAIL %s: out of memory\n", what);
                 ok = 0;
@@ -504,7 +496,7 @@ int main(int argc, char **argv)
                                     { 127, 65 }, { 176, 144 } };
     static const enum AVPixelFormat fmts[] = {
         AV_PIX_FMT_GRAY8, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P,
-        AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVA420P,
+        AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVA420P, AV_PIX_FMT_NV12, AV_PIX_FMT_NV21,
     };
 
     for (int i = 1; i < argc; i++) {
@@ -577,30 +569,42 @@ int main(int argc, char **argv)
         c.hw_out  = rnd() % 4 == 0;
         run_case(be, dev, &c);
     }
-    /* every combination of directions and hardware frames at one size */
+    /* every combination of directions and hardware frames at one size,
+     * planar and interleaved chroma (NVDEC's nv12); hardware frames in and
+     * out of a larger frames context */
+    for (int fi = 0; fi < 2; fi++)
     for (int bi = 0; bi <= 1; bi++)
     for (int hw = 0; hw < 4; hw++) {
-        Case c = { .w = 96, .h = 64, .fmt = AV_PIX_FMT_YUV420P, .mode = MCFPS_MODE_MC, .bi = bi,
-                   .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI, .range = 8,
-                   .content = CONTENT_SMOOTH, .hw_in = hw & 1, .hw_out = hw >> 1 };
+        Case c = { .w = 96, .h = 64, .fmt = fi ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P,
+                   .mode = MCFPS_MODE_MC, .bi = bi, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
+                   .range = 8, .content = CONTENT_SMOOTH, .hw_in = hw & 1, .hw_out = hw >> 1,
+                   .pad = hw == 3 ? 16 : 0 };
         run_case(be, dev, &c);
     }
     /* a large odd size */
-    if (!st.quick) {
-        Case c = { .w = 1921, .h = 1081, .fmt = AV_PIX_FMT_YUV420P, .mode = MCFPS_MODE_MC, .bi = 1,
-                   .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI, .range = 32,
-                   .content = CONTENT_SMOOTH };
+    for (int fi = 0; fi < 2 && !st.quick; fi++) {
+        Case c = { .w = 1921, .h = 1081, .fmt = fi ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P,
+                   .mode = MCFPS_MODE_MC, .bi = 1, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
+                   .range = 32, .content = CONTENT_SMOOTH };
         run_case(be, dev, &c);
     }
-    /* real frames, both directions, both modes */
-    if (st.real)
-        for (int k = 0; k < 4; k++) {
-            Case c = { .w = st.real_w, .h = st.real_h, .fmt = AV_PIX_FMT_YUV420P,
-                       .mode = k < 3 ? MCFPS_MODE_MC : MCFPS_MODE_BLEND, .bi = k & 1,
-                       .lambda = k == 2 ? 4 : 0, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
-                       .range = 8, .content = CONTENT_REAL, .hw_in = k == 2, .hw_out = k == 2 };
-            run_case(be, dev, &c);
-        }
+    /* real frames, both directions, both modes, planar and nv12 */
+    for (int k = 0; k < 8 && st.real; k++) {
+        Case c = { .w = st.real_w, .h = st.real_h, .fmt = k < 4 ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_NV12,
+                   .mode = k % 4 < 3 ? MCFPS_MODE_MC : MCFPS_MODE_BLEND, .bi = k & 1,
+                   .lambda = k % 4 == 2 ? 4 : 0, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
+                   .range = 8, .content = CONTENT_REAL, .hw_in = k % 4 == 2, .hw_out = k % 4 == 2 };
+        run_case(be, dev, &c);
+    }
+    /* NVDEC's path: nv12 hardware frames of a larger frames context (its
+     * coded size) in, of the same context out, on real frames */
+    for (int k = 0; k < 3 && st.real; k++) {
+        Case c = { .w = st.real_w, .h = st.real_h, .fmt = AV_PIX_FMT_NV12,
+                   .mode = k < 2 ? MCFPS_MODE_MC : MCFPS_MODE_BLEND, .bi = 1,
+                   .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI, .range = 8,
+                   .content = CONTENT_REAL, .hw_in = 1, .hw_out = k != 1, .pad = 16 };
+        run_case(be, dev, &c);
+    }
     av_free(st.real);
     av_buffer_unref(&dev);
     printf("%d passed, %d failed, %d skipped\n", st.passed, st.failed, st.skipped);

@@ -15,7 +15,13 @@
  *  - slice splits give the same bytes as one slice;
  *  - the CPU's row functions (block fast paths) against the per-cell and
  *    per-pixel steps of mcfps.h, on random frames and fields that reach
- *    past the frame edges, every side, luma and subsampled planes.
+ *    past the frame edges, every side, luma and subsampled planes;
+ *  - where the planes of a format lie in its frames (ff_mcfps_format()),
+ *    and which formats it refuses;
+ *  - nv12 and nv21 against yuv420p through the CPU backend: the same
+ *    pictures give the same samples, interleaved, and the bytes of the
+ *    output rows past the picture are left alone; both modes, odd sizes,
+ *    one and three slices.
  * Last line "N passed, N failed"; exit status 1 on a failure.
  */
 
@@ -23,7 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/pixdesc.h"
+
+#include "libavfilter/mcfps_backend.h"
 #include "libavfilter/mcfps_cpu.h"
+#include "mcfps_frames.h"
 
 static int passed, failed;
 
@@ -77,7 +87,7 @@ static void check_sampler(void)
                         v += taps[fx][i] * taps[fy][j] *
                              p[mcfps_clip(y0 - 1 + j, 0, h - 1) * w + mcfps_clip(x0 - 1 + i, 0, w - 1)];
                 want = mcfps_clip((v + 2048) >> 12, 0, 255);
-                bad += mcfps_sample4(p, w, w, h, px, py, fb, fb) != want;
+                bad += mcfps_sample4(p, w, 1, w, h, px, py, fb, fb) != want;
             }
         }
     }
@@ -154,7 +164,7 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
             *fb = malloc(cells * 4), *vec = malloc(cells * 4);
     uint16_t *info = malloc(cells * 2);
     McfpsPlane pl = { .a = a, .b = b, .dst = dst, .sa = p.width, .sb = p.width, .sd = p.width,
-                      .w = p.width, .h = p.height };
+                      .step = 1, .w = p.width, .h = p.height };
 
     for (size_t k = 0; k < cells; k++) {
         ra[2 * k] = rb[2 * k] = dx;
@@ -244,14 +254,14 @@ static void check_rows(int w, int h, int phi, int range)
     }
     for (int l = 0; l < 3; l++) {
         const int lx = l > 0, ly = l == 1;
-        McfpsPlane pl = { .a = a, .b = b, .dst = o, .sa = w, .sb = w, .sd = w,
+        McfpsPlane pl = { .a = a, .b = b, .dst = o, .sa = w, .sb = w, .sd = w, .step = 1,
                           .w = (w + lx) >> lx, .h = (h + ly) >> ly, .lx = lx, .ly = ly };
         const int slices = 1 + l;
         for (int s = 0; s < slices; s++)
             ff_mcfps_render_rows(&p, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
         for (int y = 0; y < pl.h; y++)
             for (int x = 0; x < pl.w; x++)
-                bad_px += o[y * w + x] != mcfps_render_pixel(&p, a, w, b, w, pl.w, pl.h, lx, ly,
+                bad_px += o[y * w + x] != mcfps_render_pixel(&p, a, w, b, w, 1, pl.w, pl.h, lx, ly,
                                                              vec, info, x, y);
     }
     CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
@@ -293,6 +303,114 @@ static void check_dominant(void)
     }
 }
 
+static void check_format(void)
+{
+    static const enum AVPixelFormat refused[] = {
+        AV_PIX_FMT_RGB24, AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_P010LE, AV_PIX_FMT_NV24,
+        AV_PIX_FMT_YUYV422, AV_PIX_FMT_PAL8, AV_PIX_FMT_GRAY16LE, AV_PIX_FMT_CUDA,
+    };
+    McfpsFormat f;
+    int err = ff_mcfps_format(&f, 67, 37, AV_PIX_FMT_NV21);
+
+    CHECK(!err && f.nb_planes == 3 && f.nb_frame_planes == 2 &&
+          f.plane[0] == 0 && f.offset[0] == 0 && f.step[0] == 1 &&
+          f.plane[1] == 1 && f.offset[1] == 1 && f.step[1] == 2 &&
+          f.plane[2] == 1 && f.offset[2] == 0 && f.step[2] == 2 &&
+          f.w[1] == 34 && f.h[1] == 19 && f.lx[2] == 1 && f.ly[2] == 1 &&
+          f.fw[0] == 67 && f.fh[0] == 37 && f.fstep[0] == 1 &&
+          f.fw[1] == 68 && f.fh[1] == 19 && f.fstep[1] == 2,
+          "ff_mcfps_format(nv21, 67x37): %d", err);
+    err = ff_mcfps_format(&f, 67, 37, AV_PIX_FMT_YUVA420P);
+    CHECK(!err && f.nb_planes == 4 && f.nb_frame_planes == 4 && f.plane[3] == 3 && f.step[3] == 1 &&
+          f.w[3] == 67 && f.fw[2] == 34 && f.fh[2] == 19,
+          "ff_mcfps_format(yuva420p, 67x37): %d", err);
+    for (int i = 0; i < FF_ARRAY_ELEMS(refused); i++)
+        CHECK(ff_mcfps_format(&f, 64, 48, refused[i]) == AVERROR(EINVAL),
+              "ff_mcfps_format(%s) accepted", av_get_pix_fmt_name(refused[i]));
+}
+
+/**
+ * The CPU backend on frames of fmt (interleaved chroma) against the same
+ * pictures as yuv420p, pairs (0, 1) in slots (0, 1) at several phases.
+ */
+static void check_interleaved(int w, int h, enum AVPixelFormat fmt, int mode, int threads)
+{
+    static const int phases[] = { 1, 64, 128, 171, 255 };
+    const McfpsHost host = { .nb_threads = threads };
+    const McfpsBackend *be = &ff_mcfps_backend_cpu;
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8,
+                      .lambda = rnd() % 3, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
+                      .gx = rnd() % 41 - 20, .gy = rnd() % 41 - 20 };
+    const int cells = p.cw * p.ch;
+    int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4);
+    McfpsFormat fm[2];
+    AVFrame *in[2][2] = { { NULL } };
+    void *ctx[2] = { NULL };
+    int ready[2] = { 0 }, bad = 0, guard = 0, err = 0;
+
+    /* format 0: yuv420p, 1: fmt; the same random samples in both */
+    if (ff_mcfps_format(&fm[0], w, h, AV_PIX_FMT_YUV420P) < 0 || ff_mcfps_format(&fm[1], w, h, fmt) < 0) {
+        CHECK(0, "%s %dx%d: ff_mcfps_format", av_get_pix_fmt_name(fmt), w, h);
+        goto end;
+    }
+    for (int n = 0; n < 2; n++) {
+        in[0][n] = mcfps_test_frame(w, h, AV_PIX_FMT_YUV420P);
+        in[1][n] = mcfps_test_frame(w, h, fmt);
+        if (!in[0][n] || !in[1][n])
+            goto end;
+        for (int i = 0; i < 3; i++)
+            for (int y = 0; y < fm[0].h[i]; y++)
+                for (int x = 0; x < fm[0].w[i]; x++) {
+                    const int v = rnd() & 255;
+                    *mcfps_test_sample(&fm[0], in[0][n], i, x, y) = v;
+                    *mcfps_test_sample(&fm[1], in[1][n], i, x, y) = v;
+                }
+    }
+    random_field(ra, cells, 64);
+    random_field(rb, cells, 64);
+    for (int f = 0; f < 2 && err >= 0; f++) {
+        ctx[f] = calloc(1, be->priv_size);
+        err = ctx[f] ? be->init(ctx[f], &host, &fm[f]) : AVERROR(ENOMEM);
+        ready[f] = err >= 0;
+        for (int n = 0; n < 2 && err >= 0; n++)
+            err = be->load(ctx[f], n, in[f][n]);
+        if (err >= 0 && mode == MCFPS_MODE_MC)
+            err = be->fields(ctx[f], &p, ra, rb);
+    }
+    for (int k = 0; k < FF_ARRAY_ELEMS(phases) && err >= 0; k++) {
+        AVFrame *out[2] = { mcfps_test_frame(w, h, AV_PIX_FMT_YUV420P), mcfps_test_frame(w, h, fmt) };
+        p.phi = phases[k];
+        err = out[0] && out[1] ? 0 : AVERROR(ENOMEM);
+        for (int f = 0; f < 2 && err >= 0; f++)
+            err = be->render(ctx[f], &p, mode, 0, 1, out[f]);
+        for (int i = 0; i < 3 && err >= 0; i++)
+            for (int y = 0; y < fm[0].h[i]; y++)
+                for (int x = 0; x < fm[0].w[i]; x++)
+                    bad += *mcfps_test_sample(&fm[0], out[0], i, x, y) !=
+                           *mcfps_test_sample(&fm[1], out[1], i, x, y);
+        /* the rows' padding */
+        for (int fp = 0; fp < fm[1].nb_frame_planes && err >= 0; fp++)
+            for (int y = 0; y < fm[1].fh[fp]; y++)
+                for (int x = fm[1].fw[fp]; x < out[1]->linesize[fp]; x++)
+                    guard += out[1]->data[fp][(ptrdiff_t)y * out[1]->linesize[fp] + x] != 0x5a;
+        av_frame_free(&out[0]);
+        av_frame_free(&out[1]);
+    }
+end:
+    CHECK(err >= 0 && !bad && !guard && in[1][1],
+          "%s %dx%d %s, %d slices: %d samples differ from yuv420p's, %d padding bytes written (%d)",
+          av_get_pix_fmt_name(fmt), w, h, mode == MCFPS_MODE_MC ? "mc" : "blend", threads, bad, guard, err);
+    for (int f = 0; f < 2; f++) {
+        if (ready[f])
+            be->uninit(ctx[f]);
+        free(ctx[f]);
+        av_frame_free(&in[f][0]);
+        av_frame_free(&in[f][1]);
+    }
+    free(ra);
+    free(rb);
+}
+
 int main(void)
 {
     check_sampler();
@@ -311,6 +429,15 @@ int main(void)
     check_rows(64, 48, 128, 0);
     /* last: the textures above come from the same generator */
     check_dominant();
+    check_format();
+    check_interleaved(96, 64, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 1);
+    check_interleaved(96, 64, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 3);
+    check_interleaved(77, 45, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 3);
+    check_interleaved(77, 45, AV_PIX_FMT_NV21, MCFPS_MODE_MC, 2);
+    check_interleaved(130, 71, AV_PIX_FMT_NV21, MCFPS_MODE_MC, 1);
+    check_interleaved(17, 9, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 1);
+    check_interleaved(1, 1, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 1);
+    check_interleaved(77, 45, AV_PIX_FMT_NV12, MCFPS_MODE_BLEND, 3);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -134,7 +134,8 @@ mvcheck: $(BUILDDIR)/tests/mvcheck
 # mcfps unit tests (tests/mcfpscheck.c): the shared steps of libavfilter/mcfps.h
 # and the CPU reference, under ASan + UBSan; tests/suites/mcfps.sh runs it
 MCFPSCHECK_SRCS := $(GPUME_TESTS_DIR)/mcfpscheck.c $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.c
-MCFPSCHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/mcfps.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.h
+MCFPSCHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/mcfps.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.h \
+                   $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h $(GPUME_TESTS_DIR)/mcfps_frames.h
 
 $(BUILDDIR)/tests/mcfpscheck: $(MCFPSCHECK_SRCS) $(MCFPSCHECK_HDRS) $(CHECKME_AVUTIL)
 	@mkdir -p $(@D)
@@ -173,8 +174,7 @@ $(MCFPS_GPU_FLAGS): gpu-test-flags-force
 	@echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' | cmp -s - $@ || \
 	    echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' > $@
 
-MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h \
-                 $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
+MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
 
 $(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS)
 	@mkdir -p $(@D)

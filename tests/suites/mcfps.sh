@@ -8,6 +8,8 @@
 #  - a frame size change mid-stream: a warning, restart, every tick out;
 #  - streams of 0, 1 and 2 frames; odd sizes (1x1, 2x2, 17x9, 33x1);
 #  - 10-bit input (converted to 8 bit before gpume): correct output;
+#  - nv12 and nv21: the output of yuv420p interleaved, on slice threads;
+#    formats it does not read (p010, 10 bit, nv24) refused at negotiation;
 #  - timestamp gaps and non-increasing timestamps;
 #  - bad option values: non-zero exit and a message naming the option;
 #  - side data: no output frame carries motion vectors or lavfi.gpume.* keys;
@@ -134,6 +136,26 @@ fi
 # 10-bit input: converted to 8 bit ahead of gpume by the graph
 frames 10bit "testsrc2=s=64x48:r=25:d=0.2,format=yuv420p10le,gpume=device=cpu:dir=bi,mcfps=fps=50" 10
 
+# nv12, nv21 (NVDEC's nv12): by definition yuv420p's output with the chroma
+# interleaved (docs/ALGORITHMS.md M3), on three slice threads
+for f in nv12 nv21; do
+    ff "$f-planar" -filter_threads 3 -f lavfi \
+        -i "$SRC,format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60,format=$f" -f framemd5 -
+    ff "$f" -filter_threads 3 -f lavfi -i "$SRC,format=$f,gpume=device=cpu:dir=bi,mcfps=fps=60" -f framemd5 -
+    if [ "$rc" -ne 0 ]; then
+        bad "$f" "exit status $rc: $(tailof "$tmp/$f.err")"
+    elif [ "$(nframes "$tmp/$f.out")" -ne 24 ] || ! cmp -s "$tmp/$f-planar.out" "$tmp/$f.out"; then
+        bad "$f" "not yuv420p's output: $(diff "$tmp/$f-planar.out" "$tmp/$f.out" | head -n 2 | tr '\n' ' ')"
+    else
+        ok "$f"
+    fi
+done
+# what it does not read: refused at negotiation, naming mcfps
+for f in p010le yuv420p10le nv24; do
+    refused "format-$f" "mcfps.* do not have a common format" -noauto_conversion_filters -f lavfi -i "$SRC" \
+        -vf "scale,format=$f,mcfps=fps=50:mode=blend" -f null -
+done
+
 # a gap of 0.2 s after frame 4: ticks in it are interpolated across it
 frames gap "$SRC,setpts='PTS+gte(N,5)*0.2/TB',gpume=device=cpu:dir=bi,mcfps=fps=50" 30
 # a timestamp that goes back: that frame is dropped with a warning
@@ -208,6 +230,7 @@ else
     same opencl-blend "gpume=device=cpu:dir=bi,mcfps=fps=60:mode=blend:@DEV@"
     same opencl-gray  "format=gray,gpume=device=cpu:dir=bi,mcfps=fps=50:@DEV@"
     same opencl-444   "format=yuv444p,gpume=device=cpu:dir=bi,mcfps=fps=50:rel_lo=0:rel_hi=1:@DEV@"
+    same opencl-nv12  "format=nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:@DEV@"
     same opencl-size-change "scale=w='if(lt(n,5),80,64)':h='if(lt(n,5),48,40)':eval=frame,gpume=device=cpu:dir=bi,mcfps=fps=50:@DEV@"
     # OpenCL frames in, OpenCL frames of the same frames context out
     # (hwdownload takes nothing else): every mode
@@ -216,6 +239,18 @@ else
             "format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60:mode=$m,hwdownload,format=yuv420p" \
             -init_hw_device opencl=ocl -filter_hw_device ocl
     done
+    # nv12 OpenCL frames (CL_RG images for the chroma) where the device has them
+    if "$FFMPEG" -v error -init_hw_device opencl=ocl -filter_hw_device ocl -f lavfi -i color=s=16x16:d=0.04 \
+            -vf format=nv12,hwupload,hwdownload,format=nv12 -f null - > /dev/null 2>&1; then
+        same opencl-frames-nv12 "format=nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:@DEV@" \
+            "format=nv12,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12" \
+            -init_hw_device opencl=ocl -filter_hw_device ocl
+    else
+        skipped "opencl-frames-nv12: the OpenCL device has no nv12 frames"
+    fi
+    # hardware frames of a format mcfps does not read: a clear error
+    refused opencl-frames-10bit "unsupported hardware frames" -init_hw_device opencl=ocl -filter_hw_device ocl \
+        -f lavfi -i "$SRC" -vf "format=yuv420p10le,hwupload,mcfps=fps=50:mode=blend" -f null -
 fi
 
 # valgrind: a conversion with a size change and the failure path
