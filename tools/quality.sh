@@ -96,13 +96,17 @@ done
 echo
 echo "Defaults (gpume with no options, CPU backend) beside the decoder's exported vectors:"
 echo
-echo "| clip | gpume defaults | decoder -export_mvs |"
-echo "| --- | --- | --- |"
+echo "| clip | codec | gpume defaults | decoder -export_mvs |"
+echo "| --- | --- | --- | --- |"
 for c in $clips; do
     dflt=$(run "$c" default "gpume=device=cpu")
     case $c in
-    *.mp4) x=$(cell "$(run "$c" export "" -export_mvs)") ;;
-    *) x=— ;;
+    pan|zoom) codec=synthetic x=— ;;
+    *)  codec=$("$(dirname "$FFMPEG")/ffprobe" -v error -select_streams v:0 -show_entries stream=codec_name \
+                -of csv=p=0 "$(path_of "$c")" | tr -d ,)
+        # H.264, MPEG-2 and MPEG-4 decoders export their vectors; others (cinepak) none
+        x=$(run "$c" export "" -export_mvs)
+        case $x in [0-9]*) x=$(cell "$x") ;; *) x="none exported" ;; esac ;;
     esac
-    echo "| $c | $(cell "$dflt") | $x |"
+    echo "| $c | $codec | $(cell "$dflt") | $x |"
 done
