@@ -67,6 +67,28 @@ run() {
     cat "$f"
 }
 
+# same_frames CLIP: "ours decoder frames", the MC-PSNR of gpume's defaults and
+# of the decoder's vectors pooled over the same frames: those the decoder
+# exported forward vectors for (its intra frames have none, and a scene cut
+# coded intra would otherwise count against gpume alone)
+same_frames() {
+    k=$out/$(echo "$1" | tr -c 'A-Za-z0-9\n' _)
+    [ -s "$k-default.frames" ] ||
+        "$mv" eval -frames "$nf" -vf gpume=device=cpu "$(path_of "$1")" > "$k-default.frames"
+    [ -s "$k-export.frames" ] ||
+        "$mv" eval -frames "$nf" -export_mvs "$(path_of "$1")" > "$k-export.frames" 2> /dev/null || true
+    # column 9 of the per-frame table is psnr_fwd; pooled: the mean of the frames' MSE
+    awk 'FNR == 1 { file++; next } $1 ~ /^[0-9]+$/ { p[file, $1] = $9 }
+         END {
+             for (k in p) {
+                 split(k, a, SUBSEP)
+                 if (a[1] != 2 || p[2, a[2]] !~ /^[0-9.]+$/ || p[1, a[2]] !~ /^[0-9.]+$/) continue
+                 m1 += 10 ^ (-p[1, a[2]] / 10); m2 += 10 ^ (-p[2, a[2]] / 10); n++
+             }
+             if (n) printf "%.2f %.2f %d\n", -10 * log(m1 / n) / log(10), -10 * log(m2 / n) / log(10), n
+         }' "$k-default.frames" "$k-export.frames"
+}
+
 cell() { # "psnr seconds" -> "psnr (s)"
     set -- $1
     if [ $# -eq 2 ]; then printf '%.2f (%.1f s)' "$1" "$2"; else printf 'failed'; fi
@@ -96,17 +118,19 @@ done
 echo
 echo "Defaults (gpume with no options, CPU backend) beside the decoder's exported vectors:"
 echo
-echo "| clip | codec | gpume defaults | decoder -export_mvs |"
-echo "| --- | --- | --- | --- |"
+echo "| clip | codec | gpume defaults | decoder -export_mvs | on the decoder's frames: gpume, decoder (frames) |"
+echo "| --- | --- | --- | --- | --- |"
 for c in $clips; do
     dflt=$(run "$c" default "gpume=device=cpu")
     case $c in
-    pan|zoom) codec=synthetic x=— ;;
+    pan|zoom) codec=synthetic x=— same=— ;;
     *)  codec=$("$(dirname "$FFMPEG")/ffprobe" -v error -select_streams v:0 -show_entries stream=codec_name \
                 -of csv=p=0 "$(path_of "$c")" | tr -d ,)
         # H.264, MPEG-2 and MPEG-4 decoders export their vectors; others (cinepak) none
         x=$(run "$c" export "" -export_mvs)
-        case $x in [0-9]*) x=$(cell "$x") ;; *) x="none exported" ;; esac ;;
+        case $x in [0-9]*) x=$(cell "$x") ;; *) x="none exported" ;; esac
+        same=$(same_frames "$c")
+        [ -n "$same" ] && same=$(echo "$same" | awk '{ printf "%.2f, %.2f (%d)", $1, $2, $3 }') || same=— ;;
     esac
-    echo "| $c | $codec | $(cell "$dflt") | $x |"
+    echo "| $c | $codec | $(cell "$dflt") | $x | $same |"
 done
