@@ -136,21 +136,33 @@ run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device opencl=oc
     -i "$clip" -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
 # nv12: the CPU's output on nv12 is its yuv420p output interleaved, and every
 # path gives it: CUDA from software and CUDA frames (hwupload_cuda), NVDEC's
-# CUDA frames (the decoder is bit-exact), OpenCL from software and OpenCL frames
-run mcfps-nv12-cpu mcfps_md5 mcfps-nv12-cpu -i "$clip" -vf format=nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
+# CUDA frames (the decoder is bit-exact), OpenCL from software and OpenCL
+# frames. cockatoo.mp4 is 4:4:4: made 4:2:0 first, so that its nv12 and
+# yuv420p frames hold the same samples.
+nv12="format=yuv420p,format=nv12"
+run mcfps-nv12-cpu mcfps_md5 mcfps-nv12-cpu -i "$clip" -vf $nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
 run mcfps-nv12-planar mcfps_same_as mcfps-nv12-cpu mcfps-nv12-planar -i "$clip" \
     -vf format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu,format=nv12
 run mcfps-nv12-cuda mcfps_same_as mcfps-nv12-cpu mcfps-nv12-cuda -i "$clip" \
-    -vf format=nv12,gpume=device=cuda:dir=bi,mcfps=fps=60:device=cuda
+    -vf $nv12,gpume=device=cuda:dir=bi,mcfps=fps=60:device=cuda
 run mcfps-nv12-cuda-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-cuda-frames -i "$clip" \
-    -vf format=nv12,hwupload_cuda,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
-run mcfps-nvdec mcfps_same_as mcfps-nv12-cpu mcfps-nvdec -hwaccel cuda -hwaccel_output_format cuda -i "$clip" \
-    -vf gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+    -vf $nv12,hwupload_cuda,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
 run mcfps-nv12-opencl mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl -i "$clip" \
-    -vf format=nv12,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
+    -vf $nv12,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
 run mcfps-nv12-opencl-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl-frames \
     -init_hw_device opencl=ocl -filter_hw_device ocl \
-    -i "$clip" -vf format=nv12,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+    -i "$clip" -vf $nv12,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+# NVDEC does not decode 4:4:4 H.264: realshort.mp4 is 4:2:0 (its CUDA frames
+# are nv12; hwdownload fails on the software frames of a failed hwaccel)
+nvclip="$b/clips/realshort.mp4"
+if [ -f "$nvclip" ]; then
+    run mcfps-nvdec-cpu mcfps_md5 mcfps-nvdec-cpu -i "$nvclip" \
+        -vf format=nv12,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
+    run mcfps-nvdec mcfps_same_as mcfps-nvdec-cpu mcfps-nvdec -hwaccel cuda -hwaccel_output_format cuda \
+        -i "$nvclip" -vf gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
+else
+    note "skipped mcfps-nvdec: no $nvclip (make clips)"
+fi
 rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \

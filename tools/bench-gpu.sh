@@ -184,12 +184,31 @@ else
 fi
 
 say ""
-say "== NVDEC: cockatoo.mp4 (H.264, 1280x720, 280 frames) decoded on the GPU into CUDA frames, no download"
-cmd all null "$b/clips/cockatoo.mp4"
-cmd all gpume=device=cuda "$b/clips/cockatoo.mp4"
-cmd all null "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
-cmd all gpume "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
-cmd all gpume=dir=bi "$b/clips/cockatoo.mp4" -hwaccel cuda -hwaccel_output_format cuda
+say "== NVDEC: 1080p H.264 4:2:0 decoded on the GPU into CUDA frames, no download"
+# NVDEC does not decode cockatoo.mp4 (4:4:4): NVDEC_CLIP names a 4:2:0 H.264
+# clip, or a build with libx264 makes one; an NVDEC row runs only where a
+# frame of the clip downloads from CUDA frames, so that a decoder that fell
+# back to software frames cannot pass for NVDEC
+nvclip=${NVDEC_CLIP:-}
+if [ -z "$nvclip" ] && $ff -encoders 2>/dev/null | grep -q libx264; then
+    nvclip=$tmp/nvdec-1080p.mp4
+    $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
+        -c:v libx264 -preset veryfast -crf 20 -y "$nvclip" || nvclip=
+fi
+if [ -z "$nvclip" ]; then
+    say "skipped: no 4:2:0 H.264 clip (set NVDEC_CLIP, or build with libx264)"
+elif ! $ff -v error -hwaccel cuda -hwaccel_output_format cuda -i "$nvclip" -frames:v 1 \
+         -vf hwdownload,format=nv12 -f null - 2>/dev/null; then
+    say "skipped: NVDEC gives no CUDA frames of $nvclip here"
+else
+    say "   ($nvclip, $($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
+        -show_entries stream=width,height,nb_read_packets -of csv=p=0 "$nvclip" | tr , ' ') frames)"
+    cmd all null "$nvclip"
+    cmd all gpume=device=cuda "$nvclip"
+    cmd all null "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
+    cmd all gpume "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
+    cmd all gpume=dir=bi "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
+fi
 
 say ""
 say "== 2160p: ffmpeg -i 2160p.y4m -vf FILTER -f null -"
