@@ -218,6 +218,46 @@ cmd 300 null "$tmp/2160p.y4m"
 cmd 300 gpume=device=cuda:range=32:block=auto "$tmp/2160p.y4m"
 cmd 300 format=yuv420p,hwupload,gpume=range=32:block=auto "$tmp/2160p.y4m" \
     -init_hw_device cuda=gpu -filter_hw_device gpu
+# NVDEC at 2160p: the host moves no pictures. A decoded input cannot loop,
+# so the rate is the steady one: frames past the first quarter over the time
+# they add (median of three runs of each length), start-up left out
+nv4k=${NVDEC_CLIP_2160:-}
+if [ -z "$nv4k" ] && $ff -encoders 2>/dev/null | grep -q libx264; then
+    nv4k=$tmp/nvdec-2160p.mp4
+    $ff -v error -i "$b/clips/cockatoo.mp4" -an -frames:v 240 \
+        -vf "scale=3840:2160:flags=bicubic,format=yuv420p" -c:v libx264 -preset veryfast -crf 23 \
+        -y "$nv4k" || nv4k=
+fi
+steady() { # FILTER: steady frames per second of FILTER on NVDEC's frames of $nv4k
+    total=$($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
+                -show_entries stream=nb_read_packets -of csv=p=0 "$nv4k")
+    part=$((total / 4))
+    for n in $part $total; do
+        for r in 1 2 3; do
+            /usr/bin/time -f %e -o "$tmp/time" $ff -v error -hwaccel cuda -hwaccel_output_format cuda \
+                -i "$nv4k" -frames:v "$n" -an -vf "$1" -f null - > /dev/null 2>&1 &&
+                tail -n 1 "$tmp/time" || echo failed
+        done > "$tmp/times-$n"
+    done
+    if grep -q failed "$tmp/times-$part" "$tmp/times-$total"; then
+        say "$(printf '%-60s failed' "$1 (NVDEC)")"
+        return
+    fi
+    t1=$(sort -n "$tmp/times-$part" | sed -n 2p) t2=$(sort -n "$tmp/times-$total" | sed -n 2p)
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps (steady: frames %d to %d)' "$1 (NVDEC)" \
+        "$total" "$t2" "$(echo "$total $part $t2 $t1" | awk '{ printf "%.1f", ($1 - $2) / ($3 - $4) }')" \
+        "$part" "$total")"
+}
+if [ -z "$nv4k" ]; then
+    say "NVDEC: skipped, no 2160p 4:2:0 H.264 clip (set NVDEC_CLIP_2160, or build with libx264)"
+elif ! $ff -v error -hwaccel cuda -hwaccel_output_format cuda -i "$nv4k" -frames:v 1 \
+         -vf hwdownload,format=nv12 -f null - 2>/dev/null; then
+    say "NVDEC: skipped, no CUDA frames of $nv4k here"
+else
+    steady null
+    steady gpume=range=32:block=auto
+    steady gpume
+fi
 
 say ""
 say "== CPU"
