@@ -432,8 +432,8 @@ extern "C" __global__ void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers
 extern "C" __global__ void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
 
 /*
- * full, CTU 32: a search of its own (docs/PERFORMANCE.md, "full: the
- * kernel of CTU 32"). One block of NT threads per CTU. The candidates are
+ * full, CTU 32: a search of its own (docs/PERFORMANCE.md, "full: a kernel
+ * of its own for CTU 32"). One block of NT threads per CTU. The candidates are
  * cut into bands of GPUME_FULL_K rows of dy (the last band moved up to end
  * on the last row, so it repeats a few candidates, which a minimum of keys
  * does not mind) and enumerated as (band, dx) pairs; a chunk is
@@ -443,9 +443,10 @@ extern "C" __global__ void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers
  *     for all K (candidate dy + 1 meets row y + 1 where dy met row y), four
  *     bytes per vabsdiff4, into cells of 4 rows (block=auto) or of the
  *     block's height;
- *  2. thread (16x16 quadrant, candidate) adds the cells up into the costs
- *     of its quadrant's PUs, smaller PUs into larger ones (the 8x8 CUs, then
- *     the 16x16 CU), and keeps each PU's minimum key;
+ *  2. thread (16x16 quadrant, candidate; with all PU shapes, half of the
+ *     quadrant's PUs) adds the cells up into the costs of its quadrant's
+ *     PUs, smaller PUs into larger ones (the 8x8 CUs, then the 16x16 CU),
+ *     and keeps each PU's minimum key;
  *  3. thread (candidate) does the same for the PUs of the 32x32 CU from the
  *     quadrants' sums (block=auto, block=32).
  * At the end the keys of a PU from all threads meet in shared memory: the
@@ -509,26 +510,25 @@ void full_sads(const GpumeSearchArgs &a, const GpumeCudaBuffers &b, const uint32
     const uint32_t sel = 0x3210u + 0x1111u * (oc & 3);
     const int rmax = a.ref[0].h + a.p.pad - 1;
     /* group g: cur rows 4g .. 4g + 3 meet reference rows 4g .. 4g + 6 (relative to row0) */
+    /* w: the words of the next reference row; EDGE: rows below the frame's
+     * border meet only pixels outside the frame, and read its last row */
+    const uint32_t *w = ref + (oc >> 2) + row0 * pw, *last = ref + (oc >> 2) + rmax * pw;
     uint32_t r[4 + FULL_K - 1], acc[FULL_K];
 
 #pragma unroll
     for (int k = 0; k < FULL_K; k++)
         acc[k] = 0;
 #pragma unroll
-    for (int i = 0; i < FULL_K - 1; i++) {
-        const uint32_t *w = ref + (oc >> 2) + (row0 + i) * pw;
+    for (int i = 0; i < FULL_K - 1; i++, w += pw)
         r[i] = prmt(w[0], w[1], sel);
-    }
 #pragma unroll
     for (int g = 0; g < 8; g++) {
         const int4 cv = *(const int4 *)(cur_t + ux * FULL_CUR_STRIDE + 4 * g);
         const uint32_t c[4] = { (uint32_t)cv.x, (uint32_t)cv.y, (uint32_t)cv.z, (uint32_t)cv.w };
 #pragma unroll
-        for (int i = FULL_K - 1; i < 4 + FULL_K - 1; i++) {
-            /* EDGE: rows below the frame's border meet only pixels outside the frame */
-            const int row = row0 + 4 * g + i;
-            const uint32_t *w = ref + (oc >> 2) + (EDGE ? min(row, rmax) : row) * pw;
-            r[i] = prmt(w[0], w[1], sel);
+        for (int i = FULL_K - 1; i < 4 + FULL_K - 1; i++, w += pw) {
+            const uint32_t *v = EDGE && row0 + 4 * g + i > rmax ? last : w;
+            r[i] = prmt(v[0], v[1], sel);
         }
 #pragma unroll
         for (int k = 0; k < FULL_K; k++) {
@@ -776,7 +776,7 @@ void full_search32(const GpumeSearchArgs &a, const GpumeCudaBuffers &b,
         }
         __syncthreads();
         if (NQ) {
-#pragma unroll 1
+#pragma unroll
             for (int m = 0; m < ITEMS; m++) {
                 const int s = sb + PG * m;
                 const uint32_t *u = cells + s * STRIDE + 4 * q;
