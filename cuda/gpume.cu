@@ -630,6 +630,443 @@ extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search16(GpumeSearchArgs
 extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<32>(a, b); }
 extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
 
+/*
+ * full, CTU 32: a search of its own (docs/PERFORMANCE.md, "full: a kernel
+ * of its own for CTU 32"). One block of NT threads per CTU. The candidates are
+ * cut into bands of GPUME_FULL_K rows of dy (the last band moved up to end
+ * on the last row, so it repeats a few candidates, which a minimum of keys
+ * does not mind) and enumerated as (band, dx) pairs; a chunk is
+ * GPUME_FULL_PAIRS consecutive pairs, FULL_SLOTS candidates. Per chunk:
+ *  1. thread (pair, strip) sums the SADs of a 4-pixel-wide strip of the CTU
+ *     for the pair's K candidates at once, each reference row loaded once
+ *     for all K (candidate dy + 1 meets row y + 1 where dy met row y), four
+ *     bytes per vabsdiff4, into cells of 4 rows (block=auto) or of the
+ *     block's height;
+ *  2. thread (16x16 quadrant, candidate; with all PU shapes, half of the
+ *     quadrant's PUs) adds the cells up into the costs of its quadrant's
+ *     PUs, smaller PUs into larger ones (the 8x8 CUs, then the 16x16 CU),
+ *     and keeps each PU's minimum key;
+ *  3. thread (candidate) does the same for the PUs of the 32x32 CU from the
+ *     quadrants' sums (block=auto, block=32).
+ * At the end the keys of a PU from all threads meet in shared memory: the
+ * least cost, then the least index of that cost, by atomic minima.
+ */
+#define FULL_K     GPUME_FULL_K
+#define FULL_PAIRS GPUME_FULL_PAIRS
+#define FULL_SLOTS (FULL_PAIRS * FULL_K)
+#define FULL_NONE  0xffffffffu          /* a key or term of no candidate */
+#define FULL_CUR_STRIDE 36              /* words per strip of the current CTU: 8 strips, 8 bank groups */
+
+/** 32-bit words per candidate in the cell buffer: 8 strips x cells, padded against bank conflicts. */
+#define FULL_STRIDE(block) ((block) == 0 ? 72 : (block) == 8 ? 40 : (block) == 16 ? 24 : 8)
+
+/** Bytes s..s+3 of the 8 bytes lo, hi (s = sel's step). */
+__device__ static inline uint32_t prmt(uint32_t lo, uint32_t hi, uint32_t sel)
+{
+    uint32_t d;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(lo), "r"(hi), "r"(sel));
+    return d;
+}
+
+__device__ static inline void atomic_min_u32(uint32_t *p, uint32_t v)
+{
+    uint32_t old;
+    asm volatile("atom.min.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+}
+
+/** Word of cell (cy, ux) of a candidate: one row of cells of a quadrant is 4 consecutive words. */
+template <int BLOCK>
+__device__ static inline int full_cell(int cy, int ux)
+{
+    const int nq = BLOCK == 0 ? 4 : BLOCK < 32 ? 16 / BLOCK : 1;  /* cell rows per quadrant */
+    return BLOCK == 32 ? ux : (cy % nq) * 16 + (cy / nq) * 8 + ux;
+}
+
+/** key = min(key, the key of cost sum with the candidate's term ct). */
+__device__ static inline __attribute__((always_inline))
+void full_update(uint32_t &key, uint32_t sum, uint32_t scale, uint32_t ct)
+{
+    const uint32_t k = sum * scale + ct;
+    key = k < key ? k : key;
+}
+
+/**
+ * Stage 1 for the thread's item: the cells of strip ux for the K candidates
+ * of one pair, whose reference rows start at row row0, column col (the
+ * pixel under the strip's first column for the pair's first dy). EDGE: a
+ * CTU that crosses the frame edge, where only the vw x vh pixels inside
+ * count (colmask keeps the strip's columns inside).
+ */
+template <int BLOCK, bool EDGE>
+__device__ static inline __attribute__((always_inline))
+void full_sads(const GpumeSearchArgs &a, const GpumeCudaBuffers &b, const uint32_t *cur_t,
+               uint32_t *cells, int ux, int row0, int col, int vh, uint32_t colmask)
+{
+    const int CH = BLOCK ? BLOCK : 4, STRIDE = FULL_STRIDE(BLOCK);
+    const uint32_t *ref = (const uint32_t *)b.ref;
+    /* the plane offset is > pad samples of border, so these are >= 0; pitch is a multiple of 4 */
+    const int oc = a.ref[0].offset + col, pw = a.ref[0].pitch >> 2;
+    const uint32_t sel = 0x3210u + 0x1111u * (oc & 3);
+    const int rmax = a.ref[0].h + a.p.pad - 1;
+    /* group g: cur rows 4g .. 4g + 3 meet reference rows 4g .. 4g + 6 (relative to row0) */
+    /* w: the words of the next reference row; EDGE: rows below the frame's
+     * border meet only pixels outside the frame, and read its last row */
+    const uint32_t *w = ref + (oc >> 2) + row0 * pw, *last = ref + (oc >> 2) + rmax * pw;
+    uint32_t r[4 + FULL_K - 1], acc[FULL_K];
+
+#pragma unroll
+    for (int k = 0; k < FULL_K; k++)
+        acc[k] = 0;
+#pragma unroll
+    for (int i = 0; i < FULL_K - 1; i++, w += pw)
+        r[i] = prmt(w[0], w[1], sel);
+#pragma unroll
+    for (int g = 0; g < 8; g++) {
+        const int4 cv = *(const int4 *)(cur_t + ux * FULL_CUR_STRIDE + 4 * g);
+        const uint32_t c[4] = { (uint32_t)cv.x, (uint32_t)cv.y, (uint32_t)cv.z, (uint32_t)cv.w };
+#pragma unroll
+        for (int i = FULL_K - 1; i < 4 + FULL_K - 1; i++, w += pw) {
+            const uint32_t *v = EDGE && row0 + 4 * g + i > rmax ? last : w;
+            r[i] = prmt(v[0], v[1], sel);
+        }
+#pragma unroll
+        for (int k = 0; k < FULL_K; k++) {
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                if (!EDGE || 4 * g + i < vh)
+                    acc[k] = sad4(c[i], EDGE ? r[i + k] & colmask : r[i + k], acc[k]);
+            if ((4 * g + 4) % CH == 0) {
+                cells[k * FULL_PAIRS * STRIDE + full_cell<BLOCK>(4 * g / CH, ux)] = acc[k];
+                acc[k] = 0;
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < FULL_K - 1; i++)
+            r[i] = r[i + 4];
+    }
+}
+
+/* the 9 PUs of 8x8 CU z (of a quadrant, Z order) into keys 9 i .. 9 i + 8 */
+#define FULL_CU8(i, z)                                                                   \
+    do {                                                                                 \
+        const int o_ = 8 * ((z) >> 1) + 2 * ((z) & 1);                                  \
+        full_update(key[9 * (i) + 0], s[z],      scale, ct);                             \
+        full_update(key[9 * (i) + 1], t[z],      scale, ct);                             \
+        full_update(key[9 * (i) + 2], bt[z],     scale, ct);                             \
+        full_update(key[9 * (i) + 3], l[z],      scale, ct);                             \
+        full_update(key[9 * (i) + 4], r[z],      scale, ct);                             \
+        full_update(key[9 * (i) + 5], a[o_],     scale, ct);                             \
+        full_update(key[9 * (i) + 6], a[o_ + 1], scale, ct);                             \
+        full_update(key[9 * (i) + 7], a[o_ + 4], scale, ct);                             \
+        full_update(key[9 * (i) + 8], a[o_ + 5], scale, ct);                             \
+    } while (0)
+
+/**
+ * Stage 2, block=auto: half h of the 49 PUs of quadrant q from its 16 cells
+ * u (row r of cells at u + 16 r): h = 0 the PUs of the top two 8x8 CUs and
+ * the first 7 of the 16x16 CU, h = 1 those of the bottom two and the other 6
+ * (25 keys a thread). Half 0 writes the quadrant's sum, top half and left
+ * half to qs[q], qs[4 + q], qs[8 + q].
+ */
+__device__ static inline __attribute__((always_inline))
+void full_quadrant(const uint32_t *u, uint32_t *qs, int q, int h, uint32_t scale, uint32_t ct,
+                   uint32_t *key)
+{
+    uint32_t a[16], s[4], t[4], bt[4], l[4], r[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const int4 v = *(const int4 *)(u + 16 * i);
+        a[4 * i] = v.x; a[4 * i + 1] = v.y; a[4 * i + 2] = v.z; a[4 * i + 3] = v.w;
+    }
+#pragma unroll
+    for (int z = 0; z < 4; z++) {
+        const int o = 8 * (z >> 1) + 2 * (z & 1);
+        t[z]  = a[o] + a[o + 1];
+        bt[z] = a[o + 4] + a[o + 5];
+        s[z]  = t[z] + bt[z];
+    }
+    {
+        const uint32_t top = s[0] + s[1], bottom = s[2] + s[3], all = top + bottom;
+        uint32_t *k = key + 18;
+        if (!h) {
+            const uint32_t tq = t[0] + t[1];
+#pragma unroll
+            for (int z = 0; z < 2; z++) {
+                const int o = 2 * z;
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            FULL_CU8(0, 0);
+            FULL_CU8(1, 1);
+            full_update(k[0], all,             scale, ct);
+            full_update(k[1], top,             scale, ct);
+            full_update(k[2], bottom,          scale, ct);
+            full_update(k[3], s[0] + s[2],     scale, ct);
+            full_update(k[4], s[1] + s[3],     scale, ct);
+            full_update(k[5], tq,              scale, ct);
+            full_update(k[6], all - tq,        scale, ct);
+            qs[q]     = all;
+            qs[4 + q] = top;
+            qs[8 + q] = s[0] + s[2];
+        } else {
+            /* the left column of units of CUs 0 and 2, the right one of CUs 1 and 3 */
+            const uint32_t bq = bt[2] + bt[3];
+            const uint32_t lq = a[0] + a[4] + a[8] + a[12], rq = a[3] + a[7] + a[11] + a[15];
+#pragma unroll
+            for (int z = 2; z < 4; z++) {
+                const int o = 8 + 2 * (z & 1);
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            FULL_CU8(0, 2);
+            FULL_CU8(1, 3);
+            full_update(k[0], all - bq, scale, ct);
+            full_update(k[1], bq,       scale, ct);
+            full_update(k[2], lq,       scale, ct);
+            full_update(k[3], all - lq, scale, ct);
+            full_update(k[4], all - rq, scale, ct);
+            full_update(k[5], rq,       scale, ct);
+        }
+    }
+}
+
+/**
+ * Stage 3, block=auto: PUs of the 32x32 CU from the quadrants' sums, top
+ * and left halves; half 0 takes the first 7 PUs, half 1 the other 6.
+ */
+__device__ static inline __attribute__((always_inline))
+void full_ctu(const uint32_t *qs, int half, uint32_t scale, uint32_t ct, uint32_t *key)
+{
+    const int4 vs = *(const int4 *)qs, vt = *(const int4 *)(qs + 4), vl = *(const int4 *)(qs + 8);
+    const uint32_t top = (uint32_t)vs.x + vs.y, bottom = (uint32_t)vs.z + vs.w;
+    const uint32_t left = (uint32_t)vs.x + vs.z, right = (uint32_t)vs.y + vs.w, all = top + bottom;
+
+    if (!half) {
+        const uint32_t tq = (uint32_t)vt.x + vt.y;
+        full_update(key[0], all,      scale, ct);
+        full_update(key[1], top,      scale, ct);
+        full_update(key[2], bottom,   scale, ct);
+        full_update(key[3], left,     scale, ct);
+        full_update(key[4], right,    scale, ct);
+        full_update(key[5], tq,       scale, ct);
+        full_update(key[6], all - tq, scale, ct);
+    } else {
+        const uint32_t bq = bottom - vt.z - vt.w, lq = (uint32_t)vl.x + vl.z;
+        const uint32_t rq = right - vl.y - vl.w;
+        full_update(key[0], all - bq, scale, ct);
+        full_update(key[1], bq,       scale, ct);
+        full_update(key[2], lq,       scale, ct);
+        full_update(key[3], all - lq, scale, ct);
+        full_update(key[4], all - rq, scale, ct);
+        full_update(key[5], rq,       scale, ct);
+    }
+}
+
+/** Candidate index of slot of chunk (n = 2 range + 1). */
+__device__ static inline uint32_t full_index(int chunk, int slot, int n)
+{
+    const int pair = chunk * FULL_PAIRS + slot % FULL_PAIRS, j = slot / FULL_PAIRS;
+    const int band = pair / n, dxi = pair - band * n;
+    return (uint32_t)((min(FULL_K * band, n - FULL_K) + j) * n + dxi);
+}
+
+/** Fold one of the thread's keys into the PU's minimum: pass 0 the cost, pass 1 the index of that cost. */
+__device__ static inline __attribute__((always_inline))
+void full_merge(uint32_t key, int pu, int pass, const GpumeFullArgs &f, int chunk_div, int slot0,
+                int slot_step, int n, uint32_t *min_cost, uint32_t *min_idx)
+{
+    uint32_t cost, idx;
+    if (key == FULL_NONE)
+        return;
+    cost = key >> f.key_bits;
+    if (!pass) {
+        atomic_min_u32(&min_cost[pu], cost);
+        return;
+    }
+    if (cost != min_cost[pu])
+        return;
+    if (f.local) {
+        const int e = key & ((1u << GPUME_FULL_LOCAL_BITS) - 1);
+        idx = full_index(e / chunk_div, slot0 + slot_step * (e % chunk_div), n);
+    } else {
+        idx = key & ((1u << f.key_bits) - 1);
+    }
+    atomic_min_u32(&min_idx[pu], idx);
+}
+
+template <int BLOCK>
+__device__ static inline __attribute__((always_inline))
+void full_search32(const GpumeSearchArgs &a, const GpumeCudaBuffers &b,
+                                     const GpumeFullArgs &f)
+{
+    const int STRIDE = FULL_STRIDE(BLOCK);
+    /* keys per thread of stage 2 and of stage 3 */
+    const int NQ = BLOCK == 0 ? 25 : BLOCK == 8 ? 4 : BLOCK == 16 ? 1 : 0;
+    /* stage-2 items per thread and chunk: pairs pg, pg + PG, ... of one row j */
+    const int ITEMS = BLOCK == 0 ? 4 : 2, PG = FULL_PAIRS / ITEMS;
+    const int N3 = BLOCK == 0 ? 7 : BLOCK == 32 ? 1 : 0;
+    GPUME_SHARED __align__(16) uint32_t cells[FULL_SLOTS * FULL_STRIDE(BLOCK)];
+    GPUME_SHARED uint32_t terms[2][FULL_SLOTS];
+    GPUME_SHARED __align__(16) uint32_t quads[BLOCK == 0 ? FULL_SLOTS * 12 : 1];
+    GPUME_SHARED __align__(16) uint32_t cur_t[8 * FULL_CUR_STRIDE];
+
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int X = (ctu_idx % a.p.ctu_cols) * 32, Y = (ctu_idx / a.p.ctu_cols) * 32;
+    const int vw = min(32, a.p.width - X), vh = min(32, a.p.height - Y);
+    const int edge = vw < 32 || vh < 32;
+    const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
+    const int R = a.p.range, n = 2 * R + 1;
+    const int npairs = (n + FULL_K - 1) / FULL_K * n, nchunks = (npairs + FULL_PAIRS - 1) / FULL_PAIRS;
+    uint32_t scale;
+    /*
+     * Stage 1: strip ux of pair pc. Stage 2: half h (block=auto; warp-uniform)
+     * of quadrant q of slots sb + PG m, m < ITEMS (row j, pairs pg + PG m), so
+     * that a thread meets its candidates in increasing index order, as the
+     * local numbering needs; a phase of 8 lanes reads pairs pg and pg + 2,
+     * whose cells lie 16 banks apart. Stage 3: half h3 of slot s3.
+     */
+    const int ux = tid & 7, pc = tid >> 3, q = tid & 3;
+    const int h = BLOCK == 0 ? tid >> 5 & 1 : 0;
+    const int cq = BLOCK == 0 ? (tid & 31) >> 2 | (tid >> 6) << 3 : tid >> 2;
+    const int pg = (cq % PG & ~3) | (cq & 1) << 1 | (cq >> 1 & 1), sb = cq / PG * FULL_PAIRS + pg;
+    const int s3 = tid % FULL_SLOTS, h3 = tid / FULL_SLOTS;
+    const int inside = vw - 4 * ux;
+    const uint32_t colmask = inside >= 4 ? 0xffffffffu : inside <= 0 ? 0 : (1u << 8 * inside) - 1;
+    uint32_t kq[NQ ? NQ : 1], k3[N3 ? N3 : 1];
+
+    /* 2^key_bits, opaque to the compiler: a multiply-add per key, not a shift and an add */
+    asm("mov.u32 %0, %1;" : "=r"(scale) : "r"(1u << f.key_bits));
+#pragma unroll
+    for (int i = 0; i < NQ; i++)
+        kq[i] = FULL_NONE;
+#pragma unroll
+    for (int i = 0; i < N3; i++)
+        k3[i] = FULL_NONE;
+    {
+        /* the current CTU as 8 strips of 32 rows of 4 pixels, 0 outside the frame */
+        const int sx = tid >> 5, y = tid & 31;
+        uint32_t w = 0;
+        for (int i = 0; i < 4; i++)
+            if (4 * sx + i < vw && y < vh)
+                w |= (uint32_t)b.cur[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + 4 * sx + i] << 8 * i;
+        cur_t[sx * FULL_CUR_STRIDE + y] = w;
+    }
+    __syncthreads();
+
+    for (int chunk = 0; chunk < nchunks; chunk++) {
+        uint32_t *ct = terms[chunk & 1];
+        {
+            const int pair = chunk * FULL_PAIRS + pc, band = pair / n, dxi = pair - band * n;
+            const int dyb = min(FULL_K * band, n - FULL_K);
+            if (ux < FULL_K) {
+                /* the term of candidate ux of the pair: its MV cost and index */
+                const int dyi = dyb + ux;
+                ct[ux * FULL_PAIRS + pc] = pair >= npairs ? FULL_NONE :
+                    gpume_mv_cost(a.p.lambda, 4 * (dxi - R), 4 * (dyi - R), px, py) * scale +
+                    (f.local ? 0 : (uint32_t)(dyi * n + dxi));
+            }
+            if (pair < npairs) {
+                uint32_t *c = cells + pc * STRIDE;
+                if (edge)
+                    full_sads<BLOCK, true>(a, b, cur_t, c, ux, Y - R + dyb, X + 4 * ux + dxi - R, vh, colmask);
+                else
+                    full_sads<BLOCK, false>(a, b, cur_t, c, ux, Y - R + dyb, X + 4 * ux + dxi - R, vh, colmask);
+            }
+        }
+        __syncthreads();
+        if (NQ) {
+#pragma unroll
+            for (int m = 0; m < ITEMS; m++) {
+                const int s = sb + PG * m;
+                const uint32_t *u = cells + s * STRIDE + 4 * q;
+                uint32_t t = ct[s];
+                if (t == FULL_NONE)
+                    continue;
+                t += f.local ? chunk * ITEMS + m : 0;
+                if (BLOCK == 0) {
+                    full_quadrant(u, quads + 12 * s, q, h, scale, t, kq);
+                } else if (BLOCK == 8) {
+                    const int4 v0 = *(const int4 *)u, v1 = *(const int4 *)(u + 16);
+                    full_update(kq[0], (uint32_t)v0.x + v0.y, scale, t);
+                    full_update(kq[1], (uint32_t)v0.z + v0.w, scale, t);
+                    full_update(kq[2], (uint32_t)v1.x + v1.y, scale, t);
+                    full_update(kq[3], (uint32_t)v1.z + v1.w, scale, t);
+                } else {
+                    const int4 v = *(const int4 *)u;
+                    full_update(kq[0], (uint32_t)v.x + v.y + v.z + v.w, scale, t);
+                }
+            }
+            __syncthreads();
+        }
+        if (N3 && (BLOCK == 0 || h3 == 0)) {
+            uint32_t t = ct[s3];
+            if (t != FULL_NONE) {
+                t += f.local ? chunk : 0;
+                if (BLOCK == 0) {
+                    full_ctu(quads + 12 * s3, h3, scale, t, k3);
+                } else {
+                    const int4 v0 = *(const int4 *)(cells + s3 * STRIDE);
+                    const int4 v1 = *(const int4 *)(cells + s3 * STRIDE + 4);
+                    full_update(k3[0], (uint32_t)v0.x + v0.y + v0.z + v0.w +
+                                       v1.x + v1.y + v1.z + v1.w, scale, t);
+                }
+            }
+        }
+        if (BLOCK == 32)
+            __syncthreads();
+    }
+
+    /* every thread's keys into each PU's minimum, through the cell buffer
+     * (free now), in rolled loops: few registers */
+    {
+        uint32_t *min_cost = cells, *min_idx = cells + 256, *kept = cells + 512;
+        const int nb = a.p.nb_pus;
+#pragma unroll
+        for (int i = 0; i < NQ; i++)
+            kept[i * NT + tid] = kq[i];
+#pragma unroll
+        for (int i = 0; i < N3; i++)
+            kept[(NQ + i) * NT + tid] = k3[i];
+        for (int i = tid; i < 512; i += NT)
+            cells[i] = FULL_NONE;
+        __syncthreads();
+#pragma unroll 1
+        for (int pass = 0; pass < 2; pass++) {
+#pragma unroll 1
+            for (int i = 0; i < NQ + N3; i++) {
+                const uint32_t key = kept[i * NT + tid];
+                if (i < NQ) {
+                    const int pu = BLOCK == 0 ? (i < 18 ? (4 * q + 2 * h + i / 9) * 9 + i % 9 :
+                                                          144 + 13 * q + 7 * h + i - 18) :
+                                   BLOCK == 8 ? (4 * q + i) * 9 : 144 + 13 * q;
+                    full_merge(key, pu, pass, f, ITEMS, sb, PG, n, min_cost, min_idx);
+                } else {
+                    full_merge(key, 196 + 7 * h3 + i - NQ, pass, f, 1, s3, 0, n, min_cost, min_idx);
+                }
+            }
+            __syncthreads();
+        }
+        if (BLOCK == 0) {
+            for (int pu = tid; pu < nb; pu += NT)
+                b.pu_keys[(uint64_t)ctu_idx * nb + pu] = gpume_key(min_cost[pu], min_idx[pu]);
+        } else {
+            for (int i = tid; i < a.nb_fixed_pus; i += NT) {
+                const int pu = b.fixed_pus[i];
+                b.pu_keys[(uint64_t)ctu_idx * nb + pu] = gpume_key(min_cost[pu], min_idx[pu]);
+            }
+        }
+    }
+}
+
+extern "C" __global__ __attribute__((launch_bounds(NT, 2)))
+void gpume_full32(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { full_search32<0>(a, b, f); }
+extern "C" __global__ __attribute__((launch_bounds(NT, 3)))
+void gpume_full32_b8(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { full_search32<8>(a, b, f); }
+extern "C" __global__ __attribute__((launch_bounds(NT, 3)))
+void gpume_full32_b16(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { full_search32<16>(a, b, f); }
+extern "C" __global__ __attribute__((launch_bounds(NT, 3)))
+void gpume_full32_b32(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { full_search32<32>(a, b, f); }
+
 
 /* Rows of all exported PUs of a CTU: they tile the CTU and are >= 4 wide;
  * at most GPUME_MAX_OUT_PER_CTU (256) PUs, so a PU index fits a byte. */

@@ -54,6 +54,7 @@ typedef struct GpumeCUDAContext {
     CUevent pred_ready[NB_RESULTS], searched[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
     CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs, f_predictor;
+    CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
@@ -214,6 +215,9 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_refine,     "gpume_refine");
     GET_FUNC(f_lfs,        "gpume_lfs");
     GET_FUNC(f_predictor,  "gpume_predictor");
+    if (p->algo == GPUME_ALGO_FULL && p->ctu == 32)
+        GET_FUNC(f_full, p->block == 8  ? "gpume_full32_b8"  : p->block == 16 ? "gpume_full32_b16" :
+                         p->block == 32 ? "gpume_full32_b32" : "gpume_full32");
 #undef GET_FUNC
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
@@ -254,6 +258,43 @@ fail:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     cuda_uninit(s);
     return err;
+}
+
+/**
+ * The key packing of the full-search kernel of CTU 32 (gpume_cuda.h) for
+ * the caller's predictors pred, or (NULL) those of an earlier estimate,
+ * whose components the sub-pel steps keep within 4 range + 3 quarter pels;
+ * 0 when none fits, and the PU-table kernel searches instead.
+ */
+static int full_key_args(const GpumeParams *p, const int16_t *pred, GpumeFullArgs *f)
+{
+    const int n = 2 * p->range + 1;
+    const int nchunks = ((n + GPUME_FULL_K - 1) / GPUME_FULL_K * n + GPUME_FULL_PAIRS - 1) /
+                        GPUME_FULL_PAIRS;
+    int pmax = 4 * p->range + 3, bits = 0;
+    uint64_t bound;
+
+    if (p->range < GPUME_FULL_MIN_RANGE)
+        return 0;
+    if (pred) {
+        pmax = 0;
+        for (int i = 0; i < 2 * p->nb_ctus; i++)
+            pmax = FFMAX(pmax, FFABS(pred[i]));
+    }
+    /* a cost: the SAD of a PU of at most 32 x 32 pixels, and the MV cost of
+     * a vector in range; a key stays below the mark of no candidate (~0) */
+    bound = 255 * 32 * 32 + (uint64_t)p->lambda * 2 * (4 * p->range + pmax);
+    while ((1 << bits) < n * n)
+        bits++;
+    if (bound + 1 < 1ull << (32 - bits)) {
+        *f = (GpumeFullArgs) { .key_bits = bits, .local = 0 };
+        return 1;
+    }
+    if (bound + 1 < 1ull << (32 - GPUME_FULL_LOCAL_BITS) && nchunks <= GPUME_FULL_MAX_CHUNKS) {
+        *f = (GpumeFullArgs) { .key_bits = GPUME_FULL_LOCAL_BITS, .local = 1 };
+        return 1;
+    }
+    return 0;
 }
 
 /** Launch f on the compute stream; args: the addresses of its arguments. */
@@ -392,8 +433,14 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     } else {
         if (p->algo == GPUME_ALGO_HME)
             err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
-        if (err >= 0)
-            err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+        if (err >= 0) {
+            GpumeFullArgs fa;
+            void *full_args[] = { &a, &b, &fa };
+            if (s->f_full && full_key_args(p, pred_from < 0 ? pred : NULL, &fa))
+                err = launch(s, s->f_full, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, full_args);
+            else
+                err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+        }
         if (err >= 0)
             err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
     }

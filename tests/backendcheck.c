@@ -570,6 +570,17 @@ int main(int argc, char **argv)
                    .content = CONTENT_SMOOTH };
         run_case(be, dev, &c, NULL);
     }
+    /* full's kernels of CTU 32 (gpume_cuda.h): every block mode at large
+     * ranges, where keys carry the index (32) or the local numbering (64),
+     * the largest lambda, the temporal predictor, worst-case frames */
+    for (int range = 32; range <= 64; range *= 2)
+    for (int block = 0; block <= 32; block = block ? block * 2 : 8) {
+        Case c = { .algo = GPUME_ALGO_FULL, .w = 200, .h = 120, .range = range, .ctu = 32,
+                   .block = block, .subpel = 2, .lambda = block == 8 ? GPUME_MAX_LAMBDA : 2,
+                   .pu_penalty = 256, .pred = block == 16, .lfs_threshold = 32,
+                   .content = block == 32 ? CONTENT_WORST : CONTENT_SMOOTH };
+        run_case(be, dev, &c, NULL);
+    }
     /* 4K-class odd size, once per algorithm */
     if (!st.quick)
         for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_LFS; algo++) {
@@ -589,6 +600,13 @@ int main(int argc, char **argv)
                 continue;
             run_case(be, dev, &c, real);
         }
+    if (real) {
+        /* full at range 32 with all PU shapes */
+        Case c = { .algo = GPUME_ALGO_FULL, .w = st.real_w, .h = st.real_h, .range = 32, .ctu = 32,
+                   .block = 0, .subpel = 2, .lambda = 2, .pu_penalty = 256, .lfs_threshold = 32,
+                   .content = CONTENT_REAL };
+        run_case(be, dev, &c, real);
+    }
 out:
     av_free(real);
     av_buffer_unref(&dev);
