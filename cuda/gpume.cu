@@ -1116,9 +1116,15 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
         for (int i = tid; i < a.p.nb_pus; i += NT)
             cost[i] = keys[i] >> 32;
         __syncthreads();
+        /* gpume_choose_partition(): the CUs of a level at once, then the walk */
+        for (int l = 0; GPUME_MIN_CU << l <= a.p.ctu; l++) {
+            const int side = a.p.ctu / (GPUME_MIN_CU << l);
+            for (int z = tid; z < side * side; z += NT)
+                gpume_cu_best(cost, a.p.ctu, a.p.pu_penalty, l, z, tmp_cost, tmp_mode);
+            __syncthreads();
+        }
         if (tid == 0)
-            nb_chosen = gpume_choose_partition(cost, a.p.ctu, a.p.pu_penalty,
-                                               tmp_cost, tmp_mode, chosen);
+            nb_chosen = gpume_emit_partition(a.p.ctu, tmp_mode, chosen);
     }
     __syncthreads();
 

@@ -540,79 +540,101 @@ GPUME_FN int gpume_zorder(int cx, int cy)
     return z;
 }
 
+/** Offset of level l's CUs (level 0: CU 8) in the work arrays of gpume_choose_partition(). */
+GPUME_FN int gpume_cu_level_offset(int ctu, int l)
+{
+    int off = 0;
+    for (int k = 0; k < l; k++)
+        off += (ctu / (GPUME_MIN_CU << k)) * (ctu / (GPUME_MIN_CU << k));
+    return off;
+}
+
+/**
+ * gpume_choose_partition(), bottom-up step: the best cost and mode of the
+ * z-th CU of level l (modes 0..NB-1, or NB for a split into the four CUs of
+ * level l - 1, whose entries must be written already).
+ */
+GPUME_FN void gpume_cu_best(const GPUME_LOCAL uint32_t *pu_cost, int ctu, int pu_penalty, int l, int z,
+                            GPUME_LOCAL uint32_t *tmp_cost, GPUME_LOCAL uint8_t *tmp_mode)
+{
+    const int s = GPUME_MIN_CU << l;
+    const int base = gpume_level_base(ctu, l);
+    const int npu = gpume_pus_per_cu(s);
+    uint32_t best = 0xffffffffu;
+    int best_mode = 0;
+    for (int m = 0; m < gpume_nb_modes(s); m++) {
+        const int parts = gpume_mode_parts(m, s);
+        const int first = base + z * npu + gpume_mode_first_pu(m);
+        uint32_t c = (uint32_t)pu_penalty * (parts - 1);
+        for (int p = 0; p < parts; p++)
+            c += pu_cost[first + p];
+        if (c < best) {
+            best = c;
+            best_mode = m;
+        }
+    }
+    if (l > 0) {
+        const int child = gpume_cu_level_offset(ctu, l - 1) + 4 * z;
+        const uint32_t c = tmp_cost[child] + tmp_cost[child + 1] +
+                           tmp_cost[child + 2] + tmp_cost[child + 3] +
+                           3 * (uint32_t)pu_penalty;
+        if (c < best) {
+            best = c;
+            best_mode = GPUME_PART_NB;
+        }
+    }
+    tmp_cost[gpume_cu_level_offset(ctu, l) + z] = best;
+    tmp_mode[gpume_cu_level_offset(ctu, l) + z] = best_mode;
+}
+
+/**
+ * gpume_choose_partition(), top-down step: the PUs of the chosen partition
+ * in Z order from the modes of every CU; returns their number.
+ */
+GPUME_FN int gpume_emit_partition(int ctu, const GPUME_LOCAL uint8_t *tmp_mode, GPUME_LOCAL uint16_t *out)
+{
+    /* an explicit stack of (level, z) so the code also runs on GPUs */
+    int stack_level[4 * 4], stack_z[4 * 4], sp = 0, levels = 0, n = 0;
+    for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1)
+        levels++;
+    stack_level[sp] = levels - 1;
+    stack_z[sp++] = 0;
+    while (sp > 0) {
+        const int l = stack_level[--sp], z = stack_z[sp];
+        const int s = GPUME_MIN_CU << l;
+        const int m = tmp_mode[gpume_cu_level_offset(ctu, l) + z];
+        if (m == GPUME_PART_NB) {
+            for (int c = 3; c >= 0; c--) {
+                stack_level[sp] = l - 1;
+                stack_z[sp++] = 4 * z + c;
+            }
+        } else {
+            const int first = gpume_level_base(ctu, l) + z * gpume_pus_per_cu(s) +
+                              gpume_mode_first_pu(m);
+            for (int p = 0; p < gpume_mode_parts(m, s); p++)
+                out[n++] = first + p;
+        }
+    }
+    return n;
+}
+
 /**
  * Cost-optimal partition of one CTU from its per-PU costs.
  * cost of a partition = sum of its PU costs + pu_penalty * (PUs - 1);
  * a CU keeps the cheapest mode (ties: lower mode); it splits into four only
  * when that is strictly cheaper. Writes the chosen PU indices in Z order
  * and returns their number. tmp must hold ctu*ctu/64 entries per level
- * (best cost) for all levels: 2 * (ctu/8)^2 entries suffice.
+ * (best cost) for all levels: 2 * (ctu/8)^2 entries suffice. The CUs of a
+ * level are independent (gpume_cu_best()), so a GPU may cost them at once.
  */
 GPUME_FN int gpume_choose_partition(const GPUME_LOCAL uint32_t *pu_cost, int ctu, int pu_penalty,
                                     GPUME_LOCAL uint32_t *tmp_cost, GPUME_LOCAL uint8_t *tmp_mode,
                                     GPUME_LOCAL uint16_t *out)
 {
-    int levels = 0, off = 0, n = 0;
-    int level_off[4];
-    /* bottom-up: best cost of every CU, modes 0..NB-1 or NB for split */
-    for (int s = GPUME_MIN_CU; s <= ctu; s <<= 1, levels++) {
-        const int cus = (ctu / s) * (ctu / s);
-        const int base = gpume_level_base(ctu, levels);
-        const int npu = gpume_pus_per_cu(s);
-        level_off[levels] = off;
-        for (int z = 0; z < cus; z++) {
-            uint32_t best = 0xffffffffu;
-            int best_mode = 0;
-            for (int m = 0; m < gpume_nb_modes(s); m++) {
-                const int parts = gpume_mode_parts(m, s);
-                const int first = base + z * npu + gpume_mode_first_pu(m);
-                uint32_t c = (uint32_t)pu_penalty * (parts - 1);
-                for (int p = 0; p < parts; p++)
-                    c += pu_cost[first + p];
-                if (c < best) {
-                    best = c;
-                    best_mode = m;
-                }
-            }
-            if (s > GPUME_MIN_CU) {
-                const int child = level_off[levels - 1] + 4 * z;
-                const uint32_t c = tmp_cost[child] + tmp_cost[child + 1] +
-                                   tmp_cost[child + 2] + tmp_cost[child + 3] +
-                                   3 * (uint32_t)pu_penalty;
-                if (c < best) {
-                    best = c;
-                    best_mode = GPUME_PART_NB;
-                }
-            }
-            tmp_cost[off + z] = best;
-            tmp_mode[off + z] = best_mode;
-        }
-        off += cus;
-    }
-    /* top-down: emit the PUs of the chosen partition in Z order, with an
-     * explicit stack of (level, z) so the code also runs on GPUs */
-    {
-        int stack_level[4 * 4], stack_z[4 * 4], sp = 0;
-        stack_level[sp] = levels - 1;
-        stack_z[sp++] = 0;
-        while (sp > 0) {
-            const int l = stack_level[--sp], z = stack_z[sp];
-            const int s = GPUME_MIN_CU << l;
-            const int m = tmp_mode[level_off[l] + z];
-            if (m == GPUME_PART_NB) {
-                for (int c = 3; c >= 0; c--) {
-                    stack_level[sp] = l - 1;
-                    stack_z[sp++] = 4 * z + c;
-                }
-            } else {
-                const int first = gpume_level_base(ctu, l) + z * gpume_pus_per_cu(s) +
-                                  gpume_mode_first_pu(m);
-                for (int p = 0; p < gpume_mode_parts(m, s); p++)
-                    out[n++] = first + p;
-            }
-        }
-    }
-    return n;
+    for (int l = 0; GPUME_MIN_CU << l <= ctu; l++)
+        for (int z = 0; z < (ctu / (GPUME_MIN_CU << l)) * (ctu / (GPUME_MIN_CU << l)); z++)
+            gpume_cu_best(pu_cost, ctu, pu_penalty, l, z, tmp_cost, tmp_mode);
+    return gpume_emit_partition(ctu, tmp_mode, out);
 }
 
 /** Geometry of PU idx of a CTU of size ctu (see gpume_level_base for the order). */
