@@ -1,5 +1,6 @@
 /*
- * gpume: OpenCL kernels (OpenCL C 1.2, integer only, no subgroups). They
+ * gpume: OpenCL kernels (OpenCL C 1.2, integer only, no subgroups; inline
+ * PTX for the byte SAD where the host sets GPUME_OCL_PTX=1). They
  * reproduce the CPU reference (docs/ALGORITHMS.md) bit for bit: every
  * arg-min is a minimum of (cost, index) keys, so work-item order never
  * matters. The host prepends gpume.h, gpume_kernel.h and gpume_opencl.h and
