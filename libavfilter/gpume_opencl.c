@@ -6,9 +6,12 @@
  * tools/overlay.sh) and opencl/gpume.cl, so every constant and struct is
  * written once. Pictures live in one buffer per slot holding the padded
  * pyramid; a frame's luma plane first goes to a staging buffer (software
- * frames: clEnqueueWriteBufferRect; AV_PIX_FMT_OPENCL frames, whose planes
- * are image2d_t objects: clEnqueueCopyImageToBuffer, which writes tightly
- * packed rows), then gpume_import pads it into its slot.
+ * frames: copied on the slice threads into the slot's page-locked host
+ * buffer, then a non-blocking write, so that the upload overlaps the
+ * search before it; AV_PIX_FMT_OPENCL frames, whose planes are image2d_t
+ * objects: clEnqueueCopyImageToBuffer, which writes tightly packed rows),
+ * then gpume_import pads it into its slot. On NVIDIA's OpenCL the kernels
+ * take the PTX byte-SIMD SAD instruction (GPUME_OCL_PTX).
  *
  * This file is part of FFmpeg.
  *
@@ -34,6 +37,7 @@
 
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_opencl.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
@@ -64,6 +68,9 @@ typedef struct GpumeOpenCLContext {
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
     cl_mem staging;                             ///< a luma plane as received, width x height
+    cl_mem host_buf[GPUME_NB_SLOTS];            ///< page-locked host memory of each slot's plane
+    uint8_t *host_plane[GPUME_NB_SLOTS];        ///< host_buf mapped: width x height
+    cl_event uploaded[GPUME_NB_SLOTS];          ///< completion of the slot's write from host_plane
 
     cl_mem pu, fixed_pus, coarse, keys;
     cl_mem pred[NB_RESULTS], blocks[NB_RESULTS], counts[NB_RESULTS];
@@ -89,6 +96,15 @@ static void ocl_uninit(void *priv)
     for (int i = 0; i < NB_RESULTS; i++)
         if (s->done[i])
             clReleaseEvent(s->done[i]);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        if (s->uploaded[i])
+            clReleaseEvent(s->uploaded[i]);
+        if (s->host_plane[i]) {
+            clEnqueueUnmapMemObject(s->queue, s->host_buf[i], s->host_plane[i], 0, NULL, NULL);
+            clFinish(s->queue);
+        }
+        CL_RELEASE_MEMORY(s->host_buf[i]);
+    }
     ff_gpume_vme_opencl_uninit(&s->vme);
     CL_RELEASE_KERNEL(s->k_import);
     CL_RELEASE_KERNEL(s->k_downscale);
@@ -117,6 +133,38 @@ static void ocl_uninit(void *priv)
     memset(s, 0, sizeof(*s));
 }
 
+/**
+ * 1 where the kernels may use inline PTX: NVIDIA's OpenCL (which names its
+ * extensions cl_nv_*) built the program with it, else 0 (any other device,
+ * or a driver that rejects it).
+ */
+static int try_ptx(GpumeOpenCLContext *s, const char **src, int nb_src, const char *opts)
+{
+    const cl_device_id dev = s->hwctx->device_id;
+    size_t size = 0;
+    char *ext;
+    int nv;
+    cl_int cle;
+
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS ||
+        !(ext = av_malloc(size + 1)))
+        return 0;
+    nv = clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS &&
+         (ext[size] = 0, strstr(ext, "cl_nv_device_attribute_query"));
+    av_free(ext);
+    if (!nv)
+        return 0;
+    s->program = clCreateProgramWithSource(s->hwctx->context, nb_src, src, NULL, &cle);
+    if (!s->program)
+        return 0;
+    if (clBuildProgram(s->program, 1, &dev, opts, NULL, NULL) == CL_SUCCESS)
+        return 1;
+    av_log(s->host->log_ctx, AV_LOG_VERBOSE, "inline PTX rejected: portable kernels\n");
+    clReleaseProgram(s->program);
+    s->program = NULL;
+    return 0;
+}
+
 static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
@@ -124,11 +172,15 @@ static int build_program(GpumeOpenCLContext *s)
     const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_kernel_h_cl,
                           ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
     char opts[64];
-    int err;
+    int err = 0;
 
-    snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -DGPUME_CTU=%d", s->p.ctu);
-    if ((err = ff_gpume_opencl_build(avctx, s->hwctx->context, dev, src, FF_ARRAY_ELEMS(src),
-                                     opts, &s->program)) < 0 ||
+    snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -DGPUME_CTU=%d -DGPUME_OCL_PTX=1", s->p.ctu);
+    if (!try_ptx(s, src, FF_ARRAY_ELEMS(src), opts)) {
+        snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -DGPUME_CTU=%d -DGPUME_OCL_PTX=0", s->p.ctu);
+        err = ff_gpume_opencl_build(avctx, s->hwctx->context, dev, src, FF_ARRAY_ELEMS(src),
+                                    opts, &s->program);
+    }
+    if (err < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_import", 1, &s->k_import)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_downscale", 1, &s->k_downscale)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
@@ -153,6 +205,26 @@ static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
         *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
     }
     return m;
+}
+
+/** The page-locked host buffers of the slots' planes, mapped for good. */
+static int alloc_host_planes(GpumeOpenCLContext *s)
+{
+    void *avctx = s->host->log_ctx;
+    const size_t size = (size_t)s->p.width * s->p.height;
+    cl_int cle;
+    int err = 0;
+
+    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        s->host_buf[i] = clCreateBuffer(s->hwctx->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
+                                        size, NULL, &cle);
+        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
+        s->host_plane[i] = clEnqueueMapBuffer(s->queue, s->host_buf[i], CL_TRUE, CL_MAP_WRITE, 0, size,
+                                              0, NULL, NULL, &cle);
+        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
+    }
+fail:
+    return err;
 }
 
 static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
@@ -190,7 +262,8 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     if (p->algo == GPUME_ALGO_VME) {
         if ((err = ff_gpume_vme_opencl_init(&s->vme, avctx, s->hwctx->context, s->hwctx->device_id,
                                             s->queue, p, NB_RESULTS)) < 0 ||
-            !(s->staging = alloc_buffer(s, (size_t)p->width * p->height, &err)))
+            !(s->staging = alloc_buffer(s, (size_t)p->width * p->height, &err)) ||
+            (err = alloc_host_planes(s)) < 0)
             goto fail;
         return 0;
     }
@@ -212,7 +285,8 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         !(s->pu        = alloc_buffer(s, p->nb_pus * sizeof(*pu), &err)) ||
         !(s->fixed_pus = alloc_buffer(s, s->nb_fixed_pus * sizeof(*fixed), &err)) ||
         !(s->coarse    = alloc_buffer(s, p->nb_ctus * sizeof(GpumeHmeCoarse), &err)) ||
-        !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)))
+        !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)) ||
+        (err = alloc_host_planes(s)) < 0)
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
         if (!(s->pred[i]   = alloc_buffer(s, 2 * p->nb_ctus * sizeof(int16_t), &err)) ||
@@ -259,6 +333,25 @@ fail:
     return err;
 }
 
+typedef struct CopyJob {
+    uint8_t *dst;
+    const uint8_t *src;
+    ptrdiff_t src_linesize;
+    int w, h;
+} CopyJob;
+
+/** Rows of job jobnr of nb_jobs of a plane's copy into its page-locked buffer. */
+static int copy_rows(void *arg, int jobnr, int nb_jobs)
+{
+    const CopyJob *c = arg;
+    const int y0 = (int)((int64_t)c->h * jobnr / nb_jobs), y1 = (int)((int64_t)c->h * (jobnr + 1) / nb_jobs);
+
+    if (y1 > y0)
+        av_image_copy_plane(c->dst + (size_t)y0 * c->w, c->w, c->src + y0 * c->src_linesize,
+                            c->src_linesize, c->w, y1 - y0);
+    return 0;
+}
+
 static int ocl_load(void *priv, int slot, const AVFrame *frame)
 {
     GpumeOpenCLContext *s = priv;
@@ -280,19 +373,23 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
         cle = clWaitForEvents(1, &copied);
         clReleaseEvent(copied);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
-    } else if (frame->linesize[0] >= 0) {
-        const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
-        /* blocking: the frame may be released as soon as this returns */
-        cle = clEnqueueWriteBufferRect(s->queue, s->staging, CL_TRUE, origin, origin, region,
-                                       w, 0, frame->linesize[0], 0, frame->data[0], 0, NULL, NULL);
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
     } else {
-        for (int y = 0; y < h; y++) {
-            cle = clEnqueueWriteBuffer(s->queue, s->staging, CL_FALSE, (size_t)y * w, w,
-                                       frame->data[0] + y * frame->linesize[0], 0, NULL, NULL);
+        /* staged, so that the write neither waits nor makes the caller wait;
+         * the slot's previous write has long finished */
+        CopyJob c = { s->host_plane[slot], frame->data[0], frame->linesize[0], w, h };
+        const int nb_jobs = av_clip(s->host->nb_threads, 1, 8);
+        if (s->uploaded[slot]) {
+            cle = clWaitForEvents(1, &s->uploaded[slot]);
+            clReleaseEvent(s->uploaded[slot]);
+            s->uploaded[slot] = NULL;
             CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
         }
-        cle = clFinish(s->queue);
+        if (s->host->execute && nb_jobs > 1)
+            s->host->execute(s->host->exec_opaque, copy_rows, &c, nb_jobs);
+        else
+            copy_rows(&c, 0, 1);
+        cle = clEnqueueWriteBuffer(s->queue, s->staging, CL_FALSE, 0, (size_t)w * h, s->host_plane[slot],
+                                   0, NULL, &s->uploaded[slot]);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the luma plane: %d\n", cle);
     }
     if (s->vme)

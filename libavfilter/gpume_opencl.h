@@ -28,10 +28,23 @@
 #endif
 
 /**
- * Candidates per batch of the PU-table search of a CTU of size ctu: its
- * prefix tables take 12.5 to 20.3 KiB of local memory.
+ * Candidates per batch of the PU-table search of a CTU of size ctu, as in
+ * the CUDA kernels: its prefix tables take 25 to 40.5 KiB of local memory.
  */
-#define GPUME_OCL_BATCH(ctu) ((ctu) == 16 ? 128 : (ctu) == 32 ? 64 : 16)
+#define GPUME_OCL_BATCH(ctu) ((ctu) == 16 ? 256 : (ctu) == 32 ? 128 : 32)
+
+/* hme's coarse levels: the CTU's blocks and the reference windows they are searched in */
+#define GPUME_OCL_L2_MAX_R     ((GPUME_MAX_RANGE + 3) >> 2)        ///< gpume_hme_l2_range() at most
+#define GPUME_OCL_L2_WINDOW(ctu) ((ctu) / 4 + 2 * GPUME_OCL_L2_MAX_R)
+#define GPUME_OCL_L1_WINDOW(ctu) ((ctu) / 2 + 2 * GPUME_HME_L1_RANGE)
+#define GPUME_OCL_L1_POINTS    ((2 * GPUME_HME_L1_RANGE + 1) * (2 * GPUME_HME_L1_RANGE + 1))
+/** Work-items sharing the SAD of one level-1 point (rows split among them). */
+#define GPUME_OCL_L1_PARTS     (GPUME_KERNEL_THREADS / (GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS))
+
+/** Rows of all exported PUs of a CTU: they tile it and are at least 4 wide. */
+#define GPUME_OCL_PU_ROWS(ctu) ((ctu) * (ctu) / 4)
+/** Exported PUs of a CTU at most: its 4x4 units. */
+#define GPUME_OCL_OUT(ctu)     (((ctu) / 4) * ((ctu) / 4))
 
 /*
  * The local memory of each search kernel, one list per kernel: an entry
@@ -40,27 +53,44 @@
  * declare those parameters from these lists (GPUME_OCL_LOCAL_PARAM) and the
  * host sizes them from the same lists (gpume_opencl.c). They are kernel
  * arguments rather than kernel-scope arrays: PoCL 3.1 shares those between
- * work-groups running at the same time.
+ * work-groups running at the same time. Each list's first entry has the
+ * largest element type, so that the others may be reinterpreted as it.
  */
 #define GPUME_OCL_COARSE_LOCALS(X, ctu)                                                 \
-    X(uint64_t, red,       GPUME_KERNEL_THREADS)
+    X(uint64_t, red,       GPUME_KERNEL_THREADS)                                        \
+    X(uint32_t, part,      GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS * GPUME_OCL_L1_PARTS) \
+    X(uint8_t,  cur2,      ((ctu) / 4) * ((ctu) / 4))                                   \
+    X(uint8_t,  ref2,      GPUME_OCL_L2_WINDOW(ctu) * GPUME_OCL_L2_WINDOW(ctu))         \
+    X(uint8_t,  cur1,      ((ctu) / 2) * ((ctu) / 2))                                   \
+    X(uint8_t,  ref1,      GPUME_HME_MINIMA * GPUME_OCL_L1_WINDOW(ctu) * GPUME_OCL_L1_WINDOW(ctu))
+/* S also holds the keys of the work-items sharing PUs (as many uint64_t as work-items) */
 #define GPUME_OCL_PU_SEARCH_LOCALS(X, ctu)                                              \
-    X(uint32_t, S,         GPUME_OCL_BATCH(ctu) * ((ctu) / 4 + 1) * ((ctu) / 4 + 1))    \
-    X(uint8_t,  cur_s,     (ctu) * (ctu))                                               \
+    X(uint64_t, S,         GPUME_OCL_BATCH(ctu) * ((ctu) / 4 + 1) * ((ctu) / 4 + 1) / 2 + 1) \
+    X(uint32_t, cur_w,     (ctu) * (ctu) / 4)                                           \
     X(uint32_t, cand_idx,  GPUME_OCL_BATCH(ctu))                                        \
     X(uint32_t, cand_mvc,  GPUME_OCL_BATCH(ctu))                                        \
     X(int16_t,  cand_dx,   GPUME_OCL_BATCH(ctu))                                        \
     X(int16_t,  cand_dy,   GPUME_OCL_BATCH(ctu))                                        \
+    X(uint32_t, list_idx,  GPUME_HME_CANDIDATES)                                        \
+    X(int16_t,  list_dx,   GPUME_HME_CANDIDATES)                                        \
+    X(int16_t,  list_dy,   GPUME_HME_CANDIDATES)                                        \
+    X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
     X(int16_t,  seed_x,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))                     \
-    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))                     \
-    X(uint64_t, red,       GPUME_KERNEL_THREADS) /* keys of the work-items sharing PUs */
+    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))
+/* geo: x, y, w, h and the quarter-pel vector of each exported PU, GPUME_OCL_OUT(ctu) each */
 #define GPUME_OCL_REFINE_LOCALS(X, ctu)                                                 \
     X(uint32_t, cost,      GPUME_MAX_PUS)                                               \
+    X(uint32_t, sad,       9 * GPUME_OCL_OUT(ctu))                                      \
     X(uint32_t, tmp_cost,  GPUME_PART_TMP)                                              \
-    X(uint8_t,  tmp_mode,  GPUME_PART_TMP)                                              \
+    X(int32_t,  scan,      GPUME_KERNEL_THREADS)                                        \
+    X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
+    X(int32_t,  nb_chosen, 1)                                                           \
+    X(uint16_t, row_sad,   9 * GPUME_OCL_PU_ROWS(ctu)) /* a row: <= 64 * 255 */         \
     X(uint16_t, chosen,    GPUME_MAX_OUT_PER_CTU)                                       \
-    X(uint32_t, red,       9 * GPUME_KERNEL_THREADS)                                    \
-    X(int32_t,  nb_chosen, 1)
+    X(uint16_t, first_row, GPUME_OCL_OUT(ctu) + 1)                                      \
+    X(int16_t,  geo,       6 * GPUME_OCL_OUT(ctu))                                      \
+    X(uint8_t,  tmp_mode,  GPUME_PART_TMP)                                              \
+    X(uint8_t,  row_pu,    GPUME_OCL_PU_ROWS(ctu))
 #define GPUME_OCL_LFS_LOCALS(X, ctu)                                                    \
     X(uint64_t, red,       GPUME_LFS_THREADS)                                           \
     X(uint32_t, sad_of,    GPUME_LFS_THREADS)

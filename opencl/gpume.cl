@@ -1,5 +1,6 @@
 /*
- * gpume: OpenCL kernels (OpenCL C 1.2, integer only, no subgroups). They
+ * gpume: OpenCL kernels (OpenCL C 1.2, integer only, no subgroups; inline
+ * PTX for the byte SAD where the host sets GPUME_OCL_PTX=1). They
  * reproduce the CPU reference (docs/ALGORITHMS.md) bit for bit: every
  * arg-min is a minimum of (cost, index) keys, so work-item order never
  * matters. The host prepends gpume.h, gpume_kernel.h and gpume_opencl.h and
@@ -47,20 +48,6 @@ static ulong wg_min_key(ulong key, __local ulong *red, int tid, int nt)
     key = red[0];
     barrier(CLK_LOCAL_MEM_FENCE);
     return key;
-}
-
-/** Work-group sums of nv values per work-item (nv <= 9); results in red[v * NT]. */
-static void wg_sums(const uint *vals, int nv, __local uint *red, int tid)
-{
-    for (int v = 0; v < nv; v++)
-        red[v * NT + tid] = vals[v];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = NT / 2; s > 0; s >>= 1) {
-        if (tid < s)
-            for (int v = 0; v < nv; v++)
-                red[v * NT + tid] += red[v * NT + tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
 }
 
 /** SAD of the w x h block at (x, y) of cur against ref displaced by (dx, dy). */
@@ -114,39 +101,37 @@ __kernel void gpume_predictor(GpumePredArgs a, __global const GpumeBlock *blocks
         gpume_ctu_predictor(blocks, counts, a.max_out, c, pred);
 }
 
-/** Full search of the CTU's block at one coarse level; returns the winning vector. */
-static void coarse_search(const GpumeSearchArgs *a, __global const uchar *cur_buf,
-                          __global const uchar *ref_buf, int level, int ctu_idx,
-                          int cxv, int cyv, int r, int *vx, int *vy, __local ulong *red)
+/** Copy the w x h samples at (x, y) of plane pl into dst (pitch w), all work-items. */
+static void load_block(__global const uchar *pic, GpumePlane pl, int x, int y, int w, int h,
+                       __local uchar *dst)
 {
-    const int tid = get_local_id(0);
-    const int cx = ctu_idx % a->p.ctu_cols, cy = ctu_idx / a->p.ctu_cols;
-    const int bs = a->p.ctu >> level;
-    const int x0 = (cx * a->p.ctu) >> level, y0 = (cy * a->p.ctu) >> level;
-    const int vw = min(bs, a->cur[level].w - x0), vh = min(bs, a->cur[level].h - y0);
-    const int n = 2 * r + 1;
-    ulong best = GPUME_INVALID_KEY;
-
-    for (int c = tid; c < n * n; c += NT) {
-        const int dx = cxv + c % n - r, dy = cyv + c / n - r;
-        const uint sad = plane_sad(cur_buf, a->cur[level], ref_buf, a->ref[level],
-                                   x0, y0, vw, vh, dx, dy);
-        const ulong key = gpume_key(sad + a->p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
-        if (key < best)
-            best = key;
-    }
-    best = wg_min_key(best, red, tid, NT);
-    *vx = cxv + (int)((uint)best % n) - r;
-    *vy = cyv + (int)((uint)best / n) - r;
+    for (int i = get_local_id(0); i < w * h; i += NT)
+        dst[i] = pic[pl.offset + (y + i / w) * pl.pitch + x + i % w];
 }
 
-#define L2_MAX_R      ((GPUME_MAX_RANGE + 3) >> 2)
-#define L2_PER_ITEM   (((2 * L2_MAX_R + 1) * (2 * L2_MAX_R + 1) + NT - 1) / NT)
+/** SAD of the w x h block cur (pitch cp) against ref (pitch rp), both in local memory. */
+static uint local_sad(__local const uchar *cur, int cp, __local const uchar *ref, int rp,
+                      int w, int h)
+{
+    uint sad = 0;
+    for (int y = 0; y < h; y++, cur += cp, ref += rp)
+        for (int x = 0; x < w; x++)
+            sad += abs_diff(cur[x], ref[x]);
+    return sad;
+}
+
+#define L2_PER_ITEM (((2 * GPUME_OCL_L2_MAX_R + 1) * (2 * GPUME_OCL_L2_MAX_R + 1) + NT - 1) / NT)
+#define L1_POINTS   GPUME_OCL_L1_POINTS
+#define L1_PARTS    GPUME_OCL_L1_PARTS
+#define L1_WINDOW   (GPUME_OCL_L1_WINDOW(GPUME_CTU) * GPUME_OCL_L1_WINDOW(GPUME_CTU))
 
 /**
  * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
  * the level-2 full search (each work-item keeps the keys of its
  * candidates), each refined at level 1; writes the CTU's GpumeHmeCoarse.
+ * The blocks and their reference windows are read once into local memory;
+ * the level-1 searches of the minima run at once, L1_PARTS work-items
+ * summing the rows of one point's SAD.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
@@ -156,22 +141,31 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
     const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
     const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
-    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
+    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1, ww = vw + 2 * r;
+    const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
+    const int vw1 = min(2 * bs, a.cur[1].w - x1), vh1 = min(2 * bs, a.cur[1].h - y1);
+    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, ww1 = vw1 + 2 * r1;
     ulong keys[L2_PER_ITEM];
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
 
+    load_block(cur_buf, a.cur[2], x0, y0, vw, vh, cur2);
+    load_block(ref_buf, a.ref[2], x0 - r, y0 - r, ww, vh + 2 * r, ref2);
+    load_block(cur_buf, a.cur[1], x1, y1, vw1, vh1, cur1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
     for (int i = 0; i < L2_PER_ITEM; i++) {
         const int c = tid + i * NT;
         keys[i] = GPUME_INVALID_KEY;
         if (c < n * n) {
             const int dx = c % n - r, dy = c / n - r;
-            const uint sad = plane_sad(cur_buf, a.cur[2], ref_buf, a.ref[2], x0, y0, vw, vh, dx, dy);
+            const uint sad = local_sad(cur2, vw, ref2 + (dy + r) * ww + dx + r, ww, vw, vh);
             keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
         }
     }
+    /* every work-item gets each minimum, so each keeps them all */
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         ulong best = GPUME_INVALID_KEY;
-        int v1x, v1y;
+#pragma unroll
         for (int i = 0; i < L2_PER_ITEM; i++)
             if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
                 best = keys[i];
@@ -183,9 +177,39 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
             mx[k] = (int)((uint)best % n) - r;
             my[k] = (int)((uint)best / n) - r;
         }
-        coarse_search(&a, cur_buf, ref_buf, 1, ctu_idx, 2 * mx[k], 2 * my[k], GPUME_HME_L1_RANGE,
-                      &v1x, &v1y, red);
-        if (tid == 0) {
+    }
+
+    /* level 1: the 5x5 points around each minimum, scaled */
+    for (int k = 0; k < GPUME_HME_MINIMA; k++)
+        load_block(ref_buf, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, ww1, vh1 + 2 * r1,
+                   ref1 + k * L1_WINDOW);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid < GPUME_HME_MINIMA * L1_POINTS * L1_PARTS) {
+        const int part_idx = tid % L1_PARTS, point = tid / L1_PARTS;
+        const int k = point / L1_POINTS, c = point % L1_POINTS;
+        __local const uchar *rw = ref1 + k * L1_WINDOW + (c / n1) * ww1 + c % n1;
+        uint sad = 0;
+        for (int y = part_idx; y < vh1; y += L1_PARTS)
+            sad += local_sad(cur1 + y * vw1, vw1, rw + y * ww1, ww1, vw1, 1);
+        part[point * L1_PARTS + part_idx] = sad;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid < GPUME_HME_MINIMA) {
+        const int k = tid;
+        ulong best = GPUME_INVALID_KEY;
+        for (int c = 0; c < L1_POINTS; c++) {
+            const int dx = 2 * mx[k] + c % n1 - r1, dy = 2 * my[k] + c / n1 - r1;
+            uint sad = 0;
+            ulong key;
+            for (int j = 0; j < L1_PARTS; j++)
+                sad += part[(k * L1_POINTS + c) * L1_PARTS + j];
+            key = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+            if (key < best)
+                best = key;
+        }
+        {
+            const int v1x = 2 * mx[k] + (int)((uint)best % n1) - r1;
+            const int v1y = 2 * my[k] + (int)((uint)best / n1) - r1;
             coarse[ctu_idx].v[k][0] = gpume_clip(2 * v1x, -a.p.range, a.p.range);
             coarse[ctu_idx].v[k][1] = gpume_clip(2 * v1y, -a.p.range, a.p.range);
         }
@@ -207,57 +231,149 @@ static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *
 #define U   (CTU / 4)                 ///< 4x4 units per CTU side
 #define U1  (U + 1)                   ///< side of the prefix table
 #define TW  (U1 * U1)                 ///< entries of one prefix table
-#define NB_CAND GPUME_OCL_BATCH(CTU)
-#define MAX_PUS_PER_ITEM ((GPUME_MAX_PUS + NT - 1) / NT)
+#define B   GPUME_OCL_BATCH(CTU)      ///< candidates per batch
+/** PUs of the table of the CTU (gpume_nb_pus()) */
+#define NB_PUS (CTU == 16 ? 4 * GPUME_PUS_PER_CU8 + GPUME_PUS_PER_CU :                   \
+                CTU == 32 ? 16 * GPUME_PUS_PER_CU8 + 5 * GPUME_PUS_PER_CU :              \
+                64 * GPUME_PUS_PER_CU8 + 21 * GPUME_PUS_PER_CU)
+/** PUs a work-item owns, at most: one at CTU 16 and 32 */
+#define PUS_PER_ITEM (((NB_PUS) + NT - 1) / NT)
 #define NO_CAND 0xffffffffu
+
+#if GPUME_OCL_PTX
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video instruction). */
+static inline uint sad4(uint a, uint b, uint c)
+{
+    uint d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+#else
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c. */
+static inline uint sad4(uint a, uint b, uint c)
+{
+    const uint4 d = convert_uint4(abs_diff(as_uchar4(a), as_uchar4(b)));
+    return c + d.x + d.y + d.z + d.w;
+}
+#endif
+
+/** The 4 bytes at p, which need not be aligned (two aligned loads; little-endian). */
+static inline uint load4_unaligned(__global const uchar *p)
+{
+    const uint o = (uint)((size_t)p & 3);
+    __global const uint *w = (__global const uint *)(p - o);
+    const ulong v = (ulong)w[1] << 32 | w[0];
+    return (uint)(v >> (8 * o));
+}
 
 /**
  * Row uy of the unit-SAD table of one candidate as running sums along the
- * row, written to row[1..U]. Interior CTUs take four samples per load;
- * CTUs crossing the frame edge count only their vw x vh valid samples.
+ * row, written to row[1..U], for a CTU entirely inside the frame: four
+ * bytes per operation.
  */
-static void unit_row(__local const uchar *cur_s, __global const uchar *ref, int pitch,
-                     int uy, int vw, int vh, int interior, __local uint *row)
+static void unit_row_interior(__local const uint *cur_w, __global const uchar *ref, int pitch,
+                              int uy, __local uint *row)
 {
-    uint run = 0;
-    if (interior) {
+    uint acc[U];
+#pragma unroll
+    for (int ux = 0; ux < U; ux++)
+        acc[ux] = 0;
+#pragma unroll
+    for (int y = 0; y < 4; y++) {
+        __local const uint *c = cur_w + (4 * uy + y) * U;
+        __global const uchar *r = ref + (4 * uy + y) * pitch;
+#pragma unroll
+        for (int ux = 0; ux < U; ux++)
+            acc[ux] = sad4(c[ux], load4_unaligned(r + 4 * ux), acc[ux]);
+    }
+    {
+        uint run = 0;
+#pragma unroll
         for (int ux = 0; ux < U; ux++) {
-            uint acc = 0;
-            for (int y = 0; y < 4; y++) {
-                const uint4 d = convert_uint4(abs_diff(vload4(0, cur_s + (4 * uy + y) * CTU + 4 * ux),
-                                                       vload4(0, ref + (4 * uy + y) * pitch + 4 * ux)));
-                acc += d.x + d.y + d.z + d.w;
-            }
-            run += acc;
-            row[ux + 1] = run;
-        }
-    } else {
-        const int rows = min(4, vh - 4 * uy);
-        for (int ux = 0; ux < U; ux++) {
-            const int cols = min(4, vw - 4 * ux);
-            for (int y = 0; y < rows; y++)
-                for (int x = 0; x < cols; x++)
-                    run += abs_diff(cur_s[(4 * uy + y) * CTU + 4 * ux + x],
-                                    ref[(4 * uy + y) * pitch + 4 * ux + x]);
+            run += acc[ux];
             row[ux + 1] = run;
         }
     }
 }
 
+/** The same for a CTU that crosses the frame edge: only the vw x vh valid samples count. */
+static void unit_row_edge(__local const uchar *cur_s, __global const uchar *ref, int pitch,
+                          int uy, int vw, int vh, __local uint *row)
+{
+    const int rows = min(4, vh - 4 * uy);
+    uint run = 0;
+    for (int ux = 0; ux < U; ux++) {
+        const int cols = min(4, vw - 4 * ux);
+        for (int y = 0; y < rows; y++)
+            for (int x = 0; x < cols; x++)
+                run += abs_diff(cur_s[(4 * uy + y) * CTU + 4 * ux + x],
+                                ref[(4 * uy + y) * pitch + 4 * ux + x]);
+        row[ux + 1] = run;
+    }
+}
+
+/**
+ * Ordered compaction, one flag per work-item: the number of work-items
+ * before this one whose keep is set; *count gets the number of all. mask
+ * holds NT / 32 words of local memory. Called by all work-items.
+ */
+static int compact_place(int keep, volatile __local uint *mask, int *count)
+{
+    const int tid = get_local_id(0), w = tid >> 5;
+    int pos = 0, n = 0;
+
+    if (tid < NT / 32)
+        mask[tid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (keep)
+        atomic_or(&mask[w], 1u << (tid & 31));
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int i = 0; i < NT / 32; i++) {
+        const int c = popcount(mask[i]);
+        pos += i < w ? c : 0;
+        n   += c;
+    }
+    *count = n;
+    return pos + popcount(mask[w] & ((1u << (tid & 31)) - 1));
+}
+
+/**
+ * The keys of PUs shared by G work-items, red[g * nb + j] for g < G,
+ * reduced into red[j] (a tree over g). Called by all work-items.
+ */
+static void reduce_groups(__local ulong *red, int nb, int G)
+{
+    const int tid = get_local_id(0);
+    int s = 1;
+
+    while (s < G)
+        s <<= 1;
+    for (s >>= 1; s > 0; s >>= 1) {
+        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
+            red[tid] = red[tid + s * nb];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /**
  * PU-table search (full, hme level 0), one work-group per CTU. Per batch of
- * NB_CAND candidates: unit SADs as running row sums, column sums into the
- * 2-D prefix tables S, then the best key of every PU. With few PUs (fixed
+ * B candidates: unit SADs as running row sums, column sums into the 2-D
+ * prefix tables S, then the best key of every PU. With few PUs (fixed
  * blocks) G work-items share a PU, each taking every G-th candidate, and
- * their keys are reduced at the end. hme's rounds follow its windows: each
- * costs the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far, those
- * gpume_hme_round_new() finds not costed yet.
+ * their keys are reduced at the end as a tree. hme's candidates are
+ * compacted first (those in range and in no earlier window), then its
+ * rounds follow: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far
+ * that gpume_hme_round_new() finds not costed yet, compacted the same way;
+ * a round that costs nothing ends them (the next would find the same seeds).
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
                      GPUME_OCL_PU_SEARCH_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
-
+    __local uint *St = (__local uint *)S;
+    __local ulong *red = S;           /* the keys of PUs shared by work-items, between batches */
+    __local const uchar *cur_s = (__local const uchar *)cur_w;
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
     const int X = (ctu_idx % a.p.ctu_cols) * CTU, Y = (ctu_idx / a.p.ctu_cols) * CTU;
     const int vw = min(CTU, a.p.width - X), vh = min(CTU, a.p.height - Y);
@@ -265,17 +381,19 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
     const int px = pred[2 * ctu_idx], py = pred[2 * ctu_idx + 1];
     const int nb = a.p.block ? a.nb_fixed_pus : a.p.nb_pus;
     const int G = 2 * nb <= NT ? NT / nb : 1;   /* work-items per PU */
-    __global const uchar *cur0 = cur_buf + a.cur[0].offset;
     __global const uchar *ref0 = ref_buf + a.ref[0].offset;
     const int rpitch = a.ref[0].pitch;
     const int hme = a.p.algo == GPUME_ALGO_HME;
     const int ns = gpume_hme_nb_seeds(CTU, a.p.block, nb);
+    int total = gpume_pu_nb_candidates(a.p.algo, a.p.range);
+    int round = 0, c0 = 0, added = 0;
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
-    GpumePU my_pu[MAX_PUS_PER_ITEM];
-    ulong best[MAX_PUS_PER_ITEM];
+    GpumePU my_pu[PUS_PER_ITEM];
+    ulong best[PUS_PER_ITEM];
 
     pu_windows(&a, coarse, ctu_idx, px, py, wx0, wy0);
-    for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
+#pragma unroll
+    for (int i = 0; i < PUS_PER_ITEM; i++) {
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
         best[i] = GPUME_INVALID_KEY;
         if (k < nb)
@@ -283,75 +401,69 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
     }
     for (int i = tid; i < CTU * CTU; i += NT) {
         const int x = i % CTU, y = i / CTU;
-        cur_s[i] = x < vw && y < vh ? cur0[(Y + y) * a.cur[0].pitch + X + x] : 0;
+        ((__local uchar *)cur_w)[i] = x < vw && y < vh ?
+            cur_buf[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
+    }
+    {
+        /* hme's compaction: each candidate's place is the number kept before it */
+        const int k = tid;
+        int dx = 0, dy = 0, pos, count;
+        const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+        const int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
+                         !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        pos = compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = idx;
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (hme)
+            total = count;
     }
 
-    /* round -1: full's raster or hme's windows; hme rounds 0.. after it */
-    for (int round = -1; round < (hme ? GPUME_HME_ROUNDS : 0); round++) {
-        const int total = round < 0 ? gpume_pu_nb_candidates(a.p.algo, a.p.range) : 9 * ns;
+    for (int more = 1; more; ) {
+        for (int base = 0; base < total; base += B) {
+            /* the last batch may be short */
+            const int bn = min(B, total - base);
 
-        if (round >= 0) {
-            /* the seeds: the winning vectors of the 2Nx2N PUs so far */
-            if (G > 1) {
-                red[tid] = best[0];
-                barrier(CLK_LOCAL_MEM_FENCE);
-                for (int j = tid; j < nb; j += NT) {
-                    const int slot = a.p.block ? j : gpume_hme_seed_of_pu(CTU, j);
-                    ulong b = red[j];
-                    int vx, vy;
-                    for (int g = 1; g < G; g++)
-                        b = red[g * nb + j] < b ? red[g * nb + j] : b;
-                    if (slot >= 0) {
-                        gpume_key_vector(b, a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
-                        seed_x[round * ns + slot] = vx;
-                        seed_y[round * ns + slot] = vy;
-                    }
-                }
-            } else {
-                for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
-                    const int k = tid + i * NT;
-                    const int slot = k < nb ? a.p.block ? k : gpume_hme_seed_of_pu(CTU, k) : -1;
-                    int vx, vy;
-                    if (slot >= 0) {
-                        gpume_key_vector(best[i], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
-                        seed_x[round * ns + slot] = vx;
-                        seed_y[round * ns + slot] = vy;
-                    }
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-
-        for (int base = 0; base < total; base += NB_CAND) {
-            for (int c = tid; c < NB_CAND; c += NT) {
+            for (int c = tid; c < B; c += NT) {
                 const int k = base + c;
                 uint idx = NO_CAND, mvc = 0;
                 int dx = 0, dy = 0;
-                if (k < total && round >= 0) {
-                    if (gpume_hme_round_new(k, seed_x, seed_y, round * ns, wx0, wy0, a.p.range, &dx, &dy))
-                        idx = gpume_hme_round_index(dx, dy, a.p.range);
+                if (k < total && hme) {
+                    idx = list_idx[k];
+                    dx  = list_dx[k];
+                    dy  = list_dy[k];
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
                 } else if (k < total) {
                     const uint ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
                     if (gpume_in_range(dx, dy, a.p.range))
                         idx = ci;
+                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
                 }
                 cand_idx[c] = idx;
-                cand_mvc[c] = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
+                cand_mvc[c] = mvc;
                 cand_dx[c]  = dx;
                 cand_dy[c]  = dy;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
 
-            for (int it = tid; it < NB_CAND * U; it += NT) {
-                const int c = it % NB_CAND, uy = it / NB_CAND;
-                __local uint *row = S + c * TW + (uy + 1) * U1;
+            for (int it = tid; it < B * U; it += NT) {
+                const int c = it % B, uy = it / B;
+                __local uint *row = St + c * TW + (uy + 1) * U1;
+                if (c >= bn)
+                    continue;
                 if (uy == 0)
                     for (int x = 0; x < U1; x++)
-                        S[c * TW + x] = 0;
+                        St[c * TW + x] = 0;
                 row[0] = 0;
                 if (cand_idx[c] != NO_CAND) {
-                    unit_row(cur_s, ref0 + (Y + cand_dy[c]) * rpitch + X + cand_dx[c], rpitch, uy,
-                             vw, vh, interior, row);
+                    __global const uchar *ref = ref0 + (Y + cand_dy[c]) * rpitch + X + cand_dx[c];
+                    if (interior)
+                        unit_row_interior(cur_w, ref, rpitch, uy, row);
+                    else
+                        unit_row_edge(cur_s, ref, rpitch, uy, vw, vh, row);
                 } else {
                     for (int ux = 0; ux < U; ux++)
                         row[ux + 1] = 0;
@@ -359,10 +471,13 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             /* column sums turn row sums into the 2-D prefix table */
-            for (int it = tid; it < NB_CAND * U; it += NT) {
-                const int c = it % NB_CAND, ux = it / NB_CAND + 1;
-                __local uint *col = S + c * TW + ux;
-                uint run = col[U1];
+            for (int it = tid; it < B * U; it += NT) {
+                const int c = it % B, ux = it / B + 1;
+                __local uint *col = St + c * TW + ux;
+                uint run;
+                if (c >= bn)
+                    continue;
+                run = col[U1];
                 for (int y = 2; y <= U; y++) {
                     run += col[y * U1];
                     col[y * U1] = run;
@@ -370,84 +485,121 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
             }
             barrier(CLK_LOCAL_MEM_FENCE);
 
-            for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
+#pragma unroll
+            for (int i = 0; i < PUS_PER_ITEM; i++) {
                 const int active = G > 1 ? i == 0 && tid < G * nb : tid + i * NT < nb;
                 if (active) {
                     const GpumePU pu = my_pu[i];
                     const int o00 = pu.t * U1 + pu.l, o01 = pu.t * U1 + pu.r;
                     const int o10 = pu.b * U1 + pu.l, o11 = pu.b * U1 + pu.r;
-                    ulong b = best[i];
-                    for (int c = G > 1 ? tid / nb : 0; c < NB_CAND; c += G) {
-                        __local const uint *t = S + c * TW;
+                    ulong bk = best[i];
+                    for (int c = G > 1 ? tid / nb : 0; c < bn; c += G) {
+                        __local const uint *t = St + c * TW;
                         const ulong key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
                                                     cand_idx[c]);
-                        if (cand_idx[c] != NO_CAND && key < b)
-                            b = key;
+                        if (cand_idx[c] != NO_CAND && key < bk)
+                            bk = key;
                     }
-                    best[i] = b;
+                    best[i] = bk;
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
+        /* hme rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far,
+         * those not costed yet, GPUME_HME_CANDIDATES of them at a time. Every
+         * barrier is reached unconditionally (PoCL wants that). */
+        more = hme && round < GPUME_HME_ROUNDS;
+        {
+            /* a round's seeds: the winning vectors of the 2Nx2N PUs so far,
+             * from the PUs' keys (G work-items' keys per PU, or one) */
+            const int seeding = more && !c0;
+            if (seeding && G > 1) {
+                red[tid] = best[0];
+            } else if (seeding) {
+#pragma unroll
+                for (int i = 0; i < PUS_PER_ITEM; i++)
+                    if (tid + i * NT < nb)
+                        red[tid + i * NT] = best[i];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            reduce_groups(red, nb, seeding ? G : 1);
+            for (int j = tid; j < nb && seeding; j += NT) {
+                const int slot = a.p.block ? j : gpume_hme_seed_of_pu(CTU, j);
+                int vx, vy;
+                if (slot < 0)
+                    continue;
+                gpume_key_vector(red[j], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
+                seed_x[round * ns + slot] = vx;
+                seed_y[round * ns + slot] = vy;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        {
+            const int n = more ? min(GPUME_HME_CANDIDATES, 9 * ns - c0) : 0;
+            const int k = tid;
+            int dx, dy, pos, count;
+            const int keep = k < n && gpume_hme_round_new(c0 + k, seed_x, seed_y, round * ns,
+                                                          wx0, wy0, a.p.range, &dx, &dy);
+            pos = compact_place(keep, mask, &count);
+            if (keep) {
+                list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
+                list_dx[pos]  = dx;
+                list_dy[pos]  = dy;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            total  = count;
+            added += total;
+            c0    += n;
+            if (more && c0 == 9 * ns) {
+                /* no new vector: the winners and so the next seeds stay as they are */
+                round = added ? round + 1 : GPUME_HME_ROUNDS;
+                c0    = 0;
+                added = 0;
+            }
+        }
     }
 
-    if (G > 1) {
+    /* the PUs' keys: G work-items' keys per PU reduced, or one */
+    if (G > 1)
         red[tid] = best[0];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (tid < nb) {
-            ulong b = red[tid];
-            for (int g = 1; g < G; g++)
-                b = red[g * nb + tid] < b ? red[g * nb + tid] : b;
-            pu_keys[(size_t)ctu_idx * a.p.nb_pus + (a.p.block ? fixed_pus[tid] : tid)] = b;
-        }
-        return;
-    }
-    for (int i = 0; i < MAX_PUS_PER_ITEM; i++) {
-        const int k = tid + i * NT;
-        if (k < nb)
-            pu_keys[(size_t)ctu_idx * a.p.nb_pus + (a.p.block ? fixed_pus[k] : k)] = best[i];
-    }
-}
-
-/** SADs of the 9 sub-pel points around (qx, qy) at distance step, summed by the work-group. */
-static void subpel_sads(const GpumeSearchArgs *a, __global const uchar *cur0,
-                        __global const uchar *ref0, int x, int y, int w, int h,
-                        int qx, int qy, int step, __local uint *red, int tid)
-{
-    uint acc[9];
-    for (int i = 0; i < 9; i++)
-        acc[i] = 0;
-    for (int p = tid; p < w * h; p += NT) {
-        const int px = x + p % w, py = y + p / w;
-        const int c = cur0[py * a->cur[0].pitch + px];
-        for (int i = 0; i < 9; i++) {
-            int ox, oy;
-            gpume_subpel_offset(i, step, &ox, &oy);
-            acc[i] += gpume_iabs(c - gpume_sample_qpel(ref0, a->ref[0].pitch,
-                                                       a->ref[0].w, a->ref[0].h,
-                                                       4 * px + qx + ox, 4 * py + qy + oy));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    reduce_groups(red, nb, G);
+    if (G > 1) {
+        if (tid < nb)
+            pu_keys[(size_t)ctu_idx * a.p.nb_pus + (a.p.block ? fixed_pus[tid] : tid)] = red[tid];
+    } else {
+#pragma unroll
+        for (int i = 0; i < PUS_PER_ITEM; i++) {
+            const int k = tid + i * NT;
+            if (k < nb)
+                pu_keys[(size_t)ctu_idx * a.p.nb_pus + (a.p.block ? fixed_pus[k] : k)] = best[i];
         }
     }
-    wg_sums(acc, 9, red, tid);
 }
 
 /**
  * Partition choice (or the fixed blocks), then sub-pel refinement of every
  * exported PU; writes the CTU's blocks and count. One work-group per CTU.
+ * Each stage costs the 9 points of every PU at once: one work-item per
+ * (PU row, point) sums a row, then one per (PU, point) adds the rows and
+ * one per PU picks the best key. No atomics, so sums are exact and the
+ * order of additions does not matter.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
                   GPUME_OCL_REFINE_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
 {
-
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
     const int X = (ctu_idx % a.p.ctu_cols) * a.p.ctu, Y = (ctu_idx / a.p.ctu_cols) * a.p.ctu;
     const int px = pred[2 * ctu_idx], py = pred[2 * ctu_idx + 1];
     __global const ulong *keys = pu_keys + (size_t)ctu_idx * a.p.nb_pus;
     __global GpumeBlock *out = blocks + (size_t)ctu_idx * a.p.max_out;
-    __global const uchar *cur0 = cur_buf + a.cur[0].offset;
-    __global const uchar *ref0 = ref_buf + a.ref[0].offset;
-    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS], nout = 0;
+    __global const uchar *cur = cur_buf + a.cur[0].offset, *ref = ref_buf + a.ref[0].offset;
+    const int cur_pitch = a.cur[0].pitch, ref_pitch = a.ref[0].pitch;
+    __local short *bx = geo, *by = bx + GPUME_OCL_OUT(CTU), *bw = by + GPUME_OCL_OUT(CTU);
+    __local short *bh = bw + GPUME_OCL_OUT(CTU), *qx = bh + GPUME_OCL_OUT(CTU), *qy = qx + GPUME_OCL_OUT(CTU);
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
+    int nb_out, nb_rows;
 
     pu_windows(&a, coarse, ctu_idx, px, py, wx0, wy0);
     if (a.p.block) {
@@ -460,67 +612,111 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
             cost[i] = keys[i] >> 32;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (tid == 0)
-            *nb_chosen = gpume_choose_partition(cost, a.p.ctu, a.p.pu_penalty,
-                                               tmp_cost, tmp_mode, chosen);
+            *nb_chosen = gpume_choose_partition(cost, a.p.ctu, a.p.pu_penalty, tmp_cost, tmp_mode, chosen);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (int k = 0; k < *nb_chosen; k++) {
-        const GpumePU pu = pu_table[chosen[k]];
-        const int x = X + 4 * pu.l, y = Y + 4 * pu.t;
-        const int w = min(4 * (pu.r - pu.l), a.p.width - x);
-        const int h = min(4 * (pu.b - pu.t), a.p.height - y);
-        int qx, qy;
-        uint sad = 0;
-
-        if (w <= 0 || h <= 0)
-            continue;
-        gpume_key_vector(keys[chosen[k]], a.p.algo, a.p.range, wx0, wy0, &qx, &qy);
-        qx *= 4;
-        qy *= 4;
-        if (a.p.subpel == 0) {
-            uint acc = 0;
-            for (int p = tid; p < w * h; p += NT) {
-                const int xx = x + p % w, yy = y + p / w;
-                acc += abs_diff(cur0[yy * a.cur[0].pitch + xx],
-                                ref0[(yy + qy / 4) * a.ref[0].pitch + xx + qx / 4]);
-            }
-            wg_sums(&acc, 1, red, tid);
-            sad = red[0];
+    /* clipped geometry and integer vectors of the exported PUs (those inside
+     * the frame, in order: one work-item each), rows numbered by a prefix sum */
+    {
+        const int i = tid;
+        int x = 0, y = 0, w = 0, h = 0, k;
+        if (i < *nb_chosen) {
+            const GpumePU pu = pu_table[chosen[i]];
+            x = X + 4 * pu.l;
+            y = Y + 4 * pu.t;
+            w = min(4 * (pu.r - pu.l), a.p.width - x);
+            h = min(4 * (pu.b - pu.t), a.p.height - y);
         }
-        for (int step = 2; step >= 1; step--) {
-            ulong best = GPUME_INVALID_KEY;
-            int bx = qx, by = qy;
-            if (step == 2 ? a.p.subpel < 1 : a.p.subpel < 2)
-                continue;
-            subpel_sads(&a, cur0, ref0, x, y, w, h, qx, qy, step, red, tid);
-            for (int i = 0; i < 9; i++) {
-                int ox, oy;
-                ulong key;
-                gpume_subpel_offset(i, step, &ox, &oy);
-                key = gpume_key(red[i * NT] + gpume_mv_cost(a.p.lambda, qx + ox, qy + oy, px, py), i);
-                if (key < best) {
-                    best = key;
-                    bx   = qx + ox;
-                    by   = qy + oy;
-                    sad  = red[i * NT];
-                }
-            }
-            qx = bx;
-            qy = by;
+        if (w <= 0 || h <= 0)
+            w = h = 0;
+        k = compact_place(h > 0, mask, &nb_out);
+        scan[tid] = h;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int d = 1; d < NT; d <<= 1) {
+            const int v = tid >= d ? scan[tid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            scan[tid] += v;
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        if (tid == 0) {
-            GpumeBlock b;
-            b.x = x; b.y = y; b.w = w; b.h = h;
-            b.mvx = qx; b.mvy = qy; b.sad = sad;
-            out[nout] = b;
+        if (h > 0) {
+            const int first = scan[tid] - h;
+            int vx, vy;
+            gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
+            bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
+            qx[k] = 4 * vx;
+            qy[k] = 4 * vy;
+            first_row[k] = first;
+            for (int j = 0; j < h; j++)
+                row_pu[first + j] = k;
         }
-        nout++;
+        nb_rows = scan[NT - 1];
+        if (tid == 0)
+            first_row[nb_out] = nb_rows;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* stages: the integer SAD only (subpel=0), or half then quarter pel */
+    for (int step = a.p.subpel ? 2 : 0; step >= (a.p.subpel == 2 ? 1 : a.p.subpel ? 2 : 0); step--) {
+        const int np = step ? 9 : 1;
+        for (int it = tid; it < np * nb_rows; it += NT) {
+            const int i = it % np, row = it / np, k = row_pu[row];
+            const int y = by[k] + row - first_row[k], x0 = bx[k], w = bw[k];
+            __global const uchar *c = cur + y * cur_pitch + x0;
+            uint acc = 0;
+            int ox, oy;
+            gpume_subpel_offset(i, step, &ox, &oy);
+            if (!step) {
+                __global const uchar *r = ref + (y + qy[k] / 4) * ref_pitch + x0 + qx[k] / 4;
+                for (int x = 0; x < w; x++)
+                    acc += abs_diff(c[x], r[x]);
+            } else {
+                /* gpume_sample_qpel() without its clamps: the border of the
+                 * padded plane (range + 4) already holds the clamped samples */
+                const int sx = qx[k] + ox, sy = 4 * y + qy[k] + oy;
+                const int fx = sx & 3, fy = sy & 3;
+                const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
+                __global const uchar *r0 = ref + (sy >> 2) * ref_pitch + x0 + (sx >> 2);
+                __global const uchar *r1 = r0 + ref_pitch;
+                for (int x = 0; x < w; x++)
+                    acc += gpume_iabs(c[x] - ((wa * r0[x] + wb * r0[x + 1] + wc * r1[x] +
+                                               wd * r1[x + 1] + 8) >> 4));
+            }
+            row_sad[it] = acc;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int it = tid; it < np * nb_out; it += NT) {
+            const int i = it % np, k = it / np;
+            uint sum = 0;
+            for (int row = first_row[k]; row < first_row[k + 1]; row++)
+                sum += row_sad[row * np + i];
+            sad[k * 9 + i] = sum;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = tid; k < nb_out && step; k += NT) {
+            ulong best = GPUME_INVALID_KEY;
+            int bi = 0, ox, oy;
+            for (int i = 0; i < 9; i++) {
+                ulong key;
+                gpume_subpel_offset(i, step, &ox, &oy);
+                key = gpume_key(sad[k * 9 + i] + gpume_mv_cost(a.p.lambda, qx[k] + ox, qy[k] + oy, px, py), i);
+                if (key < best) {
+                    best = key;
+                    bi   = i;
+                }
+            }
+            gpume_subpel_offset(bi, step, &ox, &oy);
+            qx[k] += ox;
+            qy[k] += oy;
+            sad[k * 9] = sad[k * 9 + bi];
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+
+    for (int k = tid; k < nb_out; k += NT)
+        out[k] = gpume_make_block(bx[k], by[k], bw[k], bh[k], qx[k], qy[k], sad[k * 9]);
     if (tid == 0)
-        counts[ctu_idx] = nout;
+        counts[ctu_idx] = nb_out;
 }
 
 /**
