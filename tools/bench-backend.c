@@ -3,8 +3,9 @@
  * GPU backends: device time of the search (CUDA events on the compute
  * stream around estimate()), and host time per frame with the filter's
  * pipeline (load frame n and issue its search, then collect frame n-1).
- * CPU and OpenCL: host time of estimate() and sync(). Prints medians and quartiles over many frames after a
- * warm-up.
+ * OpenCL: device time too, between profiling markers on a queue of its own
+ * around estimate(). CPU: host time of estimate() and sync(). Prints
+ * medians and quartiles over many frames after a warm-up.
  * First, the time to first vectors: from opening the device to the first
  * estimate's blocks on the host (device open, backend init with its kernels,
  * the first two frames' upload and search). CUDA_CACHE_DISABLE=1 makes the
@@ -48,6 +49,10 @@
 #include <zlib.h>
 #include "compat/cuda/dynlink_loader.h"
 #include "libavutil/hwcontext_cuda.h"
+#endif
+#if GPUME_TEST_OPENCL
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include "libavutil/hwcontext_opencl.h"
 #endif
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
@@ -154,6 +159,11 @@ int main(int argc, char **argv)
     EventRecord ev_record = NULL;
     EventSync ev_sync = NULL;
     EventElapsed ev_elapsed = NULL;
+    int cl_timed = 0;   /* OpenCL: device time from profiling markers */
+#if GPUME_TEST_OPENCL
+    cl_command_queue cl_queue = NULL;   /* with profiling: device time from markers */
+    cl_event cl_ev[2] = { NULL, NULL };
+#endif
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -229,6 +239,21 @@ int main(int argc, char **argv)
             return 0;
         }
         av_dict_free(&opts);
+        {
+            /* a queue of our own with profiling, which the backend takes over
+             * from the device; the device context releases it */
+            AVOpenCLDeviceContext *hw = ((AVHWDeviceContext *)dev->data)->hwctx;
+            cl_int cle;
+            cl_queue = clCreateCommandQueue(hw->context, hw->device_id, CL_QUEUE_PROFILING_ENABLE, &cle);
+            if (cle == CL_SUCCESS) {
+                if (hw->command_queue)
+                    clReleaseCommandQueue(hw->command_queue);
+                hw->command_queue = cl_queue;
+                cl_timed = 1;
+            } else {
+                cl_queue = NULL;
+            }
+        }
 #else
         printf("skipped: no OpenCL backend in this build\n");
         return 0;
@@ -305,9 +330,15 @@ int main(int argc, char **argv)
             goto fail;
         t0 = now_ms();
         if (ev_create) ev_record(ev[0], stream);
+#if GPUME_TEST_OPENCL
+        if (cl_queue) clEnqueueMarkerWithWaitList(cl_queue, 0, NULL, &cl_ev[0]);
+#endif
         if ((err = be->estimate(priv, cur, ref, pred, -1, 0, &res[0])) < 0)
             goto fail;
         if (ev_create) ev_record(ev[1], stream);
+#if GPUME_TEST_OPENCL
+        if (cl_queue) clEnqueueMarkerWithWaitList(cl_queue, 0, NULL, &cl_ev[1]);
+#endif
         if ((err = be->sync(priv)) < 0)
             goto fail;
         if (it >= 0) {
@@ -317,7 +348,21 @@ int main(int argc, char **argv)
                 ev_elapsed(&ms, ev[0], ev[1]);
             }
             t_est[it] = ev_create ? ms : now_ms() - t0;
+#if GPUME_TEST_OPENCL
+            if (cl_queue) {
+                /* the queue is in order: the markers end when what was queued before them has */
+                cl_ulong end[2] = { 0, 0 };
+                clWaitForEvents(1, &cl_ev[1]);
+                for (int i = 0; i < 2; i++)
+                    clGetEventProfilingInfo(cl_ev[i], CL_PROFILING_COMMAND_END, sizeof(end[i]), &end[i], NULL);
+                t_est[it] = (end[1] - end[0]) / 1e6;
+            }
+#endif
         }
+#if GPUME_TEST_OPENCL
+        for (int i = 0; i < 2 && cl_queue; i++)
+            clReleaseEvent(cl_ev[i]);
+#endif
     }
     for (int it = -10; it < iters; it++) {
         const int cur = (it + 20) % GPUME_NB_SLOTS, ref = (it + 19) % GPUME_NB_SLOTS;
@@ -338,7 +383,7 @@ int main(int argc, char **argv)
         printf("%-5s %-4s %4dx%-4d range=%-2d ctu=%d block=%-4s subpel=%d: "
                "%s %.3f ms (q1 %.3f, q3 %.3f); pipelined frame %.3f ms (q1 %.3f, q3 %.3f), "
                "%.0f fps\n", be->name, algo_name, w, h, p.range, p.ctu, block, p.subpel,
-               ev_create ? "device search" : "search", t_est[iters / 2], t_est[iters / 4],
+               ev_create || cl_timed ? "device search" : "search", t_est[iters / 2], t_est[iters / 4],
                t_est[3 * iters / 4], t_all[iters / 2], t_all[iters / 4], t_all[3 * iters / 4],
                1000.0 / t_all[iters / 2]);
     }
