@@ -185,21 +185,30 @@ fi
 
 say ""
 say "== NVDEC: 1080p H.264 4:2:0 decoded on the GPU into CUDA frames, no download"
-# NVDEC does not decode cockatoo.mp4 (4:4:4): NVDEC_CLIP names a 4:2:0 H.264
-# clip, or a build with libx264 makes one; an NVDEC row runs only where a
-# frame of the clip downloads from CUDA frames, so that a decoder that fell
-# back to software frames cannot pass for NVDEC
-nvclip=${NVDEC_CLIP:-}
-if [ -z "$nvclip" ] && $ff -encoders 2>/dev/null | grep -q libx264; then
-    nvclip=$tmp/nvdec-1080p.mp4
-    $ff -v error -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv420p" \
-        -c:v libx264 -preset veryfast -crf 20 -y "$nvclip" || nvclip=
-fi
-if [ -z "$nvclip" ]; then
-    say "skipped: no 4:2:0 H.264 clip (set NVDEC_CLIP, or build with libx264)"
-elif ! $ff -v error -hwaccel cuda -hwaccel_output_format cuda -i "$nvclip" -frames:v 1 \
-         -vf hwdownload,format=nv12 -f null - 2>/dev/null; then
-    say "skipped: NVDEC gives no CUDA frames of $nvclip here"
+# NVDEC does not decode cockatoo.mp4 (4:4:4): NVDEC_CLIP (NVDEC_CLIP_2160)
+# names a 4:2:0 H.264 clip, or a build with libx264 makes one; an NVDEC row
+# runs only where a frame of the clip downloads from CUDA frames, so that a
+# decoder that fell back to software frames cannot pass for NVDEC
+nvdec_clip() { # CLIP SIZE FRAMES: prints the clip NVDEC decodes here, or why none
+    c=$1
+    if [ -z "$c" ] && $ff -encoders 2>/dev/null | grep -q libx264; then
+        c=$tmp/nvdec-$2.mp4
+        $ff -v error -i "$b/clips/cockatoo.mp4" -an -frames:v "$3" \
+            -vf "scale=$2:flags=bicubic,format=yuv420p" -c:v libx264 -preset veryfast -crf 23 \
+            -y "$c" >&2 || c=
+    fi
+    if [ -z "$c" ]; then
+        echo "skipped: no $2 4:2:0 H.264 clip (set NVDEC_CLIP or NVDEC_CLIP_2160, or build with libx264)"
+    elif ! $ff -v error -hwaccel cuda -hwaccel_output_format cuda -i "$c" -frames:v 1 \
+             -vf hwdownload,format=nv12 -f null - 2>/dev/null; then
+        echo "skipped: NVDEC gives no CUDA frames of $c here"
+    else
+        echo "$c"
+    fi
+}
+nvclip=$(nvdec_clip "${NVDEC_CLIP:-}" 1920x1080 300)
+if [ ! -f "$nvclip" ]; then
+    say "$nvclip"
 else
     say "   ($nvclip, $($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
         -show_entries stream=width,height,nb_read_packets -of csv=p=0 "$nvclip" | tr , ' ') frames)"
@@ -221,13 +230,7 @@ cmd 300 format=yuv420p,hwupload,gpume=range=32:block=auto "$tmp/2160p.y4m" \
 # NVDEC at 2160p: the host moves no pictures. A decoded input cannot loop,
 # so the rate is the steady one: frames past the first quarter over the time
 # they add (median of three runs of each length), start-up left out
-nv4k=${NVDEC_CLIP_2160:-}
-if [ -z "$nv4k" ] && $ff -encoders 2>/dev/null | grep -q libx264; then
-    nv4k=$tmp/nvdec-2160p.mp4
-    $ff -v error -i "$b/clips/cockatoo.mp4" -an -frames:v 240 \
-        -vf "scale=3840:2160:flags=bicubic,format=yuv420p" -c:v libx264 -preset veryfast -crf 23 \
-        -y "$nv4k" || nv4k=
-fi
+nv4k=$(nvdec_clip "${NVDEC_CLIP_2160:-}" 3840x2160 240)
 steady() { # FILTER: steady frames per second of FILTER on NVDEC's frames of $nv4k
     total=$($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
                 -show_entries stream=nb_read_packets -of csv=p=0 "$nv4k")
@@ -248,11 +251,8 @@ steady() { # FILTER: steady frames per second of FILTER on NVDEC's frames of $nv
         "$total" "$t2" "$(echo "$total $part $t2 $t1" | awk '{ printf "%.1f", ($1 - $2) / ($3 - $4) }')" \
         "$part" "$total")"
 }
-if [ -z "$nv4k" ]; then
-    say "NVDEC: skipped, no 2160p 4:2:0 H.264 clip (set NVDEC_CLIP_2160, or build with libx264)"
-elif ! $ff -v error -hwaccel cuda -hwaccel_output_format cuda -i "$nv4k" -frames:v 1 \
-         -vf hwdownload,format=nv12 -f null - 2>/dev/null; then
-    say "NVDEC: skipped, no CUDA frames of $nv4k here"
+if [ ! -f "$nv4k" ]; then
+    say "NVDEC: $nv4k"
 else
     steady null
     steady gpume=range=32:block=auto
