@@ -492,19 +492,11 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         for (int base = 0; base < total; base += B) {
             for (int c = tid; c < B; c += NT) {
                 const int k = base + c;
-                uint32_t idx = 0xffffffffu, mvc = 0;
+                uint32_t idx = GPUME_NO_CANDIDATE, mvc = 0;
                 int dx = 0, dy = 0;
-                if (k < total && hme) {
-                    idx = list_idx[k];
-                    dx  = list_dx[k];
-                    dy  = list_dy[k];
-                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-                } else if (k < total) {
-                    const uint32_t ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
-                    if (gpume_in_range(dx, dy, a.p.range))
-                        idx = ci;
-                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-                }
+                if (k < total)
+                    idx = gpume_table_candidate(&a.p, k, list_idx, list_dx, list_dy, wx0, wy0,
+                                                px, py, &dx, &dy, &mvc);
                 cand_idx[c] = idx;
                 cand_mvc[c] = mvc;
                 cand_dx[c]  = dx;
@@ -523,7 +515,7 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
                     for (int x = 0; x < u1; x++)
                         S[c * tw + x] = 0;
                 row[0] = 0;
-                if (cand_idx[c] != 0xffffffffu) {
+                if (cand_idx[c] != GPUME_NO_CANDIDATE) {
                     const uint8_t *ref = b.ref + (a.ref[0].offset + (Y + cand_dy[c]) * a.ref[0].pitch +
                                                   X + cand_dx[c]);
                     if (interior)
@@ -560,7 +552,7 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
                         const uint32_t *t = S + c * tw;
                         const uint64_t key = gpume_key(t[o11] - t[o01] - t[o10] + t[o00] + cand_mvc[c],
                                                        cand_idx[c]);
-                        if (cand_idx[c] != 0xffffffffu && key < bk)
+                        if (cand_idx[c] != GPUME_NO_CANDIDATE && key < bk)
                             bk = key;
                     }
                     best[i] = bk;

@@ -463,6 +463,33 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
     return (uint32_t)lambda * (uint32_t)(gpume_iabs(qx - px) + gpume_iabs(qy - py));
 }
 
+#define GPUME_NO_CANDIDATE 0xffffffffu   ///< candidate index of a vector out of range
+
+/**
+ * Candidate k of the PU-table search of a CTU: hme's from its list (the
+ * windows' and rounds' vectors that can win, compacted), full's from the
+ * raster (GPUME_NO_CANDIDATE where out of range). Writes its vector and the
+ * cost of the vector against the predictor (px, py); returns its index.
+ */
+GPUME_FN uint32_t gpume_table_candidate(const GpumeParams *p, int k, const GPUME_LOCAL uint32_t *list_idx,
+                                        const GPUME_LOCAL int16_t *list_dx,
+                                        const GPUME_LOCAL int16_t *list_dy,
+                                        const int *x0, const int *y0, int px, int py,
+                                        int *dx, int *dy, uint32_t *mvc)
+{
+    uint32_t idx;
+    if (p->algo == GPUME_ALGO_HME) {
+        idx = list_idx[k];
+        *dx = list_dx[k];
+        *dy = list_dy[k];
+    } else {
+        const uint32_t ci = gpume_pu_candidate(p->algo, p->range, k, x0, y0, dx, dy);
+        idx = gpume_in_range(*dx, *dy, p->range) ? ci : GPUME_NO_CANDIDATE;
+    }
+    *mvc = gpume_mv_cost(p->lambda, 4 * *dx, 4 * *dy, px, py);
+    return idx;
+}
+
 /**
  * Reference sample at quarter-pel position (qx, qy): bilinear between the
  * four nearest integer samples, each clamped into the frame.

@@ -238,7 +238,7 @@ static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *
                 64 * GPUME_PUS_PER_CU8 + 21 * GPUME_PUS_PER_CU)
 /** PUs a work-item owns, at most: one at CTU 16 and 32 */
 #define PUS_PER_ITEM (((NB_PUS) + NT - 1) / NT)
-#define NO_CAND 0xffffffffu
+#define NO_CAND GPUME_NO_CANDIDATE
 
 #if GPUME_OCL_PTX
 /** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video instruction). */
@@ -431,17 +431,9 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
                 const int k = base + c;
                 uint idx = NO_CAND, mvc = 0;
                 int dx = 0, dy = 0;
-                if (k < total && hme) {
-                    idx = list_idx[k];
-                    dx  = list_dx[k];
-                    dy  = list_dy[k];
-                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-                } else if (k < total) {
-                    const uint ci = gpume_pu_candidate(a.p.algo, a.p.range, k, wx0, wy0, &dx, &dy);
-                    if (gpume_in_range(dx, dy, a.p.range))
-                        idx = ci;
-                    mvc = gpume_mv_cost(a.p.lambda, 4 * dx, 4 * dy, px, py);
-                }
+                if (k < total)
+                    idx = gpume_table_candidate(&a.p, k, list_idx, list_dx, list_dy, wx0, wy0,
+                                                px, py, &dx, &dy, &mvc);
                 cand_idx[c] = idx;
                 cand_mvc[c] = mvc;
                 cand_dx[c]  = dx;
