@@ -754,6 +754,36 @@ void full_sads(const GpumeSearchArgs &a, const GpumeCudaBuffers &b, const uint32
     } while (0)
 
 /**
+ * A CU of 16 or 32 from its sums: its first 7 PUs (2Nx2N, 2NxN, Nx2N, the
+ * top 2NxnU part and the rest), tq the top quarter's sum ...
+ */
+__device__ static inline __attribute__((always_inline))
+void full_cu_first(uint32_t *k, uint32_t all, uint32_t top, uint32_t bottom, uint32_t left,
+                   uint32_t right, uint32_t tq, uint32_t scale, uint32_t ct)
+{
+    full_update(k[0], all,      scale, ct);
+    full_update(k[1], top,      scale, ct);
+    full_update(k[2], bottom,   scale, ct);
+    full_update(k[3], left,     scale, ct);
+    full_update(k[4], right,    scale, ct);
+    full_update(k[5], tq,       scale, ct);
+    full_update(k[6], all - tq, scale, ct);
+}
+
+/** ... and its other 6 (2NxnD, nLx2N, nRx2N), with the bottom, left and right quarters' sums. */
+__device__ static inline __attribute__((always_inline))
+void full_cu_second(uint32_t *k, uint32_t all, uint32_t bq, uint32_t lq, uint32_t rq,
+                    uint32_t scale, uint32_t ct)
+{
+    full_update(k[0], all - bq, scale, ct);
+    full_update(k[1], bq,       scale, ct);
+    full_update(k[2], lq,       scale, ct);
+    full_update(k[3], all - lq, scale, ct);
+    full_update(k[4], all - rq, scale, ct);
+    full_update(k[5], rq,       scale, ct);
+}
+
+/**
  * Stage 2, block=auto: half h of the 49 PUs of quadrant q from its 16 cells
  * u (row r of cells at u + 16 r): h = 0 the PUs of the top two 8x8 CUs and
  * the first 7 of the 16x16 CU, h = 1 those of the bottom two and the other 6
@@ -790,13 +820,7 @@ void full_quadrant(const uint32_t *u, uint32_t *qs, int q, int h, uint32_t scale
             }
             FULL_CU8(0, 0);
             FULL_CU8(1, 1);
-            full_update(k[0], all,             scale, ct);
-            full_update(k[1], top,             scale, ct);
-            full_update(k[2], bottom,          scale, ct);
-            full_update(k[3], s[0] + s[2],     scale, ct);
-            full_update(k[4], s[1] + s[3],     scale, ct);
-            full_update(k[5], tq,              scale, ct);
-            full_update(k[6], all - tq,        scale, ct);
+            full_cu_first(k, all, top, bottom, s[0] + s[2], s[1] + s[3], tq, scale, ct);
             qs[q]     = all;
             qs[4 + q] = top;
             qs[8 + q] = s[0] + s[2];
@@ -812,12 +836,7 @@ void full_quadrant(const uint32_t *u, uint32_t *qs, int q, int h, uint32_t scale
             }
             FULL_CU8(0, 2);
             FULL_CU8(1, 3);
-            full_update(k[0], all - bq, scale, ct);
-            full_update(k[1], bq,       scale, ct);
-            full_update(k[2], lq,       scale, ct);
-            full_update(k[3], all - lq, scale, ct);
-            full_update(k[4], all - rq, scale, ct);
-            full_update(k[5], rq,       scale, ct);
+            full_cu_second(k, all, bq, lq, rq, scale, ct);
         }
     }
 }
@@ -834,23 +853,11 @@ void full_ctu(const uint32_t *qs, int half, uint32_t scale, uint32_t ct, uint32_
     const uint32_t left = (uint32_t)vs.x + vs.z, right = (uint32_t)vs.y + vs.w, all = top + bottom;
 
     if (!half) {
-        const uint32_t tq = (uint32_t)vt.x + vt.y;
-        full_update(key[0], all,      scale, ct);
-        full_update(key[1], top,      scale, ct);
-        full_update(key[2], bottom,   scale, ct);
-        full_update(key[3], left,     scale, ct);
-        full_update(key[4], right,    scale, ct);
-        full_update(key[5], tq,       scale, ct);
-        full_update(key[6], all - tq, scale, ct);
+        full_cu_first(key, all, top, bottom, left, right, (uint32_t)vt.x + vt.y, scale, ct);
     } else {
         const uint32_t bq = bottom - vt.z - vt.w, lq = (uint32_t)vl.x + vl.z;
         const uint32_t rq = right - vl.y - vl.w;
-        full_update(key[0], all - bq, scale, ct);
-        full_update(key[1], bq,       scale, ct);
-        full_update(key[2], lq,       scale, ct);
-        full_update(key[3], all - lq, scale, ct);
-        full_update(key[4], all - rq, scale, ct);
-        full_update(key[5], rq,       scale, ct);
+        full_cu_second(key, all, bq, lq, rq, scale, ct);
     }
 }
 
