@@ -41,6 +41,40 @@
 
 #define NT GPUME_KERNEL_THREADS
 
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video op). */
+__device__ static inline uint32_t sad4(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+/** Bytes s..s+3 of the 8 bytes lo, hi (s = sel's step). */
+__device__ static inline uint32_t prmt(uint32_t lo, uint32_t hi, uint32_t sel)
+{
+    uint32_t d;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(lo), "r"(hi), "r"(sel));
+    return d;
+}
+
+/**
+ * The keys of PUs shared by G threads, red[g * nb + j] for g < G, reduced
+ * into red[j] (a tree over g). Called by all threads.
+ */
+__device__ static void reduce_groups(uint64_t *red, int nb, int G)
+{
+    const int tid = threadIdx.x;
+    int s = 1;
+
+    while (s < G)
+        s <<= 1;
+    for (s >>= 1; s > 0; s >>= 1) {
+        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
+            red[tid] = red[tid + s * nb];
+        __syncthreads();
+    }
+}
+
 /** Block-wide minimum of one key per thread; all threads get the result. */
 __device__ static uint64_t block_min_key(uint64_t key, uint64_t *red, int tid, int nt)
 {
@@ -228,6 +262,117 @@ extern "C" __global__ void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers 
     }
 }
 
+#define LB_MAX_R   ((GPUME_MAX_RANGE + 1) >> 1)        ///< level-1 block search radius, at most
+#define LB_PITCH   ((L1_BLOCK + 2 * LB_MAX_R + 4) / 4)  ///< words per row of its reference window, at most
+#define LB_KEYS    4608                                ///< costs of a batch of blocks: one at range 64
+
+/**
+ * hme level 1, the blocks of every CTU one by one (gpume_hme_block_size()):
+ * the GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
+ * doubled into the CTU's GpumeHmeCoarse; runs after gpume_hme_coarse, whose
+ * best vector a block outside the picture takes. The CTU's level-1 block and
+ * its reference window are read once into shared memory; per batch of
+ * blocks whose costs fit in LB_KEYS, a thread costs four horizontally
+ * adjacent candidates of one row of one block four bytes at a time, then
+ * NT / batch threads per block find its minima.
+ */
+extern "C" __global__ void gpume_hme_blocks(GpumeSearchArgs a, GpumeCudaBuffers b)
+{
+    GPUME_SHARED uint32_t keys[LB_KEYS];
+    GPUME_SHARED uint32_t cur_w[L1_BLOCK * L1_BLOCK / 4], ref_w[(L1_BLOCK + 2 * LB_MAX_R) * LB_PITCH];
+    GPUME_SHARED uint64_t red[NT];
+    const int tid = threadIdx.x, ctu_idx = blockIdx.x;
+    const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
+    const int bs = gpume_hme_block_size(a.p.block) >> 1, side = gpume_hme_blocks_per_side(a.p.ctu, a.p.block);
+    const int r = gpume_hme_l1_block_range(a.p.range), n = 2 * r + 1, nq = (n + 3) >> 2;
+    const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
+    const int vw1 = min(a.p.ctu >> 1, a.cur[1].w - x1), vh1 = min(a.p.ctu >> 1, a.cur[1].h - y1);
+    const int ww = vw1 + 2 * r + 4, pitch = (ww + 3) >> 2, per_batch = LB_KEYS / (n * n);
+    uint8_t *cur_s = (uint8_t *)cur_w, *ref_s = (uint8_t *)ref_w;
+    GpumeHmeCoarse *out = &b.coarse[ctu_idx];
+
+    for (int i = tid; i < L1_BLOCK * L1_BLOCK; i += NT) {
+        const int x = i % L1_BLOCK, y = i / L1_BLOCK;
+        cur_s[i] = x < vw1 && y < vh1 ? b.cur[a.cur[1].offset + (y1 + y) * a.cur[1].pitch + x1 + x] : 0;
+    }
+    for (int i = tid; i < 4 * pitch * (vh1 + 2 * r); i += NT) {
+        const int x = i % (4 * pitch), y = i / (4 * pitch);
+        ref_s[i] = x < ww ? b.ref[a.ref[1].offset + (y1 - r + y) * a.ref[1].pitch + x1 - r + x] : 0;
+    }
+    __syncthreads();
+
+    for (int j0 = 0; j0 < side * side; j0 += per_batch) {
+        const int nb = min(per_batch, side * side - j0), G = NT / nb;
+        int m0x = 0, m0y = 0;
+
+        /* the costs: item (block, row dy, quad of dx) */
+        for (int it = tid; it < nb * n * nq; it += NT) {
+            const int jb = it / (n * nq), dy = it / nq % n - r, q = it % nq;
+            const int j = j0 + jb, bx = j % side * bs, by = j / side * bs;
+            const int vw = min(bs, vw1 - bx), vh = min(bs, vh1 - by);
+            uint32_t sad[4] = { 0, 0, 0, 0 };
+            if (vw <= 0 || vh <= 0)
+                continue;
+            if (vw == bs) {
+                const uint32_t *cw = cur_w + by * (L1_BLOCK / 4) + bx / 4;
+                const uint32_t *rw = ref_w + (by + dy + r) * pitch + bx / 4 + q;
+                for (int y = 0; y < vh; y++, cw += L1_BLOCK / 4, rw += pitch)
+                    for (int w = 0; w < bs / 4; w++) {
+                        const uint32_t c = cw[w], lo = rw[w], hi = rw[w + 1];
+                        sad[0] = sad4(c, lo, sad[0]);
+                        sad[1] = sad4(c, prmt(lo, hi, 0x4321), sad[1]);
+                        sad[2] = sad4(c, prmt(lo, hi, 0x5432), sad[2]);
+                        sad[3] = sad4(c, prmt(lo, hi, 0x6543), sad[3]);
+                    }
+            } else {
+                /* a block cut by the picture's right edge */
+                for (int i = 0; i < 4; i++)
+                    for (int y = 0; y < vh; y++)
+                        for (int x = 0; x < vw; x++)
+                            sad[i] += gpume_iabs(cur_s[(by + y) * L1_BLOCK + bx + x] -
+                                                 ref_s[(by + y + dy + r) * 4 * pitch + bx + 4 * q + i + x]);
+            }
+            for (int i = 0; i < 4 && 4 * q + i < n; i++) {
+                const int dx = 4 * q + i - r;
+                keys[jb * n * n + (dy + r) * n + dx + r] = sad[i] + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy));
+            }
+        }
+        __syncthreads();
+
+        /* the minima: G threads per block, each over every G-th candidate */
+        for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+            const int jb = tid % nb, g = tid / nb, j = j0 + jb;
+            const int inside = cx * a.p.ctu + 2 * (j % side * bs) < a.p.width &&
+                               cy * a.p.ctu + 2 * (j / side * bs) < a.p.height;
+            uint64_t best = GPUME_INVALID_KEY;
+            int vx, vy;
+            if (g < G)
+                for (int c = g; c < n * n; c += G) {
+                    const uint64_t key = gpume_key(keys[jb * n * n + c], c);
+                    if (key < best && gpume_hme_separate(c, r, k, &m0x, &m0y))
+                        best = key;
+                }
+            red[tid] = best;
+            __syncthreads();
+            reduce_groups(red, nb, G);
+            best = red[jb];
+            if (best == GPUME_INVALID_KEY)  /* nothing far enough: the best again */
+                best = (m0y + r) * n + m0x + r;
+            vx = (int)((uint32_t)best % n) - r;
+            vy = (int)((uint32_t)best / n) - r;
+            if (k == 0) {
+                m0x = vx;
+                m0y = vy;
+            }
+            if (g == 0) {
+                out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = inside ? gpume_clip(2 * vx, -a.p.range, a.p.range) : out->v[0][0];
+                out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = inside ? gpume_clip(2 * vy, -a.p.range, a.p.range) : out->v[0][1];
+            }
+            __syncthreads();
+        }
+    }
+}
+
 /** Window origins of a CTU's PU-table search (full: one; hme: GPUME_HME_WINDOWS). */
 __device__ static void pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffers *b, int ctu_idx,
                                   int px, int py, int *x0, int *y0)
@@ -248,14 +393,6 @@ __device__ constexpr int pus_of_ctu(int ctu, int s = GPUME_MIN_CU)
 
 /* PUs a thread of the PU-table search of a CTU owns, at most: one per thread at CTU 16 and 32 */
 #define PUS_PER_THREAD ((pus_of_ctu(CTU) + NT - 1) / NT)
-
-/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video op). */
-__device__ static inline uint32_t sad4(uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t d;
-    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-}
 
 /** The 4 bytes at p, which need not be aligned. */
 __device__ static inline uint32_t load4_unaligned(const uint8_t *p)
@@ -341,24 +478,6 @@ __device__ static int compact_place(int keep, uint32_t *mask, int *count)
 }
 
 /**
- * The keys of PUs shared by G threads, red[g * nb + j] for g < G, reduced
- * into red[j] (a tree over g). Called by all threads.
- */
-__device__ static void reduce_groups(uint64_t *red, int nb, int G)
-{
-    const int tid = threadIdx.x;
-    int s = 1;
-
-    while (s < G)
-        s <<= 1;
-    for (s >>= 1; s > 0; s >>= 1) {
-        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
-            red[tid] = red[tid + s * nb];
-        __syncthreads();
-    }
-}
-
-/**
  * hme rounds: the seeds of a round, the winning vectors of the 2Nx2N PUs
  * among the nb searched ones, from their keys red[j] (reduce_groups()).
  */
@@ -425,9 +544,11 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     GPUME_SHARED uint32_t cur_w[CTU * CTU / 4];
     GPUME_SHARED uint32_t cand_idx[B], cand_mvc[B];
     GPUME_SHARED int16_t cand_dx[B], cand_dy[B];
-    /* hme: the candidates that can win (in range, not in an earlier window), in index order */
-    GPUME_SHARED uint32_t list_idx[GPUME_HME_CANDIDATES];
-    GPUME_SHARED int16_t list_dx[GPUME_HME_CANDIDATES], list_dy[GPUME_HME_CANDIDATES];
+    /* hme: the candidates that can win (in range, not in an earlier window), in index order,
+     * then the block vectors not costed before */
+    const int LIST = GPUME_HME_CANDIDATES + GPUME_HME_BLOCK_MINIMA * (CTU / GPUME_MIN_CU) * (CTU / GPUME_MIN_CU);
+    GPUME_SHARED uint32_t list_idx[LIST];
+    GPUME_SHARED int16_t list_dx[LIST], list_dy[LIST];
     GPUME_SHARED uint32_t mask[NT / 32];
     GPUME_SHARED int nb_list;
     /* hme rounds: the seeds of every round so far */
@@ -471,21 +592,31 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         const int k = tid;
         int dx = 0, dy = 0, count, pos;
         const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
-        const int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
-                         !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
+                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
         pos = compact_place(keep, mask, &count);
         if (keep) {
             list_idx[pos] = idx;
             list_dx[pos]  = dx;
             list_dy[pos]  = dy;
         }
-        nb_list = count;
+        total = count;
+        __syncthreads();    /* mask is read until here */
+        keep = k < GPUME_HME_BLOCK_MINIMA * gpume_hme_blocks_per_side(CTU, a.p.block) *
+                   gpume_hme_blocks_per_side(CTU, a.p.block) &&
+               gpume_hme_block_new(&b.coarse[ctu_idx], k, wx0, wy0, &dx, &dy);
+        pos = total + compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        total += count;
         if (tid < GPUME_HME_WINDOWS) {
             win_x[tid] = wx0[tid];
             win_y[tid] = wy0[tid];
         }
         __syncthreads();
-        total = nb_list;
     }
 
     for (;;) {
@@ -651,14 +782,6 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
 
 /** 32-bit words per candidate in the cell buffer: 8 strips x cells, padded against bank conflicts. */
 #define FULL_STRIDE(block) ((block) == 0 ? 72 : (block) == 8 ? 40 : (block) == 16 ? 24 : 8)
-
-/** Bytes s..s+3 of the 8 bytes lo, hi (s = sel's step). */
-__device__ static inline uint32_t prmt(uint32_t lo, uint32_t hi, uint32_t sel)
-{
-    uint32_t d;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(lo), "r"(hi), "r"(sel));
-    return d;
-}
 
 __device__ static inline void atomic_min_u32(uint32_t *p, uint32_t v)
 {

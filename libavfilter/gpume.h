@@ -116,12 +116,14 @@ enum GpumePartMode {
 #define GPUME_HME_L1_RANGE   2                            ///< refinement radius at level 1
 #define GPUME_HME_MINIMA     3                            ///< distinct level-2 minima refined at level 1
 #define GPUME_HME_MINIMA_SEP 1                            ///< a further minimum lies farther (max norm, level-2 pels)
-#define GPUME_HME_L0_RANGE   3                            ///< radius of the two wide level-0 windows
-#define GPUME_HME_L0_NARROW  2                            ///< radius of the narrow level-0 windows
-#define GPUME_HME_WINDOWS    8                            ///< level-0 windows per CTU: 2 wide, 6 narrow
-#define GPUME_HME_WIN_STRIDE 81                           ///< candidate index = window * 81 + row * n + column (n <= 9)
-#define GPUME_HME_CANDIDATES (2 * 49 + 6 * 25)            ///< level-0 candidates per CTU (duplicates included)
-#define GPUME_HME_ROUNDS     3                            ///< level-0 rounds around the winners of the 2Nx2N PUs
+#define GPUME_HME_L0_RANGE   2                            ///< radius of the level-0 windows
+#define GPUME_HME_WINDOW     (2 * GPUME_HME_L0_RANGE + 1) ///< side of a level-0 window
+#define GPUME_HME_WINDOWS    8                            ///< level-0 windows per CTU
+#define GPUME_HME_WIN_STRIDE 81                           ///< candidate index = window * 81 + row * 5 + column
+#define GPUME_HME_CANDIDATES (GPUME_HME_WINDOWS * GPUME_HME_WINDOW * GPUME_HME_WINDOW) ///< level-0 window candidates per CTU (duplicates included)
+#define GPUME_HME_BLOCK_MINIMA 2                          ///< separated level-1 minima of each block, level-0 candidates
+#define GPUME_HME_BLOCK_VECTORS (GPUME_HME_BLOCK_MINIMA * (GPUME_MAX_CTU / GPUME_MIN_CU) * (GPUME_MAX_CTU / GPUME_MIN_CU)) ///< block vectors of a CTU, at most
+#define GPUME_HME_ROUNDS     2                            ///< level-0 rounds around the winners of the 2Nx2N PUs
 #define GPUME_HME_ROUND_BASE (GPUME_HME_WINDOWS * GPUME_HME_WIN_STRIDE) ///< index of the rounds' vector (-range, -range)
 #define GPUME_HME_SEEDS(ctu) ((ctu) == 16 ? 5 : (ctu) == 32 ? 21 : 85) ///< 2Nx2N PUs of a CTU of 16, 32, 64
 #define GPUME_LFS_N          8                            ///< template is N x N points
@@ -222,10 +224,13 @@ GPUME_FN int gpume_in_range(int dx, int dy, int range)
 /**
  * hme: the coarse result of one CTU: its GPUME_HME_MINIMA level-2 minima,
  * each refined at level 1 and doubled to a full-resolution integer vector
- * clipped to the range (v[0] the best).
+ * clipped to the range (v[0] the best); and its block vectors, the
+ * GPUME_HME_BLOCK_MINIMA level-1 minima of each of its blocks
+ * (gpume_hme_block_size()) in raster order, doubled and clipped alike.
  */
 typedef struct GpumeHmeCoarse {
     int v[GPUME_HME_MINIMA][2];
+    int16_t b[GPUME_HME_BLOCK_VECTORS][2];
 } GpumeHmeCoarse;
 
 /** hme: radius of the full search at level 2 (1/4 resolution) for range. */
@@ -248,10 +253,22 @@ GPUME_FN int gpume_hme_separate(int c, int r, int k, const int *mx, const int *m
     return ok;
 }
 
-/** hme: side of level-0 window w (7 for the two wide ones, 5 for the others). */
-GPUME_FN int gpume_hme_window_size(int w)
+/** hme: side of the blocks searched one by one at level 1, in level-0 samples: the exported block, 8 with block=auto. */
+GPUME_FN int gpume_hme_block_size(int block)
 {
-    return 2 * (w < 2 ? GPUME_HME_L0_RANGE : GPUME_HME_L0_NARROW) + 1;
+    return block ? block : GPUME_MIN_CU;
+}
+
+/** hme: blocks of a CTU per side in the level-1 block search. */
+GPUME_FN int gpume_hme_blocks_per_side(int ctu, int block)
+{
+    return ctu / gpume_hme_block_size(block);
+}
+
+/** hme: radius of the level-1 block search for range (level-1 pels). */
+GPUME_FN int gpume_hme_l1_block_range(int range)
+{
+    return (range + 1) >> 1;
 }
 
 /**
@@ -284,8 +301,8 @@ GPUME_FN void gpume_hme_windows(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int c
         vy[GPUME_HME_MINIMA + 1 + k] = coarse[nbr[k]].v[0][1];
     }
     for (int w = 0; w < GPUME_HME_WINDOWS; w++) {
-        x0[w] = vx[w] - gpume_hme_window_size(w) / 2;
-        y0[w] = vy[w] - gpume_hme_window_size(w) / 2;
+        x0[w] = vx[w] - GPUME_HME_L0_RANGE;
+        y0[w] = vy[w] - GPUME_HME_L0_RANGE;
     }
 }
 
@@ -296,10 +313,7 @@ GPUME_FN void gpume_hme_windows(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int c
  */
 GPUME_FN uint32_t gpume_hme_candidate(int k, const int *x0, const int *y0, int *dx, int *dy)
 {
-    const int wn = gpume_hme_window_size(0) * gpume_hme_window_size(0);
-    const int nn = gpume_hme_window_size(2) * gpume_hme_window_size(2), wide = 2 * wn;
-    const int w = k < wide ? k / wn : 2 + (k - wide) / nn;
-    const int r = k < wide ? k % wn : (k - wide) % nn, n = gpume_hme_window_size(w);
+    const int n = GPUME_HME_WINDOW, w = k / (n * n), r = k % (n * n);
     *dx = x0[w] + r % n;
     *dy = y0[w] + r / n;
     return (uint32_t)(w * GPUME_HME_WIN_STRIDE + r);
@@ -313,9 +327,27 @@ GPUME_FN int gpume_hme_seen(int dx, int dy, int w, const int *x0, const int *y0)
 {
     int seen = 0;
     for (int e = 0; e < w; e++)
-        seen |= dx >= x0[e] && dx < x0[e] + gpume_hme_window_size(e) &&
-                dy >= y0[e] && dy < y0[e] + gpume_hme_window_size(e);
+        seen |= dx >= x0[e] && dx < x0[e] + GPUME_HME_WINDOW &&
+                dy >= y0[e] && dy < y0[e] + GPUME_HME_WINDOW;
     return seen;
+}
+
+/**
+ * hme: block vector j of a CTU (coarse b[j]) needs costing at level 0: in no
+ * window of x0[], y0[], and unlike every earlier block vector. It is in
+ * range (clipped); its candidate index is gpume_hme_round_index().
+ */
+GPUME_FN int gpume_hme_block_new(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int j,
+                                 const int *x0, const int *y0, int *dx, int *dy)
+{
+    int fresh;
+
+    *dx = coarse->b[j][0];
+    *dy = coarse->b[j][1];
+    fresh = !gpume_hme_seen(*dx, *dy, GPUME_HME_WINDOWS, x0, y0);
+    for (int e = 0; e < j && fresh; e++)
+        fresh = coarse->b[e][0] != *dx || coarse->b[e][1] != *dy;
+    return fresh;
 }
 
 /** hme rounds: candidate index of vector (dx, dy), the raster over [-range, range]^2 after the windows. */
@@ -388,7 +420,7 @@ GPUME_FN void gpume_key_vector(uint64_t key, int algo, int range, const int *x0,
     const int raster = algo == GPUME_ALGO_FULL || round;
     const int w = raster ? 0 : idx / GPUME_HME_WIN_STRIDE;
     const int r = round ? idx - GPUME_HME_ROUND_BASE : raster ? idx : idx % GPUME_HME_WIN_STRIDE;
-    const int n = raster ? 2 * range + 1 : gpume_hme_window_size(w);
+    const int n = raster ? 2 * range + 1 : GPUME_HME_WINDOW;
     *vx = (raster ? -range : x0[w]) + r % n;
     *vy = (raster ? -range : y0[w]) + r / n;
 }

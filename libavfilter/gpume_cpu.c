@@ -306,8 +306,54 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 }
 
 /**
+ * hme level 1, the blocks of CTU (cx, cy) one by one: the
+ * GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
+ * doubled; a block outside the picture takes the CTU's best coarse vector.
+ */
+static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx, int cy,
+                       GpumeHmeCoarse *out)
+{
+    const GpumeParams *p = &s->p;
+    const CPUPlane *cur = &job->cur[1], *ref = &job->ref[1];
+    const int bs = gpume_hme_block_size(p->block), side = gpume_hme_blocks_per_side(p->ctu, p->block);
+    const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
+    uint64_t keys[(GPUME_MAX_RANGE + 1) * (GPUME_MAX_RANGE + 1)];
+
+    for (int j = 0; j < side * side; j++) {
+        const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
+        int mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
+
+        if (x >= p->width || y >= p->height) {
+            for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+                out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = out->v[0][0];
+                out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = out->v[0][1];
+            }
+            continue;
+        }
+        {
+            const int x1 = x >> 1, y1 = y >> 1;
+            const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
+            for (int c = 0; c < n * n; c++)
+                keys[c] = level_key(s, cur, ref, x1, y1, vw, vh, c % n - r, c / n - r, c);
+        }
+        for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+            uint64_t best = GPUME_INVALID_KEY;
+            for (int c = 0; c < n * n; c++)
+                if (keys[c] < best && gpume_hme_separate(c, r, k, mx, my))
+                    best = keys[c];
+            if (best == GPUME_INVALID_KEY)
+                best = keys[(my[0] + r) * n + mx[0] + r];
+            mx[k] = (int)((uint32_t)best % n) - r;
+            my[k] = (int)((uint32_t)best / n) - r;
+            out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = gpume_clip(2 * mx[k], -p->range, p->range);
+            out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = gpume_clip(2 * my[k], -p->range, p->range);
+        }
+    }
+}
+
+/**
  * hme levels 2 and 1 of CTU (cx, cy): the GPUME_HME_MINIMA separated minima
- * of the level-2 full search, each refined at level 1.
+ * of the level-2 full search, each refined at level 1; then its blocks.
  */
 static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 {
@@ -337,6 +383,7 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         out->v[k][0] = gpume_clip(2 * v1x, -p->range, p->range);
         out->v[k][1] = gpume_clip(2 * v1y, -p->range, p->range);
     }
+    hme_blocks(s, job, cx, cy, out);
 }
 
 /** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
@@ -373,6 +420,18 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
             !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, cand_x0, cand_y0))
             pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
                                list, nb, best);
+    }
+
+    /* the block vectors */
+    {
+        const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
+        const int side = gpume_hme_blocks_per_side(p->ctu, p->block);
+        for (int j = 0; j < GPUME_HME_BLOCK_MINIMA * side * side; j++) {
+            int dx, dy;
+            if (gpume_hme_block_new(coarse, j, cand_x0, cand_y0, &dx, &dy))
+                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                   gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+        }
     }
 
     /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far */

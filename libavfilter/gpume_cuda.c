@@ -53,7 +53,7 @@ typedef struct GpumeCUDAContext {
     CUevent loaded[GPUME_NB_SLOTS];
     CUevent pred_ready[NB_RESULTS], searched[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
-    CUfunction f_pad, f_downscale, f_hme_coarse, f_pu_search, f_refine, f_lfs, f_predictor;
+    CUfunction f_pad, f_downscale, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
     CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
@@ -210,6 +210,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_pad,        "gpume_pad");
     GET_FUNC(f_downscale,  "gpume_downscale");
     GET_FUNC(f_hme_coarse, "gpume_hme_coarse");
+    GET_FUNC(f_hme_blocks, "gpume_hme_blocks");
     GET_FUNC(f_pu_search,  p->ctu == 16 ? "gpume_pu_search16" :
                            p->ctu == 32 ? "gpume_pu_search32" : "gpume_pu_search64");
     GET_FUNC(f_refine,     "gpume_refine");
@@ -433,6 +434,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     } else {
         if (p->algo == GPUME_ALGO_HME)
             err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+        if (err >= 0 && p->algo == GPUME_ALGO_HME)
+            err = launch(s, s->f_hme_blocks, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         if (err >= 0) {
             GpumeFullArgs fa;
             void *full_args[] = { &a, &b, &fa };
