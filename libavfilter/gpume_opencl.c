@@ -63,7 +63,7 @@ typedef struct GpumeOpenCLContext {
     AVOpenCLDeviceContext *hwctx;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel k_import, k_downscale, k_hme_coarse, k_pu_search, k_refine, k_lfs, k_predictor;
+    cl_kernel k_import, k_downscale, k_hme_coarse, k_hme_blocks, k_pu_search, k_refine, k_lfs, k_predictor;
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
@@ -109,6 +109,7 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_KERNEL(s->k_import);
     CL_RELEASE_KERNEL(s->k_downscale);
     CL_RELEASE_KERNEL(s->k_hme_coarse);
+    CL_RELEASE_KERNEL(s->k_hme_blocks);
     CL_RELEASE_KERNEL(s->k_pu_search);
     CL_RELEASE_KERNEL(s->k_refine);
     CL_RELEASE_KERNEL(s->k_lfs);
@@ -185,6 +186,8 @@ static int build_program(GpumeOpenCLContext *s)
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_downscale", 1, &s->k_downscale)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
                                       &s->k_hme_coarse)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_blocks", GPUME_KERNEL_THREADS,
+                                      &s->k_hme_blocks)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pu_search", GPUME_KERNEL_THREADS,
                                       &s->k_pu_search)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_refine", GPUME_KERNEL_THREADS,
@@ -494,10 +497,13 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         err = run_search(s, s->k_lfs, &a, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
     } else {
         const size_t coarse_local[] = { GPUME_OCL_COARSE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t blocks_local[] = { GPUME_OCL_BLOCKS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t search_local[] = { GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t refine_local[] = { GPUME_OCL_REFINE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         if (p->algo == GPUME_ALGO_HME)
             err = run_search(s, s->k_hme_coarse, &a, cur, ref, e, GPUME_KERNEL_THREADS, coarse_local);
+        if (err >= 0 && p->algo == GPUME_ALGO_HME)
+            err = run_search(s, s->k_hme_blocks, &a, cur, ref, e, GPUME_KERNEL_THREADS, blocks_local);
         if (err >= 0)
             err = run_search(s, s->k_pu_search, &a, cur, ref, e, GPUME_KERNEL_THREADS, search_local);
         if (err >= 0)

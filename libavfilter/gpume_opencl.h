@@ -41,6 +41,17 @@
 /** Work-items sharing the SAD of one level-1 point (rows split among them). */
 #define GPUME_OCL_L1_PARTS     (GPUME_KERNEL_THREADS / (GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS))
 
+/* hme's level-1 block search: the CTU's level-1 block and its reference
+ * window as words, rows of LB_PITCH words at most */
+#define GPUME_OCL_LB_MAX_R     ((GPUME_MAX_RANGE + 1) >> 1)        ///< gpume_hme_l1_block_range() at most
+#define GPUME_OCL_LB_PITCH(ctu) (((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R + 4) / 4)
+/** Costs of a batch of blocks: one block's at range 64. */
+#define GPUME_OCL_LB_KEYS      4608
+
+/** hme's candidate list in the PU-table search: the windows' then the CTU's block vectors. */
+#define GPUME_OCL_LIST(ctu)    (GPUME_HME_CANDIDATES +                                    \
+                                GPUME_HME_BLOCK_MINIMA * ((ctu) / GPUME_MIN_CU) * ((ctu) / GPUME_MIN_CU))
+
 /** Rows of all exported PUs of a CTU: they tile it and are at least 4 wide. */
 #define GPUME_OCL_PU_ROWS(ctu) ((ctu) * (ctu) / 4)
 /** Exported PUs of a CTU at most: its 4x4 units. */
@@ -63,6 +74,11 @@
     X(uint8_t,  ref2,      GPUME_OCL_L2_WINDOW(ctu) * GPUME_OCL_L2_WINDOW(ctu))         \
     X(uint8_t,  cur1,      ((ctu) / 2) * ((ctu) / 2))                                   \
     X(uint8_t,  ref1,      GPUME_HME_MINIMA * GPUME_OCL_L1_WINDOW(ctu) * GPUME_OCL_L1_WINDOW(ctu))
+#define GPUME_OCL_BLOCKS_LOCALS(X, ctu)                                                 \
+    X(uint64_t, red,       GPUME_KERNEL_THREADS)                                        \
+    X(uint32_t, keys,      GPUME_OCL_LB_KEYS)                                           \
+    X(uint32_t, cur_w,     ((ctu) / 2) * ((ctu) / 2) / 4)                               \
+    X(uint32_t, ref_w,     ((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R) * GPUME_OCL_LB_PITCH(ctu))
 /* S also holds the keys of the work-items sharing PUs (as many uint64_t as work-items) */
 #define GPUME_OCL_PU_SEARCH_LOCALS(X, ctu)                                              \
     X(uint64_t, S,         GPUME_OCL_BATCH(ctu) * ((ctu) / 4 + 1) * ((ctu) / 4 + 1) / 2 + 1) \
@@ -71,9 +87,9 @@
     X(uint32_t, cand_mvc,  GPUME_OCL_BATCH(ctu))                                        \
     X(int16_t,  cand_dx,   GPUME_OCL_BATCH(ctu))                                        \
     X(int16_t,  cand_dy,   GPUME_OCL_BATCH(ctu))                                        \
-    X(uint32_t, list_idx,  GPUME_HME_CANDIDATES)                                        \
-    X(int16_t,  list_dx,   GPUME_HME_CANDIDATES)                                        \
-    X(int16_t,  list_dy,   GPUME_HME_CANDIDATES)                                        \
+    X(uint32_t, list_idx,  GPUME_OCL_LIST(ctu))                                         \
+    X(int16_t,  list_dx,   GPUME_OCL_LIST(ctu))                                         \
+    X(int16_t,  list_dy,   GPUME_OCL_LIST(ctu))                                         \
     X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
     X(int16_t,  seed_x,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))                     \
     X(int16_t,  seed_y,    GPUME_HME_ROUNDS * GPUME_HME_SEEDS(ctu))

@@ -50,6 +50,47 @@ static ulong wg_min_key(ulong key, __local ulong *red, int tid, int nt)
     return key;
 }
 
+/**
+ * The keys of PUs shared by G work-items, red[g * nb + j] for g < G,
+ * reduced into red[j] (a tree over g). Called by all work-items.
+ */
+static void reduce_groups(__local ulong *red, int nb, int G)
+{
+    const int tid = get_local_id(0);
+    int s = 1;
+
+    while (s < G)
+        s <<= 1;
+    for (s >>= 1; s > 0; s >>= 1) {
+        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
+            red[tid] = red[tid + s * nb];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+#if GPUME_OCL_PTX
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video instruction). */
+static inline uint sad4(uint a, uint b, uint c)
+{
+    uint d;
+    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+#else
+/** Sum of |a_i - b_i| over the four bytes of a and b, plus c. */
+static inline uint sad4(uint a, uint b, uint c)
+{
+    const uint4 d = convert_uint4(abs_diff(as_uchar4(a), as_uchar4(b)));
+    return c + d.x + d.y + d.z + d.w;
+}
+#endif
+
+/** Bytes s..s+3 of the 8 bytes lo, hi (little-endian; s = 1, 2 or 3): a funnel shift. */
+static inline uint bytes_at(uint lo, uint hi, int s)
+{
+    return lo >> (8 * s) | hi << (32 - 8 * s);
+}
+
 /** SAD of the w x h block at (x, y) of cur against ref displaced by (dx, dy). */
 static uint plane_sad(__global const uchar *cur, GpumePlane cp,
                       __global const uchar *ref, GpumePlane rp,
@@ -216,6 +257,118 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     }
 }
 
+#define LB_BLOCK (GPUME_CTU / 2)      ///< side of the CTU's level-1 block, the pitch of cur_w's bytes
+
+/**
+ * hme level 1, the blocks of every CTU one by one (gpume_hme_block_size()):
+ * the GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
+ * doubled into the CTU's GpumeHmeCoarse; runs after gpume_hme_coarse, whose
+ * best vector a block outside the picture takes. The CTU's level-1 block and
+ * its reference window are read once into local memory; per batch of
+ * blocks whose costs fit in keys, a work-item costs four horizontally
+ * adjacent candidates of one row of one block four bytes at a time, then
+ * NT / batch work-items per block find its minima.
+ */
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
+void gpume_hme_blocks(GpumeSearchArgs a, SEARCH_BUFFERS
+                      GPUME_OCL_BLOCKS_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_CTU))
+{
+    const int tid = get_local_id(0), ctu_idx = get_group_id(0);
+    const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
+    const int bs = gpume_hme_block_size(a.p.block) >> 1;
+    const int side = gpume_hme_blocks_per_side(a.p.ctu, a.p.block);
+    const int r = gpume_hme_l1_block_range(a.p.range), n = 2 * r + 1, nq = (n + 3) >> 2;
+    const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
+    const int vw1 = min(LB_BLOCK, a.cur[1].w - x1), vh1 = min(LB_BLOCK, a.cur[1].h - y1);
+    const int ww = vw1 + 2 * r + 4, pitch = (ww + 3) >> 2, per_batch = GPUME_OCL_LB_KEYS / (n * n);
+    __local uchar *cur_s = (__local uchar *)cur_w, *ref_s = (__local uchar *)ref_w;
+    __global GpumeHmeCoarse *out = coarse + ctu_idx;
+
+    for (int i = tid; i < LB_BLOCK * LB_BLOCK; i += NT) {
+        const int x = i % LB_BLOCK, y = i / LB_BLOCK;
+        cur_s[i] = x < vw1 && y < vh1 ? cur_buf[a.cur[1].offset + (y1 + y) * a.cur[1].pitch + x1 + x] : 0;
+    }
+    /* rows of whole words, zero past the window: the last quad's words read there */
+    for (int i = tid; i < 4 * pitch * (vh1 + 2 * r); i += NT) {
+        const int x = i % (4 * pitch), y = i / (4 * pitch);
+        ref_s[i] = x < ww ? ref_buf[a.ref[1].offset + (y1 - r + y) * a.ref[1].pitch + x1 - r + x] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int j0 = 0; j0 < side * side; j0 += per_batch) {
+        const int nb = min(per_batch, side * side - j0), G = NT / nb;
+        int m0x = 0, m0y = 0;
+
+        /* the costs: item (block, row dy, quad of dx) */
+        for (int it = tid; it < nb * n * nq; it += NT) {
+            const int jb = it / (n * nq), dy = it / nq % n - r, q = it % nq;
+            const int j = j0 + jb, bx = j % side * bs, by = j / side * bs;
+            const int vw = min(bs, vw1 - bx), vh = min(bs, vh1 - by);
+            uint sad[4] = { 0, 0, 0, 0 };
+            if (vw <= 0 || vh <= 0)
+                continue;
+            if (vw == bs) {
+                __local const uint *cw = cur_w + by * (LB_BLOCK / 4) + bx / 4;
+                __local const uint *rw = ref_w + (by + dy + r) * pitch + bx / 4 + q;
+                for (int y = 0; y < vh; y++, cw += LB_BLOCK / 4, rw += pitch)
+                    for (int w = 0; w < bs / 4; w++) {
+                        const uint c = cw[w], lo = rw[w], hi = rw[w + 1];
+                        sad[0] = sad4(c, lo, sad[0]);
+                        sad[1] = sad4(c, bytes_at(lo, hi, 1), sad[1]);
+                        sad[2] = sad4(c, bytes_at(lo, hi, 2), sad[2]);
+                        sad[3] = sad4(c, bytes_at(lo, hi, 3), sad[3]);
+                    }
+            } else {
+                /* a block cut by the picture's right edge */
+                for (int i = 0; i < 4; i++)
+                    for (int y = 0; y < vh; y++)
+                        for (int x = 0; x < vw; x++)
+                            sad[i] += abs_diff(cur_s[(by + y) * LB_BLOCK + bx + x],
+                                               ref_s[(by + y + dy + r) * 4 * pitch + bx + 4 * q + i + x]);
+            }
+            for (int i = 0; i < 4 && 4 * q + i < n; i++) {
+                const int dx = 4 * q + i - r;
+                keys[jb * n * n + (dy + r) * n + dx + r] =
+                    sad[i] + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy));
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* the minima: G work-items per block, each over every G-th candidate */
+        for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+            const int jb = tid % nb, g = tid / nb, j = j0 + jb;
+            const int inside = cx * a.p.ctu + 2 * (j % side * bs) < a.p.width &&
+                               cy * a.p.ctu + 2 * (j / side * bs) < a.p.height;
+            ulong best = GPUME_INVALID_KEY;
+            int vx, vy;
+            if (g < G)
+                for (int c = g; c < n * n; c += G) {
+                    const ulong key = gpume_key(keys[jb * n * n + c], c);
+                    if (key < best && gpume_hme_separate(c, r, k, &m0x, &m0y))
+                        best = key;
+                }
+            red[tid] = best;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            reduce_groups(red, nb, G);
+            best = red[jb];
+            if (best == GPUME_INVALID_KEY)  /* nothing far enough: the best again */
+                best = (m0y + r) * n + m0x + r;
+            vx = (int)((uint)best % n) - r;
+            vy = (int)((uint)best / n) - r;
+            if (k == 0) {
+                m0x = vx;
+                m0y = vy;
+            }
+            if (g == 0) {
+                __global short *b = out->b[GPUME_HME_BLOCK_MINIMA * j + k];
+                b[0] = inside ? gpume_clip(2 * vx, -a.p.range, a.p.range) : out->v[0][0];
+                b[1] = inside ? gpume_clip(2 * vy, -a.p.range, a.p.range) : out->v[0][1];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+}
+
 /** Window origins of a CTU's PU-table search (full: one; hme: GPUME_HME_WINDOWS). */
 static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *coarse,
                        int ctu_idx, int px, int py, int *x0, int *y0)
@@ -239,23 +392,6 @@ static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *
 /** PUs a work-item owns, at most: one at CTU 16 and 32 */
 #define PUS_PER_ITEM (((NB_PUS) + NT - 1) / NT)
 #define NO_CAND GPUME_NO_CANDIDATE
-
-#if GPUME_OCL_PTX
-/** Sum of |a_i - b_i| over the four bytes of a and b, plus c (one PTX video instruction). */
-static inline uint sad4(uint a, uint b, uint c)
-{
-    uint d;
-    asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-}
-#else
-/** Sum of |a_i - b_i| over the four bytes of a and b, plus c. */
-static inline uint sad4(uint a, uint b, uint c)
-{
-    const uint4 d = convert_uint4(abs_diff(as_uchar4(a), as_uchar4(b)));
-    return c + d.x + d.y + d.z + d.w;
-}
-#endif
 
 /** The 4 bytes at p, which need not be aligned (two aligned loads; little-endian). */
 static inline uint load4_unaligned(__global const uchar *p)
@@ -339,31 +475,14 @@ static int compact_place(int keep, volatile __local uint *mask, int *count)
 }
 
 /**
- * The keys of PUs shared by G work-items, red[g * nb + j] for g < G,
- * reduced into red[j] (a tree over g). Called by all work-items.
- */
-static void reduce_groups(__local ulong *red, int nb, int G)
-{
-    const int tid = get_local_id(0);
-    int s = 1;
-
-    while (s < G)
-        s <<= 1;
-    for (s >>= 1; s > 0; s >>= 1) {
-        if (tid < s * nb && tid + s * nb < G * nb && red[tid + s * nb] < red[tid])
-            red[tid] = red[tid + s * nb];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
-/**
  * PU-table search (full, hme level 0), one work-group per CTU. Per batch of
  * B candidates: unit SADs as running row sums, column sums into the 2-D
  * prefix tables S, then the best key of every PU. With few PUs (fixed
  * blocks) G work-items share a PU, each taking every G-th candidate, and
  * their keys are reduced at the end as a tree. hme's candidates are
- * compacted first (those in range and in no earlier window), then its
- * rounds follow: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far
+ * compacted first (those in range and in no earlier window, then the block
+ * vectors that gpume_hme_block_new() finds not costed), then its rounds
+ * follow: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far
  * that gpume_hme_round_new() finds not costed yet, compacted the same way;
  * a round that costs nothing ends them (the next would find the same seeds).
  */
@@ -409,17 +528,30 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
         const int k = tid;
         int dx = 0, dy = 0, pos, count;
         const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
-        const int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
-                         !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
+                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
         pos = compact_place(keep, mask, &count);
         if (keep) {
             list_idx[pos] = idx;
             list_dx[pos]  = dx;
             list_dy[pos]  = dy;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
         if (hme)
             total = count;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
+        /* then the block vectors not costed before */
+        keep = hme && k < GPUME_HME_BLOCK_MINIMA * gpume_hme_blocks_per_side(CTU, a.p.block) *
+                          gpume_hme_blocks_per_side(CTU, a.p.block) &&
+               gpume_hme_block_new(coarse + ctu_idx, k, wx0, wy0, &dx, &dy);
+        pos = total + compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (hme)
+            total += count;
     }
 
     for (int more = 1; more; ) {
