@@ -299,6 +299,54 @@ static void level_search(const NaivePlane *cur, const NaivePlane *ref, int x, in
     *vy = b.vy;
 }
 
+/** hme's first pass over one CTU: coarse vectors v (steps 1, 2), block vectors b (step 3). */
+typedef struct NaiveCoarse {
+    int v[3][2];
+    int b[2 * (64 / 8) * (64 / 8)][2];
+} NaiveCoarse;
+
+/**
+ * hme level 1 block by block (§5 hme, step 3): the blocks of side
+ * block (8 with block=auto) of the CTU at (X, Y) in raster order, two
+ * separated minima each over [-ceil(range / 2), ceil(range / 2)]^2, doubled
+ * and clipped; a block outside the picture takes u0 = v[0].
+ */
+static void hme_blocks(const GpumeParams *p, const NaivePlane *cur_lv, const NaivePlane *ref_lv,
+                       int X, int Y, NaiveCoarse *co)
+{
+    const int B = p->block ? p->block : 8, side = p->ctu / B, r = (p->range + 1) / 2;
+
+    for (int q = 0; q < side * side; q++) {
+        const int x = X + q % side * B, y = Y + q / side * B;
+        int picked[2][2];
+        for (int k = 0; k < 2; k++) {
+            Best b = { 0 };
+            if (x >= p->width || y >= p->height) {
+                co->b[2 * q + k][0] = co->v[0][0];
+                co->b[2 * q + k][1] = co->v[0][1];
+                continue;
+            }
+            for (int j = -r; j <= r; j++)
+                for (int i = -r; i <= r; i++) {
+                    uint64_t sad;
+                    if (k == 1 && absi(i - picked[0][0]) <= 1 && absi(j - picked[0][1]) <= 1)
+                        continue;
+                    sad = sad_int(&cur_lv[1], &ref_lv[1], x / 2, y / 2, B / 2, B / 2, i, j);
+                    best_offer(&b, sad + (uint64_t)p->lambda * (absi(i) + absi(j)),
+                               (j + r) * (2 * r + 1) + (i + r), i, j, sad);
+                }
+            if (!b.valid) {     /* nothing far enough: the best again */
+                b.vx = picked[0][0];
+                b.vy = picked[0][1];
+            }
+            picked[k][0] = b.vx;
+            picked[k][1] = b.vy;
+            co->b[2 * q + k][0] = clampi(2 * b.vx, -p->range, p->range);
+            co->b[2 * q + k][1] = clampi(2 * b.vy, -p->range, p->range);
+        }
+    }
+}
+
 /**
  * hme levels 2 and 1 of the CTU at (X, Y) (§5 hme, steps 1 and 2): the three
  * separated minima of the level-2 search, each refined at level 1, doubled
@@ -393,7 +441,7 @@ static int fixed_blocks(const GpumeParams *p, const NaivePU *pus, int nb, int *o
 static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const NaivePlane *ref,
                         const NaivePlane *cur_lv, const NaivePlane *ref_lv,
                         const NaivePU *pus, int nb_pus, int X, int Y, int px, int py,
-                        int (*coarse)[3][2], int cols, int rows, GpumeBlock *out)
+                        const NaiveCoarse *coarse, int cols, int rows, GpumeBlock *out)
 {
     static Best best[NAIVE_MAX_PUS];
     static uint64_t cost[NAIVE_MAX_PUS];
@@ -434,20 +482,20 @@ static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const Naive
         const int nb[4] = { cx > 0 ? c - 1 : c, cx + 1 < cols ? c + 1 : c,
                             cy > 0 ? c - cols : c, cy + 1 < rows ? c + cols : c };
         int centre[8][2], radius[8];
-        centre[0][0] = coarse[c][0][0];
-        centre[0][1] = coarse[c][0][1];
+        centre[0][0] = coarse[c].v[0][0];
+        centre[0][1] = coarse[c].v[0][1];
         centre[1][0] = clampi(floor_div(px + 2, 4), -R, R);
         centre[1][1] = clampi(floor_div(py + 2, 4), -R, R);
         for (int k = 0; k < 2; k++) {
-            centre[2 + k][0] = coarse[c][1 + k][0];
-            centre[2 + k][1] = coarse[c][1 + k][1];
+            centre[2 + k][0] = coarse[c].v[1 + k][0];
+            centre[2 + k][1] = coarse[c].v[1 + k][1];
         }
         for (int k = 0; k < 4; k++) {
-            centre[4 + k][0] = coarse[nb[k]][0][0];
-            centre[4 + k][1] = coarse[nb[k]][0][1];
+            centre[4 + k][0] = coarse[nb[k]].v[0][0];
+            centre[4 + k][1] = coarse[nb[k]].v[0][1];
         }
         for (int w = 0; w < 8; w++)
-            radius[w] = w < 2 ? 3 : 2;
+            radius[w] = 2;
         for (int k = 0; k < nb_pus; k++) {
             const NaivePU *pu = &pus[k];
             if (!use[k])
@@ -467,9 +515,25 @@ static int ctu_full_hme(const GpumeParams *p, const NaivePlane *cur, const Naive
                     }
             }
         }
-        /* three rounds: every searched 2Nx2N PU's winner and its eight
+        /* the block vectors, index 648 + raster */
+        {
+            const int nbv = 2 * (p->ctu / (p->block ? p->block : 8)) * (p->ctu / (p->block ? p->block : 8));
+            for (int e = 0; e < nbv; e++) {
+                const int vx = coarse[c].b[e][0], vy = coarse[c].b[e][1];
+                for (int k = 0; k < nb_pus; k++) {
+                    const NaivePU *pu = &pus[k];
+                    uint64_t sad;
+                    if (!use[k])
+                        continue;
+                    sad = sad_int(cur, ref, X + pu->x, Y + pu->y, pu->w, pu->h, vx, vy);
+                    best_offer(&best[k], sad + mv_cost(p->lambda, 4 * vx, 4 * vy, px, py),
+                               648 + (vy + R) * (2 * R + 1) + (vx + R), vx, vy, sad);
+                }
+            }
+        }
+        /* two rounds: every searched 2Nx2N PU's winner and its eight
          * neighbours, costed for every searched PU, index 648 + raster */
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < 2; round++) {
             static int seed[NAIVE_MAX_PUS][2];
             int ns = 0;
             for (int k = 0; k < nb_pus; k++)
@@ -585,7 +649,7 @@ int naive_me_estimate(const GpumeParams *p, const NaivePlane *cur, const NaivePl
 {
     static NaivePU pus[NAIVE_MAX_PUS];
     NaivePlane cur_lv[3] = { *cur }, ref_lv[3] = { *ref };
-    int (*coarse)[3][2] = NULL;
+    NaiveCoarse *coarse = NULL;
     uint8_t *bufs[4] = { NULL };
     const int max_out = naive_max_out(p);
     int cols, rows, nb_pus, ret = 0;
@@ -611,8 +675,10 @@ int naive_me_estimate(const GpumeParams *p, const NaivePlane *cur, const NaivePl
             ret = -1;
             goto end;
         }
-        for (int c = 0; c < cols * rows; c++)
-            hme_coarse(p, cur_lv, ref_lv, c % cols * p->ctu, c / cols * p->ctu, coarse[c]);
+        for (int c = 0; c < cols * rows; c++) {
+            hme_coarse(p, cur_lv, ref_lv, c % cols * p->ctu, c / cols * p->ctu, coarse[c].v);
+            hme_blocks(p, cur_lv, ref_lv, c % cols * p->ctu, c / cols * p->ctu, &coarse[c]);
+        }
     }
 
     for (int cy = 0; cy < rows; cy++)
