@@ -42,11 +42,12 @@
 #define GPUME_OCL_L1_PARTS     (GPUME_KERNEL_THREADS / (GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS))
 
 /* hme's level-1 block search: the CTU's level-1 block and its reference
- * window as words, rows of LB_PITCH words at most */
+ * window as words, rows of LB_PITCH words at most (an odd pitch, rounded
+ * up); the least key of each part of each row of candidates of each block */
 #define GPUME_OCL_LB_MAX_R     ((GPUME_MAX_RANGE + 1) >> 1)        ///< gpume_hme_l1_block_range() at most
-#define GPUME_OCL_LB_PITCH(ctu) (((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R + 4) / 4)
-/** Costs of a batch of blocks: one block's at range 64. */
-#define GPUME_OCL_LB_KEYS      4608
+#define GPUME_OCL_LB_N         (2 * GPUME_OCL_LB_MAX_R + 1)        ///< rows of candidates, at most
+#define GPUME_OCL_LB_PITCH(ctu) (((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R + 4) / 4 + 1)
+#define GPUME_OCL_LB_BLOCKS    (GPUME_HME_BLOCK_VECTORS / GPUME_HME_BLOCK_MINIMA) ///< blocks of a CTU, at most
 
 /** hme's candidate list in the PU-table search: the windows' then the CTU's block vectors. */
 #define GPUME_OCL_LIST(ctu)    (GPUME_HME_CANDIDATES +                                    \
@@ -74,11 +75,12 @@
     X(uint8_t,  ref2,      GPUME_OCL_L2_WINDOW(ctu) * GPUME_OCL_L2_WINDOW(ctu))         \
     X(uint8_t,  cur1,      ((ctu) / 2) * ((ctu) / 2))                                   \
     X(uint8_t,  ref1,      GPUME_HME_MINIMA * GPUME_OCL_L1_WINDOW(ctu) * GPUME_OCL_L1_WINDOW(ctu))
+/* part_best: as many parts per row as it holds (P of gpume_hme_blocks) */
 #define GPUME_OCL_BLOCKS_LOCALS(X, ctu)                                                 \
-    X(uint64_t, red,       GPUME_KERNEL_THREADS)                                        \
-    X(uint32_t, keys,      GPUME_OCL_LB_KEYS)                                           \
+    X(uint64_t, part_best, GPUME_OCL_LB_BLOCKS * GPUME_OCL_LB_N)                        \
     X(uint32_t, cur_w,     ((ctu) / 2) * ((ctu) / 2) / 4)                               \
-    X(uint32_t, ref_w,     ((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R) * GPUME_OCL_LB_PITCH(ctu))
+    X(uint32_t, ref_w,     ((ctu) / 2 + 2 * GPUME_OCL_LB_MAX_R) * GPUME_OCL_LB_PITCH(ctu)) \
+    X(int16_t,  m0,        2 * GPUME_OCL_LB_BLOCKS)
 /* S also holds the keys of the work-items sharing PUs (as many uint64_t as work-items) */
 #define GPUME_OCL_PU_SEARCH_LOCALS(X, ctu)                                              \
     X(uint64_t, S,         GPUME_OCL_BATCH(ctu) * ((ctu) / 4 + 1) * ((ctu) / 4 + 1) / 2 + 1) \

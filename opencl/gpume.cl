@@ -257,17 +257,122 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     }
 }
 
-#define LB_BLOCK (GPUME_CTU / 2)      ///< side of the CTU's level-1 block, the pitch of cur_w's bytes
+#define LB_BLOCK  (GPUME_CTU / 2)      ///< side of the CTU's level-1 block, the pitch of cur_w's bytes
+#define LB_N      GPUME_OCL_LB_N       ///< rows of candidates of the level-1 block search, at most
+#define LB_BLOCKS GPUME_OCL_LB_BLOCKS  ///< blocks of a CTU, at most
+
+/**
+ * hme level-1 block search: the least key among the candidates of row dy
+ * (of 2r + 1) in quads [q0, q1) (four adjacent columns each) of the
+ * BS x BS block at (bx, by) of the CTU's level-1 block, whole inside the
+ * picture; with EXCL, leaving out the columns within 1 of xout. Four bytes
+ * per operation, the reference words of a row shared by adjacent quads.
+ * BLOCK_PART(BS, EXCL) defines it as block_part_BS_EXCL, one function per
+ * block side (4, 8, 16, 32) and EXCL (0, 1), so that its loops unroll.
+ */
+#define BLOCK_PART(BS, EXCL)                                                                  \
+static ulong block_part_##BS##_##EXCL(__local const uint *cur_w, __local const uint *ref_w,   \
+                                      int pitch, int bx, int by, int dy, int r, int q0, int q1, \
+                                      int lambda, int xout)                                   \
+{                                                                                             \
+    const int n = 2 * r + 1;                                                                  \
+    __local const uint *cw = cur_w + by * (LB_BLOCK / 4) + bx / 4;                            \
+    uint best = 0xffffffffu;                                                                  \
+    int best_x = 0;                                                                           \
+                                                                                              \
+    for (int q = q0; q < q1; q++) {                                                           \
+        __local const uint *rw = ref_w + (by + dy + r) * pitch + bx / 4 + q;                  \
+        uint sad[4] = { 0, 0, 0, 0 };                                                         \
+        _Pragma("unroll")                                                                     \
+        for (int y = 0; y < BS; y++) {                                                        \
+            uint lo = rw[y * pitch];                                                          \
+            _Pragma("unroll")                                                                 \
+            for (int w = 0; w < BS / 4; w++) {                                                \
+                const uint c = cw[y * (LB_BLOCK / 4) + w], hi = rw[y * pitch + w + 1];        \
+                sad[0] = sad4(c, lo, sad[0]);                                                 \
+                sad[1] = sad4(c, bytes_at(lo, hi, 1), sad[1]);                                \
+                sad[2] = sad4(c, bytes_at(lo, hi, 2), sad[2]);                                \
+                sad[3] = sad4(c, bytes_at(lo, hi, 3), sad[3]);                                \
+                lo = hi;                                                                      \
+            }                                                                                 \
+        }                                                                                     \
+        /* in index order: a strict minimum keeps the least index of a cost;                  \
+         * columns past the row (the last quad's) cost the most */                            \
+        _Pragma("unroll")                                                                     \
+        for (int i = 0; i < 4; i++) {                                                         \
+            const int x = 4 * q + i;                                                          \
+            const uint cost = x < n ? sad[i] + lambda * gpume_iabs(x - r) : 0xffffffffu;      \
+            if (cost < best && (!(EXCL) || gpume_iabs(x - r - xout) > GPUME_HME_MINIMA_SEP)) { \
+                best   = cost;                                                                \
+                best_x = x;                                                                   \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    return best == 0xffffffffu ? GPUME_INVALID_KEY :                                          \
+           gpume_key(best + lambda * gpume_iabs(dy), (dy + r) * n + best_x);                  \
+}
+
+BLOCK_PART(4, 0)
+BLOCK_PART(8, 0)
+BLOCK_PART(16, 0)
+BLOCK_PART(32, 0)
+BLOCK_PART(4, 1)
+BLOCK_PART(8, 1)
+BLOCK_PART(16, 1)
+BLOCK_PART(32, 1)
+
+/** One block_part_BS_EXCL() for a level-1 block side bs of 4, 8, 16 or 32. */
+static ulong block_part_bs(int bs, int excl, __local const uint *cur_w, __local const uint *ref_w,
+                           int pitch, int bx, int by, int dy, int r, int q0, int q1,
+                           int lambda, int xout)
+{
+    switch (bs) {
+    case 4:  return excl ? block_part_4_1(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout) :
+                           block_part_4_0(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout);
+    case 8:  return excl ? block_part_8_1(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout) :
+                           block_part_8_0(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout);
+    case 16: return excl ? block_part_16_1(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout) :
+                           block_part_16_0(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout);
+    default: return excl ? block_part_32_1(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout) :
+                           block_part_32_0(cur_w, ref_w, pitch, bx, by, dy, r, q0, q1, lambda, xout);
+    }
+}
+
+/** The block_part_BS_EXCL() of a block of vw x vh samples inside the picture, cut by its edge. */
+static ulong block_part_edge(__local const uint *cur_w, __local const uint *ref_w, int pitch,
+                             int bx, int by, int vw, int vh, int dy, int r,
+                             int q0, int q1, int lambda, int xout)
+{
+    __local const uchar *cur_s = (__local const uchar *)cur_w, *ref_s = (__local const uchar *)ref_w;
+    const int n = 2 * r + 1;
+    ulong best = GPUME_INVALID_KEY;
+
+    for (int x = 4 * q0; x < min(4 * q1, n); x++) {
+        uint sad = 0;
+        ulong key;
+        for (int y = 0; y < vh; y++)
+            for (int i = 0; i < vw; i++)
+                sad += abs_diff(cur_s[(by + y) * LB_BLOCK + bx + i],
+                                ref_s[(by + y + dy + r) * 4 * pitch + bx + x + i]);
+        key = gpume_key(sad + lambda * (gpume_iabs(x - r) + gpume_iabs(dy)), (dy + r) * n + x);
+        if (key < best && gpume_iabs(x - r - xout) > GPUME_HME_MINIMA_SEP)
+            best = key;
+    }
+    return best;
+}
 
 /**
  * hme level 1, the blocks of every CTU one by one (gpume_hme_block_size()):
  * the GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
  * doubled into the CTU's GpumeHmeCoarse; runs after gpume_hme_coarse, whose
  * best vector a block outside the picture takes. The CTU's level-1 block and
- * its reference window are read once into local memory; per batch of
- * blocks whose costs fit in keys, a work-item costs four horizontally
- * adjacent candidates of one row of one block four bytes at a time, then
- * NT / batch work-items per block find its minima.
+ * its reference window are read once into local memory. A work-item finds
+ * the least key of one part (up to P of them) of one row of candidates of
+ * one block, then a work-item per row the least of its parts and a
+ * work-item per block the least of its rows; for the second minimum only
+ * the rows within 1 of the first are searched again, without the first's
+ * neighbours. Items are numbered block-major and a work-item steps through
+ * them by NT, its indices carried rather than divided.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_hme_blocks(GpumeSearchArgs a, SEARCH_BUFFERS
@@ -275,97 +380,105 @@ void gpume_hme_blocks(GpumeSearchArgs a, SEARCH_BUFFERS
 {
     const int tid = get_local_id(0), ctu_idx = get_group_id(0);
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
-    const int bs = gpume_hme_block_size(a.p.block) >> 1;
-    const int side = gpume_hme_blocks_per_side(a.p.ctu, a.p.block);
+    const int bs = gpume_hme_block_size(a.p.block) >> 1, side = gpume_hme_blocks_per_side(a.p.ctu, a.p.block);
+    const int nblk = side * side;
     const int r = gpume_hme_l1_block_range(a.p.range), n = 2 * r + 1, nq = (n + 3) >> 2;
+    /* quads per part: enough parts to keep every work-item busy, as many as part_best holds */
+    const int fit = min(nq, LB_BLOCKS * LB_N / (nblk * n));
+    const int per_part = (nq + fit - 1) / fit, P = (nq + per_part - 1) / per_part;
     const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
     const int vw1 = min(LB_BLOCK, a.cur[1].w - x1), vh1 = min(LB_BLOCK, a.cur[1].h - y1);
-    const int ww = vw1 + 2 * r + 4, pitch = (ww + 3) >> 2, per_batch = GPUME_OCL_LB_KEYS / (n * n);
+    /* odd pitch: the rows that adjacent work-items read lie in different banks */
+    const int ww = vw1 + 2 * r + 4, pitch = ((ww + 3) >> 2) | 1, wb = 4 * pitch;
     __local uchar *cur_s = (__local uchar *)cur_w, *ref_s = (__local uchar *)ref_w;
     __global GpumeHmeCoarse *out = coarse + ctu_idx;
+    int lside = 0;
 
+    while ((1 << lside) < side)
+        lside++;
     for (int i = tid; i < LB_BLOCK * LB_BLOCK; i += NT) {
         const int x = i % LB_BLOCK, y = i / LB_BLOCK;
         cur_s[i] = x < vw1 && y < vh1 ? cur_buf[a.cur[1].offset + (y1 + y) * a.cur[1].pitch + x1 + x] : 0;
     }
     /* rows of whole words, zero past the window: the last quad's words read there */
-    for (int i = tid; i < 4 * pitch * (vh1 + 2 * r); i += NT) {
-        const int x = i % (4 * pitch), y = i / (4 * pitch);
-        ref_s[i] = x < ww ? ref_buf[a.ref[1].offset + (y1 - r + y) * a.ref[1].pitch + x1 - r + x] : 0;
+    if (tid < NT / wb * wb) {
+        __global const uchar *src = ref_buf + a.ref[1].offset + (y1 - r) * a.ref[1].pitch + x1 - r;
+        const int x = tid % wb;
+        for (int y = tid / wb; y < vh1 + 2 * r; y += NT / wb)
+            ref_s[y * wb + x] = x < ww ? src[y * a.ref[1].pitch + x] : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (int j0 = 0; j0 < side * side; j0 += per_batch) {
-        const int nb = min(per_batch, side * side - j0), G = NT / nb;
-        int m0x = 0, m0y = 0;
+    for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+        /* the parts of the rows: all rows, then those within 1 of the first minimum's */
+        const int rows = k == 0 ? n : 2 * GPUME_HME_MINIMA_SEP + 1;
+        const int sp = NT % P, sr = NT / P % rows, sj = NT / (P * rows);
+        int part = tid % P, row = tid / P % rows, j = tid / (P * rows);
 
-        /* the costs: item (block, row dy, quad of dx) */
-        for (int it = tid; it < nb * n * nq; it += NT) {
-            const int jb = it / (n * nq), dy = it / nq % n - r, q = it % nq;
-            const int j = j0 + jb, bx = j % side * bs, by = j / side * bs;
+        while (j < nblk) {
+            const int bx = (j & (side - 1)) * bs, by = (j >> lside) * bs;
+            const int dy = k == 0 ? row - r : m0[2 * j + 1] + row - GPUME_HME_MINIMA_SEP;
             const int vw = min(bs, vw1 - bx), vh = min(bs, vh1 - by);
-            uint sad[4] = { 0, 0, 0, 0 };
-            if (vw <= 0 || vh <= 0)
-                continue;
-            if (vw == bs) {
-                __local const uint *cw = cur_w + by * (LB_BLOCK / 4) + bx / 4;
-                __local const uint *rw = ref_w + (by + dy + r) * pitch + bx / 4 + q;
-                for (int y = 0; y < vh; y++, cw += LB_BLOCK / 4, rw += pitch)
-                    for (int w = 0; w < bs / 4; w++) {
-                        const uint c = cw[w], lo = rw[w], hi = rw[w + 1];
-                        sad[0] = sad4(c, lo, sad[0]);
-                        sad[1] = sad4(c, bytes_at(lo, hi, 1), sad[1]);
-                        sad[2] = sad4(c, bytes_at(lo, hi, 2), sad[2]);
-                        sad[3] = sad4(c, bytes_at(lo, hi, 3), sad[3]);
-                    }
-            } else {
-                /* a block cut by the picture's right edge */
-                for (int i = 0; i < 4; i++)
-                    for (int y = 0; y < vh; y++)
-                        for (int x = 0; x < vw; x++)
-                            sad[i] += abs_diff(cur_s[(by + y) * LB_BLOCK + bx + x],
-                                               ref_s[(by + y + dy + r) * 4 * pitch + bx + 4 * q + i + x]);
+            const int q0 = part * per_part, q1 = min(q0 + per_part, nq);
+            const int xout = k == 0 ? 4 * LB_N : m0[2 * j];
+            if (vw > 0 && vh > 0 && dy >= -r && dy <= r) {
+                ulong key;
+                if (vw < bs || vh < bs)
+                    key = block_part_edge(cur_w, ref_w, pitch, bx, by, vw, vh, dy, r, q0, q1, a.p.lambda, xout);
+                else
+                    key = block_part_bs(bs, k != 0, cur_w, ref_w, pitch, bx, by, dy, r, q0, q1,
+                                        a.p.lambda, xout);
+                part_best[(j * n + dy + r) * P + part] = key;
             }
-            for (int i = 0; i < 4 && 4 * q + i < n; i++) {
-                const int dx = 4 * q + i - r;
-                keys[jb * n * n + (dy + r) * n + dx + r] =
-                    sad[i] + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy));
+            part += sp;
+            row  += sr;
+            j    += sj;
+            if (part >= P) {
+                part -= P;
+                row++;
+            }
+            if (row >= rows) {
+                row -= rows;
+                j++;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-
-        /* the minima: G work-items per block, each over every G-th candidate */
-        for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
-            const int jb = tid % nb, g = tid / nb, j = j0 + jb;
-            const int inside = cx * a.p.ctu + 2 * (j % side * bs) < a.p.width &&
-                               cy * a.p.ctu + 2 * (j / side * bs) < a.p.height;
+        /* each row's least key into its first part */
+        for (int it = tid; it < nblk * rows; it += NT) {
+            const int jr = it / rows, dy = k == 0 ? it - jr * rows - r :
+                                                    m0[2 * jr + 1] + it - jr * rows - GPUME_HME_MINIMA_SEP;
+            __local ulong *pb = part_best + (jr * n + dy + r) * P;
+            if (dy < -r || dy > r)
+                continue;
+            for (int i = 1; i < P; i++)
+                pb[0] = pb[i] < pb[0] ? pb[i] : pb[0];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int jb = tid; jb < nblk; jb += NT) {
+            const int x = cx * a.p.ctu + 2 * (jb & (side - 1)) * bs, y = cy * a.p.ctu + 2 * (jb >> lside) * bs;
+            __global short *b = out->b[GPUME_HME_BLOCK_MINIMA * jb + k];
             ulong best = GPUME_INVALID_KEY;
             int vx, vy;
-            if (g < G)
-                for (int c = g; c < n * n; c += G) {
-                    const ulong key = gpume_key(keys[jb * n * n + c], c);
-                    if (key < best && gpume_hme_separate(c, r, k, &m0x, &m0y))
-                        best = key;
+            if (x < a.p.width && y < a.p.height) {
+                for (int i = 0; i < n; i++)
+                    best = part_best[(jb * n + i) * P] < best ? part_best[(jb * n + i) * P] : best;
+                if (best == GPUME_INVALID_KEY)  /* nothing far enough: the first again */
+                    best = (m0[2 * jb + 1] + r) * n + m0[2 * jb] + r;
+                vx = (int)((uint)best % n) - r;
+                vy = (int)((uint)best / n) - r;
+                if (k == 0) {
+                    m0[2 * jb]     = vx;
+                    m0[2 * jb + 1] = vy;
                 }
-            red[tid] = best;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            reduce_groups(red, nb, G);
-            best = red[jb];
-            if (best == GPUME_INVALID_KEY)  /* nothing far enough: the best again */
-                best = (m0y + r) * n + m0x + r;
-            vx = (int)((uint)best % n) - r;
-            vy = (int)((uint)best / n) - r;
-            if (k == 0) {
-                m0x = vx;
-                m0y = vy;
+                b[0] = gpume_clip(2 * vx, -a.p.range, a.p.range);
+                b[1] = gpume_clip(2 * vy, -a.p.range, a.p.range);
+            } else {
+                m0[2 * jb] = m0[2 * jb + 1] = 0;
+                b[0] = out->v[0][0];
+                b[1] = out->v[0][1];
             }
-            if (g == 0) {
-                __global short *b = out->b[GPUME_HME_BLOCK_MINIMA * j + k];
-                b[0] = inside ? gpume_clip(2 * vx, -a.p.range, a.p.range) : out->v[0][0];
-                b[1] = inside ? gpume_clip(2 * vy, -a.p.range, a.p.range) : out->v[0][1];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
