@@ -136,9 +136,19 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
 }
 
 /** SAD of a vw x vh region; ref may point into the border. */
-static uint32_t sad_rect(const uint8_t *cur, int cs, const uint8_t *ref, int rs, int vw, int vh)
+static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint8_t *ref, int rs, int vw, int vh)
 {
     uint32_t sad = 0;
+
+    /* four columns at a time where the width allows: the level-1 blocks
+     * of hme are 4 to 32 samples wide, and this loop is most of its time */
+    if (!(vw & 3)) {
+        for (int y = 0; y < vh; y++, cur += cs, ref += rs)
+            for (int x = 0; x < vw; x += 4)
+                sad += FFABS(cur[x]     - ref[x])     + FFABS(cur[x + 1] - ref[x + 1]) +
+                       FFABS(cur[x + 2] - ref[x + 2]) + FFABS(cur[x + 3] - ref[x + 3]);
+        return sad;
+    }
     for (int y = 0; y < vh; y++) {
         for (int x = 0; x < vw; x++)
             sad += FFABS(cur[x] - ref[x]);
@@ -305,6 +315,12 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
     }
 }
 
+/* hme's level-1 block search on the CPU keeps the HME_BLOCK_TOP least
+ * keys: at most 9 (GPUME_HME_BLOCK_MINIMA - 1) of them lie within 1 of an
+ * earlier minimum, so every minimum is among them, and a candidate whose
+ * partial cost reaches the last kept one can stop */
+#define HME_BLOCK_TOP (9 * (GPUME_HME_BLOCK_MINIMA - 1) + 1)
+
 /**
  * hme level 1, the blocks of CTU (cx, cy) one by one: the
  * GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
@@ -317,11 +333,14 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const CPUPlane *cur = &job->cur[1], *ref = &job->ref[1];
     const int bs = gpume_hme_block_size(p->block), side = gpume_hme_blocks_per_side(p->ctu, p->block);
     const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
-    uint64_t keys[(GPUME_MAX_RANGE + 1) * (GPUME_MAX_RANGE + 1)];
 
     for (int j = 0; j < side * side; j++) {
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
-        int mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
+        const int x1 = x >> 1, y1 = y >> 1;
+        const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
+        const uint8_t *cb = cur->data + y1 * cur->stride + x1;
+        uint64_t top[HME_BLOCK_TOP];
+        int nb_top = 0, mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
 
         if (x >= p->width || y >= p->height) {
             for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
@@ -330,21 +349,40 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             }
             continue;
         }
-        {
-            const int x1 = x >> 1, y1 = y >> 1;
-            const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
-            for (int c = 0; c < n * n; c++)
-                keys[c] = level_key(s, cur, ref, x1, y1, vw, vh, c % n - r, c / n - r, c);
+        /* in raster order, so a later candidate of equal cost never enters */
+        for (int dy = -r, c = 0; dy <= r; dy++) {
+            const uint8_t *rb = ref->data + (y1 + dy) * ref->stride + x1;
+            for (int dx = -r; dx <= r; dx++, c++) {
+                const uint32_t limit = nb_top < HME_BLOCK_TOP ? UINT32_MAX :
+                                       (uint32_t)(top[HME_BLOCK_TOP - 1] >> 32);
+                uint32_t cost = p->lambda * (FFABS(dx) + FFABS(dy));
+                const uint8_t *cr = cb, *rr = rb + dx;
+                int t;
+                for (int yy = 0; yy < vh && cost < limit; yy++, cr += cur->stride, rr += ref->stride)
+                    cost += sad_rect(cr, cur->stride, rr, ref->stride, vw, 1);
+                if (cost >= limit)
+                    continue;
+                t = FFMIN(nb_top, HME_BLOCK_TOP - 1);
+                for (; t > 0 && top[t - 1] > gpume_key(cost, c); t--)
+                    top[t] = top[t - 1];
+                top[t] = gpume_key(cost, c);
+                nb_top = FFMIN(nb_top + 1, HME_BLOCK_TOP);
+            }
         }
         for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
-            uint64_t best = GPUME_INVALID_KEY;
-            for (int c = 0; c < n * n; c++)
-                if (keys[c] < best && gpume_hme_separate(c, r, k, mx, my))
-                    best = keys[c];
-            if (best == GPUME_INVALID_KEY)
-                best = keys[(my[0] + r) * n + mx[0] + r];
-            mx[k] = (int)((uint32_t)best % n) - r;
-            my[k] = (int)((uint32_t)best / n) - r;
+            int t = 0;
+            for (; t < nb_top; t++) {
+                const int c = (uint32_t)top[t], dx = c % n - r, dy = c / n - r;
+                int far = 1;
+                for (int e = 0; e < k; e++)
+                    far &= FFABS(dx - mx[e]) > GPUME_HME_MINIMA_SEP ||
+                           FFABS(dy - my[e]) > GPUME_HME_MINIMA_SEP;
+                if (far)
+                    break;
+            }
+            /* nothing far enough: the first again */
+            mx[k] = t < nb_top ? (int)((uint32_t)top[t] % n) - r : mx[0];
+            my[k] = t < nb_top ? (int)((uint32_t)top[t] / n) - r : my[0];
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = gpume_clip(2 * mx[k], -p->range, p->range);
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = gpume_clip(2 * my[k], -p->range, p->range);
         }
