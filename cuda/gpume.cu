@@ -377,8 +377,8 @@ extern "C" __global__ void gpume_hme_blocks(GpumeSearchArgs a, GpumeCudaBuffers 
     const int nblk = side * side;
     const int r = gpume_hme_l1_block_range(a.p.range), n = 2 * r + 1, nq = (n + 3) >> 2;
     /* quads per part: enough parts to keep every thread busy, as many as part_best holds */
-    const int per_part = (nq + min(nq, LB_BLOCKS * LB_N / (nblk * n)) - 1) / min(nq, LB_BLOCKS * LB_N / (nblk * n));
-    const int P = (nq + per_part - 1) / per_part;
+    const int fit = min(nq, LB_BLOCKS * LB_N / (nblk * n));
+    const int per_part = (nq + fit - 1) / fit, P = (nq + per_part - 1) / per_part;
     const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
     const int vw1 = min(a.p.ctu >> 1, a.cur[1].w - x1), vh1 = min(a.p.ctu >> 1, a.cur[1].h - y1);
     /* odd pitch: the rows that a warp's threads read lie in different banks */
@@ -703,8 +703,7 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         }
         total = count;
         __syncthreads();    /* mask is read until here */
-        keep = k < GPUME_HME_BLOCK_MINIMA * gpume_hme_blocks_per_side(CTU, a.p.block) *
-                   gpume_hme_blocks_per_side(CTU, a.p.block) &&
+        keep = k < gpume_hme_nb_block_vectors(CTU, a.p.block) &&
                gpume_hme_block_new(&b.coarse[ctu_idx], k, wx0, wy0, &dx, &dy);
         pos = total + compact_place(keep, mask, &count);
         if (keep) {

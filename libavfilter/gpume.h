@@ -265,6 +265,13 @@ GPUME_FN int gpume_hme_blocks_per_side(int ctu, int block)
     return ctu / gpume_hme_block_size(block);
 }
 
+/** hme: block vectors of a CTU, GPUME_HME_BLOCK_MINIMA per block (GpumeHmeCoarse.b[]). */
+GPUME_FN int gpume_hme_nb_block_vectors(int ctu, int block)
+{
+    const int side = gpume_hme_blocks_per_side(ctu, block);
+    return GPUME_HME_BLOCK_MINIMA * side * side;
+}
+
 /** hme: radius of the level-1 block search for range (level-1 pels). */
 GPUME_FN int gpume_hme_l1_block_range(int range)
 {

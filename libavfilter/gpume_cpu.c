@@ -463,8 +463,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
     /* the block vectors */
     {
         const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
-        const int side = gpume_hme_blocks_per_side(p->ctu, p->block);
-        for (int j = 0; j < GPUME_HME_BLOCK_MINIMA * side * side; j++) {
+        for (int j = 0; j < gpume_hme_nb_block_vectors(p->ctu, p->block); j++) {
             int dx, dy;
             if (gpume_hme_block_new(coarse, j, cand_x0, cand_y0, &dx, &dy))
                 pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,

@@ -653,8 +653,7 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
             total = count;
         barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
         /* then the block vectors not costed before */
-        keep = hme && k < GPUME_HME_BLOCK_MINIMA * gpume_hme_blocks_per_side(CTU, a.p.block) *
-                          gpume_hme_blocks_per_side(CTU, a.p.block) &&
+        keep = hme && k < gpume_hme_nb_block_vectors(CTU, a.p.block) &&
                gpume_hme_block_new(coarse + ctu_idx, k, wx0, wy0, &dx, &dy);
         pos = total + compact_place(keep, mask, &count);
         if (keep) {

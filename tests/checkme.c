@@ -684,8 +684,7 @@ static double naive_work(const GpumeParams *p)
     const int seeds = p->block ? (p->ctu / p->block) * (p->ctu / p->block) : GPUME_HME_SEEDS(p->ctu);
     const double cand = p->algo == GPUME_ALGO_FULL ? (2.0 * p->range + 1) * (2.0 * p->range + 1) :
                         p->algo == GPUME_ALGO_HME ? GPUME_HME_CANDIDATES + 9 * GPUME_HME_ROUNDS * seeds +
-                                                    GPUME_HME_BLOCK_MINIMA * gpume_hme_blocks_per_side(p->ctu, p->block) *
-                                                    gpume_hme_blocks_per_side(p->ctu, p->block) :
+                                                    gpume_hme_nb_block_vectors(p->ctu, p->block) :
                         3 * 64;
     return cand * pu_layers(p) * pix;
 }

@@ -306,6 +306,38 @@ typedef struct NaiveCoarse {
 } NaiveCoarse;
 
 /**
+ * The nb separated minima of hme (§5 hme, steps 1 and 3) of the full search
+ * of block (x, y, s) of a level, clipped to it, over [-r, r]^2, raster index,
+ * cost SAD + lambda * |v|_1: minimum k is the best candidate farther than 1
+ * (max norm) from every earlier one, or the first again when none is.
+ */
+static void separated_minima(const NaivePlane *cur, const NaivePlane *ref, int x, int y, int s,
+                             int r, int lambda, int nb, int picked[][2])
+{
+    for (int k = 0; k < nb; k++) {
+        Best b = { 0 };
+        for (int j = -r; j <= r; j++)
+            for (int i = -r; i <= r; i++) {
+                int far = 1;
+                for (int e = 0; e < k; e++)
+                    if (absi(i - picked[e][0]) <= 1 && absi(j - picked[e][1]) <= 1)
+                        far = 0;
+                if (far) {
+                    const uint64_t sad = sad_int(cur, ref, x, y, s, s, i, j);
+                    best_offer(&b, sad + (uint64_t)lambda * (absi(i) + absi(j)),
+                               (j + r) * (2 * r + 1) + (i + r), i, j, sad);
+                }
+            }
+        if (!b.valid) {         /* nothing far enough: the best again */
+            b.vx = picked[0][0];
+            b.vy = picked[0][1];
+        }
+        picked[k][0] = b.vx;
+        picked[k][1] = b.vy;
+    }
+}
+
+/**
  * hme level 1 block by block (§5 hme, step 3): the blocks of side
  * block (8 with block=auto) of the CTU at (X, Y) in raster order, two
  * separated minima each over [-ceil(range / 2), ceil(range / 2)]^2, doubled
@@ -318,31 +350,13 @@ static void hme_blocks(const GpumeParams *p, const NaivePlane *cur_lv, const Nai
 
     for (int q = 0; q < side * side; q++) {
         const int x = X + q % side * B, y = Y + q / side * B;
+        const int inside = x < p->width && y < p->height;
         int picked[2][2];
+        if (inside)
+            separated_minima(&cur_lv[1], &ref_lv[1], x / 2, y / 2, B / 2, r, p->lambda, 2, picked);
         for (int k = 0; k < 2; k++) {
-            Best b = { 0 };
-            if (x >= p->width || y >= p->height) {
-                co->b[2 * q + k][0] = co->v[0][0];
-                co->b[2 * q + k][1] = co->v[0][1];
-                continue;
-            }
-            for (int j = -r; j <= r; j++)
-                for (int i = -r; i <= r; i++) {
-                    uint64_t sad;
-                    if (k == 1 && absi(i - picked[0][0]) <= 1 && absi(j - picked[0][1]) <= 1)
-                        continue;
-                    sad = sad_int(&cur_lv[1], &ref_lv[1], x / 2, y / 2, B / 2, B / 2, i, j);
-                    best_offer(&b, sad + (uint64_t)p->lambda * (absi(i) + absi(j)),
-                               (j + r) * (2 * r + 1) + (i + r), i, j, sad);
-                }
-            if (!b.valid) {     /* nothing far enough: the best again */
-                b.vx = picked[0][0];
-                b.vy = picked[0][1];
-            }
-            picked[k][0] = b.vx;
-            picked[k][1] = b.vy;
-            co->b[2 * q + k][0] = clampi(2 * b.vx, -p->range, p->range);
-            co->b[2 * q + k][1] = clampi(2 * b.vy, -p->range, p->range);
+            co->b[2 * q + k][0] = inside ? clampi(2 * picked[k][0], -p->range, p->range) : co->v[0][0];
+            co->b[2 * q + k][1] = inside ? clampi(2 * picked[k][1], -p->range, p->range) : co->v[0][1];
         }
     }
 }
@@ -355,31 +369,10 @@ static void hme_blocks(const GpumeParams *p, const NaivePlane *cur_lv, const Nai
 static void hme_coarse(const GpumeParams *p, const NaivePlane *cur_lv, const NaivePlane *ref_lv,
                        int X, int Y, int v[3][2])
 {
-    const int r = (p->range + 3) / 4;
     int picked[3][2];
 
-    for (int k = 0; k < 3; k++) {
-        Best b = { 0 };
-        for (int j = -r; j <= r; j++)
-            for (int i = -r; i <= r; i++) {
-                int far = 1;
-                for (int e = 0; e < k; e++)
-                    if (absi(i - picked[e][0]) <= 1 && absi(j - picked[e][1]) <= 1)
-                        far = 0;
-                if (far) {
-                    const uint64_t sad = sad_int(&cur_lv[2], &ref_lv[2], X / 4, Y / 4,
-                                                 p->ctu / 4, p->ctu / 4, i, j);
-                    best_offer(&b, sad + (uint64_t)p->lambda * (absi(i) + absi(j)),
-                               (j + r) * (2 * r + 1) + (i + r), i, j, sad);
-                }
-            }
-        if (!b.valid) {         /* nothing far enough: the best again */
-            b.vx = picked[0][0];
-            b.vy = picked[0][1];
-        }
-        picked[k][0] = b.vx;
-        picked[k][1] = b.vy;
-    }
+    separated_minima(&cur_lv[2], &ref_lv[2], X / 4, Y / 4, p->ctu / 4, (p->range + 3) / 4,
+                     p->lambda, 3, picked);
     for (int k = 0; k < 3; k++) {
         int v1x, v1y;
         level_search(&cur_lv[1], &ref_lv[1], X / 2, Y / 2, p->ctu / 2,
