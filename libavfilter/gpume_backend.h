@@ -27,17 +27,25 @@
 #include "gpume_kernel.h"
 
 /**
- * Number of picture slots a backend keeps: the previous, current and next
- * pictures of the frame being estimated, and the one being loaded meanwhile.
+ * Frames whose estimates stay in flight while the filter takes the next
+ * frame: a GPU searches them while the filter graph's thread goes on, and
+ * the host waits only for an estimate issued that many frames earlier.
  */
-#define GPUME_NB_SLOTS 4
+#define GPUME_MAX_INFLIGHT 3
 
 /**
- * Number of result slots: the estimates of two frames in flight, two
- * directions each. The caller numbers them and never reuses one whose
+ * Number of picture slots a backend keeps: the pictures the frames in
+ * flight read (each its previous, own and next picture), those of the frame
+ * being issued, and the one being loaded meanwhile.
+ */
+#define GPUME_NB_SLOTS (GPUME_MAX_INFLIGHT + 3)
+
+/**
+ * Number of result slots: two directions of each frame in flight and of the
+ * one being issued. The caller numbers them and never reuses one whose
  * result it has not waited for.
  */
-#define GPUME_NB_RESULTS 4
+#define GPUME_NB_RESULTS (2 * (GPUME_MAX_INFLIGHT + 1))
 
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
 typedef int (GpumeExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
@@ -73,8 +81,9 @@ typedef struct GpumeBackend {
      * pred_from (pred=temporal; it stays on the device, nothing waits for
      * it); else pred, one quarter-pel (x, y) per CTU, reusable once this
      * returns. The work may run asynchronously: the arrays of res are valid
-     * after wait(out) or sync(). The caller keeps at most two frames of
-     * estimates in flight and does not load a slot that one of them reads.
+     * after wait(out) or sync(). The caller keeps at most
+     * GPUME_MAX_INFLIGHT + 1 frames of estimates in flight and does not load
+     * a slot that one of them reads.
      */
     int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
                      int out, GpumeResult *res);

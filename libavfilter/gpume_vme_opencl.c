@@ -40,8 +40,6 @@ extern const char *ff_source_gpume_h_cl;
 extern const char *ff_source_gpume_vme_h_cl;
 extern const char *ff_source_gpume_vme_cl;
 
-#define MAX_RESULTS 4
-
 struct GpumeVmeOpenCL {
     void *log_ctx;
     cl_context context;
@@ -57,8 +55,8 @@ struct GpumeVmeOpenCL {
     int tw[GPUME_VME_TIERS], th[GPUME_VME_TIERS];       ///< tier sizes
     int mbc[GPUME_VME_TIERS], mbr[GPUME_VME_TIERS];     ///< macroblocks per tier
     cl_mem pred[GPUME_VME_TIERS];               ///< predictors written by tier t >= 1
-    cl_mem out[MAX_RESULTS];
-    GpumeVmeMB *host[MAX_RESULTS];
+    cl_mem out[GPUME_NB_RESULTS];
+    GpumeVmeMB *host[GPUME_NB_RESULTS];
 };
 
 int ff_gpume_vme_opencl_check(void *log_ctx, cl_device_id device)
@@ -137,7 +135,7 @@ int ff_gpume_vme_opencl_init(GpumeVmeOpenCL **vme, void *log_ctx, cl_context con
     GpumeVmeOpenCL *v;
     int err = 0;
 
-    if (p->algo != GPUME_ALGO_VME || p->ctu != GPUME_VME_MB || nb_results > MAX_RESULTS)
+    if (p->algo != GPUME_ALGO_VME || p->ctu != GPUME_VME_MB || nb_results > GPUME_NB_RESULTS)
         return AVERROR_BUG;
     if ((err = ff_gpume_vme_opencl_check(log_ctx, device)) < 0)
         return err;
@@ -290,7 +288,7 @@ void ff_gpume_vme_opencl_uninit(GpumeVmeOpenCL **vme)
             CL_RELEASE_MEMORY(v->img[i][t]);
         CL_RELEASE_MEMORY(v->pred[t]);
     }
-    for (int e = 0; e < MAX_RESULTS; e++) {
+    for (int e = 0; e < GPUME_NB_RESULTS; e++) {
         CL_RELEASE_MEMORY(v->out[e]);
         av_freep(&v->host[e]);
     }

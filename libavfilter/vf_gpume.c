@@ -82,12 +82,13 @@ typedef struct GpumeContext {
 
     /*
      * Frame n lives in backend slot n % GPUME_NB_SLOTS. Estimates are
-     * issued for one frame while the previous one's are still running, so
-     * a frame leaves the filter when the next one's work has been issued.
+     * issued for one frame while those of the GPUME_MAX_INFLIGHT frames
+     * before it may still be running, so a frame leaves the filter when the
+     * work of as many frames after it has been issued.
      */
     int64_t nb_loaded;          ///< frames loaded since the last (re)start
     AVFrame *pending;           ///< loaded, waiting for its next frame (dir has bwd)
-    GpumeInflight inflight[2];  ///< estimates issued, results not yet collected
+    GpumeInflight inflight[GPUME_MAX_INFLIGHT + 1]; ///< estimates issued, oldest first, results not yet collected
     int nb_inflight;
 
     int last_out[2];            ///< result slot of the last estimate of each direction, -1: none
@@ -247,7 +248,7 @@ static void release_backend(GpumeContext *s)
         s->backend->uninit(s->backend_priv);
     s->backend_ready = 0;
     av_freep(&s->backend_priv);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < FF_ARRAY_ELEMS(s->inflight); i++) {
         for (int d = 0; d < 2; d++) {
             av_freep(&s->inflight[i].res[d].blocks);
             av_freep(&s->inflight[i].res[d].counts);
@@ -356,7 +357,7 @@ static int start_backend(AVFilterContext *ctx)
 
     nb_slots = p->nb_ctus * p->max_out;
     for (int d = 0; d < 2; d++) {
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < FF_ARRAY_ELEMS(s->inflight); i++) {
             GpumeResult *r = &s->inflight[i].res[d];
             r->blocks = av_calloc(nb_slots, sizeof(*r->blocks));
             r->counts = av_calloc(p->nb_ctus, sizeof(*r->counts));
@@ -587,10 +588,10 @@ static int finish_oldest(AVFilterContext *ctx)
     uint64_t sad_sum = 0, bad_area = 0, sad_bwd = 0, bad_bwd = 0;
     int err = 0, n[2] = { 0, 0 };
 
-    /* keep the result buffers, move the frame out */
-    s->inflight[0] = s->inflight[1];
-    s->inflight[1] = in;
-    s->inflight[1].frame = NULL;
+    /* keep the result buffers and slots, move the frame out */
+    memmove(&s->inflight[0], &s->inflight[1], (FF_ARRAY_ELEMS(s->inflight) - 1) * sizeof(in));
+    s->inflight[FF_ARRAY_ELEMS(s->inflight) - 1] = in;
+    s->inflight[FF_ARRAY_ELEMS(s->inflight) - 1].frame = NULL;
     s->nb_inflight--;
 
     if (!s->backend->wait) {
@@ -660,7 +661,7 @@ static int flush(AVFilterContext *ctx)
         AVFrame *frame = s->pending;
         const int64_t n = s->nb_loaded - 1;
         s->pending = NULL;
-        if (s->nb_inflight == 2)
+        if (s->nb_inflight > GPUME_MAX_INFLIGHT)
             err = finish_oldest(ctx);
         if (err >= 0)
             err = issue(ctx, frame, n, (s->dir & GPUME_DIR_FWD) && n > 0, 0);
@@ -817,8 +818,9 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
         cur = frame;
     }
 
-    /* two frames in flight at most (the temporal predictor stays on the device) */
-    while (s->nb_inflight > 1) {
+    /* GPUME_MAX_INFLIGHT frames in flight when this one is issued (the
+     * temporal predictor stays on the device) */
+    while (s->nb_inflight > GPUME_MAX_INFLIGHT) {
         err = finish_oldest(ctx);
         if (err < 0) {
             av_frame_free(&cur);
@@ -828,7 +830,7 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     err = issue(ctx, cur, n, fwd && n > 0, bwd);
     if (err < 0)
         return err;
-    return s->nb_inflight > 1 ? finish_oldest(ctx) : 0;
+    return s->nb_inflight > GPUME_MAX_INFLIGHT ? finish_oldest(ctx) : 0;
 fail:
     av_frame_free(&frame);
     return err;
