@@ -77,7 +77,16 @@ typedef struct GpumeOpenCLContext {
     int16_t *pred_host[NB_RESULTS];             ///< source of the asynchronous pred writes
     int nb_fixed_pus;
 
-    /* the host buffers result slot i reads back into; NULL: not in flight */
+    /* results are read back on a queue of their own, so that the next
+     * searches run meanwhile: into page-locked host memory (the counts,
+     * then the blocks at blocks_offset), from where wait() gives the
+     * caller the exported blocks */
+    cl_command_queue download;
+    cl_mem result_buf[NB_RESULTS];
+    uint8_t *result_host[NB_RESULTS];           ///< result_buf mapped
+    size_t blocks_offset;
+
+    /* the host buffers result slot i is given to; NULL: not in flight */
     GpumeBlock *pending[NB_RESULTS];
     uint16_t *pending_counts[NB_RESULTS];
     cl_event done[NB_RESULTS];                  ///< completion of that read-back
@@ -93,9 +102,17 @@ static void ocl_uninit(void *priv)
 
     if (s->queue)
         clFinish(s->queue);
-    for (int i = 0; i < NB_RESULTS; i++)
+    if (s->download)
+        clFinish(s->download);
+    for (int i = 0; i < NB_RESULTS; i++) {
         if (s->done[i])
             clReleaseEvent(s->done[i]);
+        if (s->result_host[i]) {
+            clEnqueueUnmapMemObject(s->queue, s->result_buf[i], s->result_host[i], 0, NULL, NULL);
+            clFinish(s->queue);
+        }
+        CL_RELEASE_MEMORY(s->result_buf[i]);
+    }
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         if (s->uploaded[i])
             clReleaseEvent(s->uploaded[i]);
@@ -129,6 +146,7 @@ static void ocl_uninit(void *priv)
         CL_RELEASE_MEMORY(s->counts[i]);
         av_freep(&s->pred_host[i]);
     }
+    CL_RELEASE_QUEUE(s->download);
     CL_RELEASE_QUEUE(s->queue);
     av_buffer_unref(&s->device_ref);
     memset(s, 0, sizeof(*s));
@@ -230,6 +248,30 @@ fail:
     return err;
 }
 
+/** The download queue and the page-locked host buffers of the result slots, mapped for good. */
+static int alloc_results(GpumeOpenCLContext *s)
+{
+    void *avctx = s->host->log_ctx;
+    const GpumeParams *p = &s->p;
+    const size_t size = (s->blocks_offset = FFALIGN(p->nb_ctus * sizeof(uint16_t), 64)) +
+                        (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock);
+    cl_int cle;
+    int err = 0;
+
+    s->download = clCreateCommandQueue(s->hwctx->context, s->hwctx->device_id, 0, &cle);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create an OpenCL command queue: %d\n", cle);
+    for (int i = 0; i < NB_RESULTS; i++) {
+        s->result_buf[i] = clCreateBuffer(s->hwctx->context, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR,
+                                          size, NULL, &cle);
+        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
+        s->result_host[i] = clEnqueueMapBuffer(s->queue, s->result_buf[i], CL_TRUE, CL_MAP_READ, 0, size,
+                                               0, NULL, NULL, &cle);
+        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
+    }
+fail:
+    return err;
+}
+
 static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeOpenCLContext *s = priv;
@@ -289,7 +331,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         !(s->fixed_pus = alloc_buffer(s, s->nb_fixed_pus * sizeof(*fixed), &err)) ||
         !(s->coarse    = alloc_buffer(s, p->nb_ctus * sizeof(GpumeHmeCoarse), &err)) ||
         !(s->keys      = alloc_buffer(s, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t), &err)) ||
-        (err = alloc_host_planes(s)) < 0)
+        (err = alloc_host_planes(s)) < 0 || (err = alloc_results(s)) < 0)
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
         if (!(s->pred[i]   = alloc_buffer(s, 2 * p->nb_ctus * sizeof(int16_t), &err)) ||
@@ -464,6 +506,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     void *avctx = s->host->log_ctx;
     const GpumeParams *p = &s->p;
     GpumeSearchArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
+    cl_event searched = NULL;
     cl_int cle;
     int err = 0;
 
@@ -512,15 +555,25 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
 #undef LOCAL_SIZE
     if (err < 0)
         return err;
-    cle = clEnqueueReadBuffer(s->queue, s->blocks[e], CL_FALSE, 0,
-                              (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock), res->blocks,
-                              0, NULL, NULL);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the blocks: %d\n", cle);
-    cle = clEnqueueReadBuffer(s->queue, s->counts[e], CL_FALSE, 0, p->nb_ctus * sizeof(uint16_t),
-                              res->counts, 0, NULL, &s->done[e]);
+    cle = clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &searched);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a marker: %d\n", cle);
+    cle = clEnqueueReadBuffer(s->download, s->counts[e], CL_FALSE, 0, p->nb_ctus * sizeof(uint16_t),
+                              s->result_host[e], 1, &searched, NULL);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the block counts: %d\n", cle);
-    s->pending[e] = res->blocks;
+    cle = clEnqueueReadBuffer(s->download, s->blocks[e], CL_FALSE, 0,
+                              (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
+                              s->result_host[e] + s->blocks_offset, 0, NULL, &s->done[e]);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the blocks: %d\n", cle);
+    /* the read waits for an event of the other queue: submit both */
+    cle = clFlush(s->queue);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to flush the OpenCL queue: %d\n", cle);
+    cle = clFlush(s->download);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to flush the OpenCL queue: %d\n", cle);
+    s->pending[e]        = res->blocks;
+    s->pending_counts[e] = res->counts;
 fail:
+    if (searched)
+        clReleaseEvent(searched);
     return err;
 }
 
@@ -534,8 +587,22 @@ static int finish(GpumeOpenCLContext *s, int e)
     clReleaseEvent(s->done[e]);
     s->done[e]    = NULL;
     CL_FAIL_ON_ERROR(AVERROR(EIO), "OpenCL estimate failed: %d\n", cle);
-    if (s->vme)
+    if (s->vme) {
         err = ff_gpume_vme_opencl_result(s->vme, e, s->pending[e], s->pending_counts[e]);
+    } else {
+        /* the exported blocks only */
+        const uint16_t *counts = (const uint16_t *)s->result_host[e];
+        const GpumeBlock *blocks = (const GpumeBlock *)(s->result_host[e] + s->blocks_offset);
+        for (int c = 0; c < s->p.nb_ctus; c++) {
+            const size_t at = (size_t)c * s->p.max_out;
+            if (counts[c] > s->p.max_out) {
+                err = AVERROR_BUG;
+                break;
+            }
+            s->pending_counts[e][c] = counts[c];
+            memcpy(s->pending[e] + at, blocks + at, counts[c] * sizeof(*blocks));
+        }
+    }
 fail:
     s->pending[e]        = NULL;
     s->pending_counts[e] = NULL;
