@@ -121,6 +121,11 @@ cmd 30 minterpolate=fps=60
 (export OCL_ICD_VENDORS=$vendors; cmd 300 "gpume=device=opencl:algo=hme:block=16")
 
 say ""
+say "== start-up and steady rate: wall time of 10, 1000 and 5000 output frames (median of three runs);"
+say "   steady = 4000 / (t5000 - t1000), the rate once the device is open (tools/steady-bench.sh)"
+sh "$(dirname "$0")/steady-bench.sh" "$b" | tee -a "$res"
+
+say ""
 say "== several streams on one GPU: output frames of all of them together per second of wall time"
 say "   (one: a single ffmpeg; four -vf: one ffmpeg, four inputs, four outputs of a filter graph each;"
 say "    filter_complex: the same in one filter graph; processes: that many ffmpeg at once)"
