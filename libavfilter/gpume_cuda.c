@@ -261,43 +261,6 @@ fail:
     return err;
 }
 
-/**
- * The key packing of the full-search kernel of CTU 32 (gpume_cuda.h) for
- * the caller's predictors pred, or (NULL) those of an earlier estimate,
- * whose components the sub-pel steps keep within 4 range + 3 quarter pels;
- * 0 when none fits, and the PU-table kernel searches instead.
- */
-static int full_key_args(const GpumeParams *p, const int16_t *pred, GpumeFullArgs *f)
-{
-    const int n = 2 * p->range + 1;
-    const int nchunks = ((n + GPUME_FULL_K - 1) / GPUME_FULL_K * n + GPUME_FULL_PAIRS - 1) /
-                        GPUME_FULL_PAIRS;
-    int pmax = 4 * p->range + 3, bits = 0;
-    uint64_t bound;
-
-    if (p->range < GPUME_FULL_MIN_RANGE)
-        return 0;
-    if (pred) {
-        pmax = 0;
-        for (int i = 0; i < 2 * p->nb_ctus; i++)
-            pmax = FFMAX(pmax, FFABS(pred[i]));
-    }
-    /* a cost: the SAD of a PU of at most 32 x 32 pixels, and the MV cost of
-     * a vector in range; a key stays below the mark of no candidate (~0) */
-    bound = 255 * 32 * 32 + (uint64_t)p->lambda * 2 * (4 * p->range + pmax);
-    while ((1 << bits) < n * n)
-        bits++;
-    if (bound + 1 < 1ull << (32 - bits)) {
-        *f = (GpumeFullArgs) { .key_bits = bits, .local = 0 };
-        return 1;
-    }
-    if (bound + 1 < 1ull << (32 - GPUME_FULL_LOCAL_BITS) && nchunks <= GPUME_FULL_MAX_CHUNKS) {
-        *f = (GpumeFullArgs) { .key_bits = GPUME_FULL_LOCAL_BITS, .local = 1 };
-        return 1;
-    }
-    return 0;
-}
-
 /** Launch f on the compute stream; args: the addresses of its arguments. */
 static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void **args)
 {
@@ -439,7 +402,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         if (err >= 0) {
             GpumeFullArgs fa;
             void *full_args[] = { &a, &b, &fa };
-            if (s->f_full && full_key_args(p, pred_from < 0 ? pred : NULL, &fa))
+            if (s->f_full && gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
+                                                    &fa.key_bits, &fa.local))
                 err = launch(s, s->f_full, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, full_args);
             else
                 err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);

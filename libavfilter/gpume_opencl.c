@@ -64,6 +64,7 @@ typedef struct GpumeOpenCLContext {
     cl_command_queue queue;
     cl_program program;
     cl_kernel k_import, k_downscale, k_hme_coarse, k_hme_blocks, k_pu_search, k_refine, k_lfs, k_predictor;
+    cl_kernel k_full;           ///< full, CTU 32: the kernel of the block mode; NULL otherwise
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
@@ -131,6 +132,7 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_KERNEL(s->k_refine);
     CL_RELEASE_KERNEL(s->k_lfs);
     CL_RELEASE_KERNEL(s->k_predictor);
+    CL_RELEASE_KERNEL(s->k_full);
     if (s->program)
         clReleaseProgram(s->program);
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
@@ -213,6 +215,15 @@ static int build_program(GpumeOpenCLContext *s)
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_lfs", GPUME_LFS_THREADS,
                                       &s->k_lfs)) < 0)
         return err;
+    if (s->p.algo == GPUME_ALGO_FULL && s->p.ctu == 32) {
+        const int b = s->p.block;
+        err = ff_gpume_opencl_kernel(avctx, s->program, dev,
+                                     b == 8  ? "gpume_full32_b8"  : b == 16 ? "gpume_full32_b16" :
+                                     b == 32 ? "gpume_full32_b32" : "gpume_full32",
+                                     GPUME_KERNEL_THREADS, &s->k_full);
+        if (err < 0)
+            return err;
+    }
     return ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_predictor", 1, &s->k_predictor);
 }
 
@@ -451,12 +462,14 @@ fail:
 
 /**
  * Run a search kernel, one work-group of threads work-items per CTU. Its
- * arguments: a, the buffers shared by every search kernel, then its local
- * arrays of the byte sizes in local (zero-terminated; from the kernel's
- * list in gpume_opencl.h).
+ * arguments: a, the buffers shared by every search kernel, fa (the
+ * gpume_full32 kernels only; else NULL), then its local arrays of the byte
+ * sizes in local (zero-terminated; from the kernel's list in
+ * gpume_opencl.h).
  */
 static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeSearchArgs *a,
-                      int cur, int ref, int e, size_t threads, const size_t *local)
+                      const GpumeOclFullArgs *fa, int cur, int ref, int e, size_t threads,
+                      const size_t *local)
 {
     void *avctx = s->host->log_ctx;
     const size_t global = (size_t)s->p.nb_ctus * threads;
@@ -468,6 +481,9 @@ static int run_search(GpumeOpenCLContext *s, cl_kernel k, const GpumeSearchArgs 
     CL_SET_KERNEL_ARG(k, arg++, GpumeSearchArgs, a);
     for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
         CL_SET_KERNEL_ARG(k, arg++, cl_mem, &bufs[i]);
+    }
+    if (fa) {
+        CL_SET_KERNEL_ARG(k, arg++, GpumeOclFullArgs, fa);
     }
     for (int i = 0; local[i]; i++) {
         cle = clSetKernelArg(k, arg++, local[i], NULL);
@@ -537,20 +553,29 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
 #define LOCAL_SIZE(type, name, count) (size_t)(count) * sizeof(type),
     if (p->algo == GPUME_ALGO_LFS) {
         const size_t lfs_local[] = { GPUME_OCL_LFS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
-        err = run_search(s, s->k_lfs, &a, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
+        err = run_search(s, s->k_lfs, &a, NULL, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
     } else {
         const size_t coarse_local[] = { GPUME_OCL_COARSE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t blocks_local[] = { GPUME_OCL_BLOCKS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t search_local[] = { GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t full_local[]   = { GPUME_OCL_FULL32_LOCALS(LOCAL_SIZE, p->block) 0 };
         const size_t refine_local[] = { GPUME_OCL_REFINE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t nt = GPUME_KERNEL_THREADS;
+        GpumeOclFullArgs fa = { 0 };
+        /* full, CTU 32: the kernel of its own where a key packing fits, as in CUDA */
+        const int full32 = s->k_full && gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
+                                                                &fa.key_bits, &fa.numbered);
+        fa.scale = 1 << fa.key_bits;
         if (p->algo == GPUME_ALGO_HME)
-            err = run_search(s, s->k_hme_coarse, &a, cur, ref, e, GPUME_KERNEL_THREADS, coarse_local);
+            err = run_search(s, s->k_hme_coarse, &a, NULL, cur, ref, e, nt, coarse_local);
         if (err >= 0 && p->algo == GPUME_ALGO_HME)
-            err = run_search(s, s->k_hme_blocks, &a, cur, ref, e, GPUME_KERNEL_THREADS, blocks_local);
+            err = run_search(s, s->k_hme_blocks, &a, NULL, cur, ref, e, nt, blocks_local);
+        if (err >= 0 && full32)
+            err = run_search(s, s->k_full, &a, &fa, cur, ref, e, nt, full_local);
+        else if (err >= 0)
+            err = run_search(s, s->k_pu_search, &a, NULL, cur, ref, e, nt, search_local);
         if (err >= 0)
-            err = run_search(s, s->k_pu_search, &a, cur, ref, e, GPUME_KERNEL_THREADS, search_local);
-        if (err >= 0)
-            err = run_search(s, s->k_refine, &a, cur, ref, e, GPUME_KERNEL_THREADS, refine_local);
+            err = run_search(s, s->k_refine, &a, NULL, cur, ref, e, nt, refine_local);
     }
 #undef LOCAL_SIZE
     if (err < 0)

@@ -113,6 +113,42 @@
     X(uint64_t, red,       GPUME_LFS_THREADS)                                           \
     X(uint32_t, sad_of,    GPUME_LFS_THREADS)
 
+/*
+ * full, CTU 32 (gpume_full32, gpume_full32_b8/b16/b32, as in CUDA): the
+ * cells of a chunk's candidates (GPUME_OCL_FULL_STRIDE(block) words each: 8
+ * strips of cells, padded against bank conflicts), their terms (two
+ * chunks), the quadrants' sums (block=auto) and the current CTU as 8 strips
+ * of 32 words. The arrays read as uint4 are lists of GpumeOclWord4, so that
+ * they are 16-byte aligned.
+ */
+#define GPUME_OCL_FULL_SLOTS      (GPUME_FULL_PAIRS * GPUME_FULL_K)   ///< candidates of a chunk
+#define GPUME_OCL_FULL_CUR_STRIDE 36   ///< words per strip of the current CTU: 8 strips, 8 bank groups
+#define GPUME_OCL_FULL_STRIDE(block) ((block) == 0 ? 72 : (block) == 8 ? 40 : (block) == 16 ? 24 : 8)
+#define GPUME_OCL_FULL32_LOCALS(X, block)                                               \
+    X(GpumeOclWord4, cells4, GPUME_OCL_FULL_SLOTS * GPUME_OCL_FULL_STRIDE(block) / 4)   \
+    X(GpumeOclWord4, quads4, (block) == 0 ? GPUME_OCL_FULL_SLOTS * 12 / 4 : 1)          \
+    X(GpumeOclWord4, cur4,   8 * GPUME_OCL_FULL_CUR_STRIDE / 4)                         \
+    X(uint32_t,      terms,  2 * GPUME_OCL_FULL_SLOTS)
+
+#ifdef __OPENCL_C_VERSION__
+typedef uint4 GpumeOclWord4;
+#else
+typedef struct GpumeOclWord4 {
+    uint32_t w[4];
+} GpumeOclWord4;
+#endif
+
+/**
+ * The argument of the gpume_full32 kernels after the buffers: the key
+ * packing of gpume_full_key_packing() (numbered: its local), and
+ * scale = 2^key_bits, an argument so that a key costs one multiply-add.
+ */
+typedef struct GpumeOclFullArgs {
+    int key_bits;
+    int numbered;   ///< e is the work-item's own candidate number (1) or the index (0)
+    int scale;
+} GpumeOclFullArgs;
+
 /** A list entry as a kernel parameter, after the buffers. */
 #define GPUME_OCL_LOCAL_PARAM(type, name, count) , __local type *name
 

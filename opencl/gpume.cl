@@ -4,7 +4,8 @@
  * reproduce the CPU reference (docs/ALGORITHMS.md) bit for bit: every
  * arg-min is a minimum of (cost, index) keys, so work-item order never
  * matters. The host prepends gpume.h, gpume_kernel.h and gpume_opencl.h and
- * builds with -DGPUME_CTU=16|32|64 (the CTU size of the PU-table search).
+ * builds with -DGPUME_CTU=16|32|64 (the CTU size of the PU-table search;
+ * at 32 the program holds full's kernels of their own too).
  * Local memory comes as __local kernel arguments declared from the lists of
  * gpume_opencl.h, which the host sizes from the same lists.
  *
@@ -812,6 +813,451 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
         }
     }
 }
+
+#if GPUME_CTU == 32
+/*
+ * full, CTU 32: a search of its own, in the structure of CUDA's
+ * gpume_full32 (docs/PERFORMANCE.md, "full: a kernel of its own for CTU
+ * 32"). One work-group of NT work-items per CTU. The candidates are cut
+ * into bands of FULL_K rows of dy (the last band moved up to end on the
+ * last row, so it repeats a few candidates, which a minimum of keys does
+ * not mind) and enumerated as (band, dx) pairs; a chunk is FULL_PAIRS
+ * consecutive pairs, FULL_SLOTS candidates. Per chunk:
+ *  1. work-item (pair, strip) sums the SADs of a 4-pixel-wide strip of the
+ *     CTU for the pair's K candidates at once, each reference row loaded
+ *     once for all K (candidate dy + 1 meets row y + 1 where dy met row y),
+ *     four bytes per sad4(), into cells of 4 rows (block=auto) or of the
+ *     block's height;
+ *  2. work-item (16x16 quadrant, candidate; with all PU shapes, half of the
+ *     quadrant's PUs) adds the cells up into the costs of its quadrant's
+ *     PUs, smaller PUs into larger ones (the 8x8 CUs, then the 16x16 CU),
+ *     and keeps each PU's minimum key;
+ *  3. work-item (candidate) does the same for the PUs of the 32x32 CU from
+ *     the quadrants' sums (block=auto, block=32).
+ * At the end the keys of a PU from all work-items meet in local memory: the
+ * least cost, then the least index of that cost, by atomic minima. A key
+ * is 32 bits (GpumeOclFullArgs). FULL_SADS and FULL_SEARCH32 define one
+ * function per block mode (0: all PU shapes, 8, 16, 32), so that loops
+ * unroll and arrays have constant sizes.
+ */
+#define FULL_K          GPUME_FULL_K
+#define FULL_PAIRS      GPUME_FULL_PAIRS
+#define FULL_SLOTS      GPUME_OCL_FULL_SLOTS
+#define FULL_NONE       0xffffffffu                /* a key or term of no candidate */
+#define FULL_CUR_STRIDE GPUME_OCL_FULL_CUR_STRIDE
+#define FULL_STRIDE(block) GPUME_OCL_FULL_STRIDE(block)
+/* keys per work-item of stage 2 and of stage 3, stage-2 items per work-item and chunk */
+#define FULL_NQ(block)    ((block) == 0 ? 25 : (block) == 8 ? 4 : (block) == 16 ? 1 : 0)
+#define FULL_N3(block)    ((block) == 0 ? 7 : (block) == 32 ? 1 : 0)
+#define FULL_ITEMS(block) ((block) == 0 ? 4 : 2)
+
+/** Word of cell (cy, ux) of a candidate: one row of cells of a quadrant is 4 consecutive words. */
+static inline int full_cell(int block, int cy, int ux)
+{
+    const int nq = block == 0 ? 4 : block < 32 ? 16 / block : 1;  /* cell rows per quadrant */
+    return block == 32 ? ux : (cy % nq) * 16 + (cy / nq) * 8 + ux;
+}
+
+/** Bytes o..o+3 of the 8 bytes lo, hi (little-endian; o = 0..3): a funnel shift. */
+static inline uint full_bytes(uint lo, uint hi, int o)
+{
+    return (uint)(upsample(hi, lo) >> (8 * o));
+}
+
+/** *key = min(*key, the key of cost sum with the candidate's term ct). */
+static inline void full_update(uint *key, uint sum, uint scale, uint ct)
+{
+    const uint k = sum * scale + ct;
+    *key = k < *key ? k : *key;
+}
+
+/* the 9 PUs of 8x8 CU z (of a quadrant, Z order) into keys 9 i .. 9 i + 8 */
+#define FULL_CU8(i, z)                                                                   \
+    do {                                                                                 \
+        const int o_ = 8 * ((z) >> 1) + 2 * ((z) & 1);                                  \
+        full_update(&key[9 * (i) + 0], s[z],      scale, ct);                            \
+        full_update(&key[9 * (i) + 1], t[z],      scale, ct);                            \
+        full_update(&key[9 * (i) + 2], bt[z],     scale, ct);                            \
+        full_update(&key[9 * (i) + 3], l[z],      scale, ct);                            \
+        full_update(&key[9 * (i) + 4], r[z],      scale, ct);                            \
+        full_update(&key[9 * (i) + 5], a[o_],     scale, ct);                            \
+        full_update(&key[9 * (i) + 6], a[o_ + 1], scale, ct);                            \
+        full_update(&key[9 * (i) + 7], a[o_ + 4], scale, ct);                            \
+        full_update(&key[9 * (i) + 8], a[o_ + 5], scale, ct);                            \
+    } while (0)
+
+/**
+ * A CU of 16 or 32 from its sums: its first 7 PUs (2Nx2N, 2NxN, Nx2N, the
+ * top 2NxnU part and the rest), tq the top quarter's sum ...
+ */
+static inline void full_cu_first(uint *k, uint all, uint top, uint bottom, uint left,
+                                 uint right, uint tq, uint scale, uint ct)
+{
+    full_update(&k[0], all,      scale, ct);
+    full_update(&k[1], top,      scale, ct);
+    full_update(&k[2], bottom,   scale, ct);
+    full_update(&k[3], left,     scale, ct);
+    full_update(&k[4], right,    scale, ct);
+    full_update(&k[5], tq,       scale, ct);
+    full_update(&k[6], all - tq, scale, ct);
+}
+
+/** ... and its other 6 (2NxnD, nLx2N, nRx2N), with the bottom, left and right quarters' sums. */
+static inline void full_cu_second(uint *k, uint all, uint bq, uint lq, uint rq, uint scale, uint ct)
+{
+    full_update(&k[0], all - bq, scale, ct);
+    full_update(&k[1], bq,       scale, ct);
+    full_update(&k[2], lq,       scale, ct);
+    full_update(&k[3], all - lq, scale, ct);
+    full_update(&k[4], all - rq, scale, ct);
+    full_update(&k[5], rq,       scale, ct);
+}
+
+/**
+ * Stage 2, block=auto: half h of the 49 PUs of quadrant q from its 16 cells
+ * u (row r of cells at u + 16 r): h = 0 the PUs of the top two 8x8 CUs and
+ * the first 7 of the 16x16 CU, h = 1 those of the bottom two and the other 6
+ * (25 keys a work-item). Half 0 writes the quadrant's sum, top half and
+ * left half to qs[q], qs[4 + q], qs[8 + q].
+ */
+static inline void full_quadrant(__local const uint *u, __local uint *qs, int q, int h,
+                                 uint scale, uint ct, uint *key)
+{
+    uint a[16], s[4], t[4], bt[4], l[4], r[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const uint4 v = *(__local const uint4 *)(u + 16 * i);
+        a[4 * i] = v.x; a[4 * i + 1] = v.y; a[4 * i + 2] = v.z; a[4 * i + 3] = v.w;
+    }
+#pragma unroll
+    for (int z = 0; z < 4; z++) {
+        const int o = 8 * (z >> 1) + 2 * (z & 1);
+        t[z]  = a[o] + a[o + 1];
+        bt[z] = a[o + 4] + a[o + 5];
+        s[z]  = t[z] + bt[z];
+    }
+    {
+        const uint top = s[0] + s[1], bottom = s[2] + s[3], all = top + bottom;
+        uint *k = key + 18;
+        if (!h) {
+            const uint tq = t[0] + t[1];
+#pragma unroll
+            for (int z = 0; z < 2; z++) {
+                const int o = 2 * z;
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            FULL_CU8(0, 0);
+            FULL_CU8(1, 1);
+            full_cu_first(k, all, top, bottom, s[0] + s[2], s[1] + s[3], tq, scale, ct);
+            qs[q]     = all;
+            qs[4 + q] = top;
+            qs[8 + q] = s[0] + s[2];
+        } else {
+            /* the left column of units of CUs 0 and 2, the right one of CUs 1 and 3 */
+            const uint bq = bt[2] + bt[3];
+            const uint lq = a[0] + a[4] + a[8] + a[12], rq = a[3] + a[7] + a[11] + a[15];
+#pragma unroll
+            for (int z = 2; z < 4; z++) {
+                const int o = 8 + 2 * (z & 1);
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            FULL_CU8(0, 2);
+            FULL_CU8(1, 3);
+            full_cu_second(k, all, bq, lq, rq, scale, ct);
+        }
+    }
+}
+
+/**
+ * Stage 3, block=auto: PUs of the 32x32 CU from the quadrants' sums, top
+ * and left halves; half h = 0 takes the first 7 PUs, h = 1 the other 6.
+ */
+static inline void full_ctu(__local const uint *qs, int h, uint scale, uint ct, uint *key)
+{
+    const uint4 vs = *(__local const uint4 *)qs, vt = *(__local const uint4 *)(qs + 4);
+    const uint4 vl = *(__local const uint4 *)(qs + 8);
+    const uint top = vs.x + vs.y, bottom = vs.z + vs.w;
+    const uint left = vs.x + vs.z, right = vs.y + vs.w, all = top + bottom;
+
+    if (!h) {
+        full_cu_first(key, all, top, bottom, left, right, vt.x + vt.y, scale, ct);
+    } else {
+        const uint bq = bottom - vt.z - vt.w, lq = vl.x + vl.z;
+        const uint rq = right - vl.y - vl.w;
+        full_cu_second(key, all, bq, lq, rq, scale, ct);
+    }
+}
+
+/** Candidate index of slot of chunk (n = 2 range + 1). */
+static inline uint full_index(int chunk, int slot, int n)
+{
+    const int pair = chunk * FULL_PAIRS + slot % FULL_PAIRS, j = slot / FULL_PAIRS;
+    const int band = pair / n, dxi = pair - band * n;
+    return (uint)((min(FULL_K * band, n - FULL_K) + j) * n + dxi);
+}
+
+/**
+ * Fold one of the work-item's keys into the PU's minimum: pass 0 the cost,
+ * pass 1 the index of that cost.
+ */
+static inline void full_merge(uint key, int pu, int pass, GpumeOclFullArgs f, int chunk_div,
+                              int slot0, int slot_step, int n, volatile __local uint *min_cost,
+                              volatile __local uint *min_idx)
+{
+    uint cost, idx;
+    if (key == FULL_NONE)
+        return;
+    cost = key >> f.key_bits;
+    if (!pass) {
+        atomic_min(&min_cost[pu], cost);
+        return;
+    }
+    if (cost != min_cost[pu])
+        return;
+    if (f.numbered) {
+        const int e = key & ((1u << GPUME_FULL_LOCAL_BITS) - 1);
+        idx = full_index(e / chunk_div, slot0 + slot_step * (e % chunk_div), n);
+    } else {
+        idx = key & ((1u << f.key_bits) - 1);
+    }
+    atomic_min(&min_idx[pu], idx);
+}
+
+/**
+ * Stage 1 for the work-item's item: the cells of strip ux for the K
+ * candidates of one pair, whose reference rows start at row row0, byte oc
+ * of ref (the pixel under the strip's first column for the pair's first
+ * dy; rows of pw words, the last of the padded plane rmax). EDGE: a CTU
+ * that crosses the frame edge, where only its vh rows inside count
+ * (colmask keeps the strip's columns inside). FULL_SADS(BLOCK, EDGE)
+ * defines it as full_sads_BLOCK_EDGE.
+ */
+#define FULL_SADS(BLOCK, EDGE)                                                                     \
+static void full_sads_##BLOCK##_##EDGE(__global const uint *ref, int oc, int pw, int rmax,         \
+                                       __local const uint *cur_t, __local uint *cells, int ux,     \
+                                       int row0, int vh, uint colmask)                             \
+{                                                                                                  \
+    const int CH = (BLOCK) ? (BLOCK) : 4, STRIDE = FULL_STRIDE(BLOCK), o = oc & 3;                 \
+    /* group g: cur rows 4g .. 4g + 3 meet reference rows 4g .. 4g + 6 (relative to row0);         \
+     * w: the words of the next reference row; EDGE: rows below the frame's                        \
+     * border meet only pixels outside the frame, and read its last row */                         \
+    __global const uint *w = ref + (oc >> 2) + row0 * pw, *last = ref + (oc >> 2) + rmax * pw;     \
+    uint r[4 + FULL_K - 1], acc[FULL_K];                                                           \
+                                                                                                   \
+    _Pragma("unroll")                                                                              \
+    for (int k = 0; k < FULL_K; k++)                                                               \
+        acc[k] = 0;                                                                                \
+    _Pragma("unroll")                                                                              \
+    for (int i = 0; i < FULL_K - 1; i++, w += pw)                                                  \
+        r[i] = full_bytes(w[0], w[1], o);                                                          \
+    _Pragma("unroll")                                                                              \
+    for (int g = 0; g < 8; g++) {                                                                  \
+        const uint4 cv = *(__local const uint4 *)(cur_t + ux * FULL_CUR_STRIDE + 4 * g);           \
+        const uint c[4] = { cv.x, cv.y, cv.z, cv.w };                                              \
+        _Pragma("unroll")                                                                          \
+        for (int i = FULL_K - 1; i < 4 + FULL_K - 1; i++, w += pw) {                               \
+            __global const uint *v = (EDGE) && row0 + 4 * g + i > rmax ? last : w;                 \
+            r[i] = full_bytes(v[0], v[1], o);                                                      \
+        }                                                                                          \
+        _Pragma("unroll")                                                                          \
+        for (int k = 0; k < FULL_K; k++) {                                                         \
+            _Pragma("unroll")                                                                      \
+            for (int i = 0; i < 4; i++)                                                            \
+                if (!(EDGE) || 4 * g + i < vh)                                                     \
+                    acc[k] = sad4(c[i], (EDGE) ? r[i + k] & colmask : r[i + k], acc[k]);           \
+            if ((4 * g + 4) % CH == 0) {                                                           \
+                cells[k * FULL_PAIRS * STRIDE + full_cell(BLOCK, 4 * g / CH, ux)] = acc[k];        \
+                acc[k] = 0;                                                                        \
+            }                                                                                      \
+        }                                                                                          \
+        _Pragma("unroll")                                                                          \
+        for (int i = 0; i < FULL_K - 1; i++)                                                       \
+            r[i] = r[i + 4];                                                                       \
+    }                                                                                              \
+}
+
+FULL_SADS(0, 0)
+FULL_SADS(0, 1)
+FULL_SADS(8, 0)
+FULL_SADS(8, 1)
+FULL_SADS(16, 0)
+FULL_SADS(16, 1)
+FULL_SADS(32, 0)
+FULL_SADS(32, 1)
+
+/** The kernel NAME of block mode BLOCK (0: all PU shapes). */
+#define FULL_SEARCH32(NAME, BLOCK)                                                                 \
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1)))                                           \
+void NAME(GpumeSearchArgs a, SEARCH_BUFFERS, GpumeOclFullArgs f                                    \
+          GPUME_OCL_FULL32_LOCALS(GPUME_OCL_LOCAL_PARAM, BLOCK))                                   \
+{                                                                                                  \
+    const int STRIDE = FULL_STRIDE(BLOCK), NQ = FULL_NQ(BLOCK), N3 = FULL_N3(BLOCK);               \
+    const int ITEMS = FULL_ITEMS(BLOCK), PG = FULL_PAIRS / ITEMS;                                  \
+    __local uint *cells = (__local uint *)cells4, *quads = (__local uint *)quads4;                 \
+    __local uint *cur_t = (__local uint *)cur4;                                                    \
+    const int tid = get_local_id(0), ctu_idx = get_group_id(0);                                    \
+    const int X = (ctu_idx % a.p.ctu_cols) * 32, Y = (ctu_idx / a.p.ctu_cols) * 32;                \
+    const int vw = min(32, a.p.width - X), vh = min(32, a.p.height - Y);                           \
+    const int edge = vw < 32 || vh < 32;                                                           \
+    const int px = pred[2 * ctu_idx], py = pred[2 * ctu_idx + 1];                                  \
+    const int R = a.p.range, n = 2 * R + 1;                                                        \
+    const int npairs = (n + FULL_K - 1) / FULL_K * n;                                              \
+    const int nchunks = (npairs + FULL_PAIRS - 1) / FULL_PAIRS;                                    \
+    const uint scale = f.scale;                                                                    \
+    /* the plane offset is > pad samples of border, so word offsets are >= 0;                      \
+     * pitch is a multiple of 4 */                                                                 \
+    __global const uint *ref = (__global const uint *)ref_buf;                                     \
+    const int pw = a.ref[0].pitch >> 2, rmax = a.ref[0].h + a.p.pad - 1;                           \
+    /*                                                                                             \
+     * Stage 1: strip ux of pair pc. Stage 2: half h (block=auto; uniform in                       \
+     * a warp of 32) of quadrant q of slots sb + PG m, m < ITEMS (row j,                           \
+     * pairs pg + PG m), so that a work-item meets its candidates in                               \
+     * increasing index order, as the local numbering needs; 8 neighbouring                        \
+     * work-items read pairs pg and pg + 2, whose cells lie 16 banks apart.                        \
+     * Stage 3: half h3 of slot s3.                                                                \
+     */                                                                                            \
+    const int ux = tid & 7, pc = tid >> 3, q = tid & 3;                                            \
+    const int h = (BLOCK) == 0 ? tid >> 5 & 1 : 0;                                                 \
+    const int cq = (BLOCK) == 0 ? (tid & 31) >> 2 | (tid >> 6) << 3 : tid >> 2;                    \
+    const int pg = (cq % PG & ~3) | (cq & 1) << 1 | (cq >> 1 & 1), sb = cq / PG * FULL_PAIRS + pg; \
+    const int s3 = tid % FULL_SLOTS, h3 = tid / FULL_SLOTS;                                        \
+    const int inside = vw - 4 * ux;                                                                \
+    const uint colmask = inside >= 4 ? 0xffffffffu : inside <= 0 ? 0 : (1u << 8 * inside) - 1;     \
+    uint kq[FULL_NQ(BLOCK) > 4 ? FULL_NQ(BLOCK) : 4], k3[FULL_N3(BLOCK) ? FULL_N3(BLOCK) : 1];     \
+                                                                                                   \
+    _Pragma("unroll")                                                                              \
+    for (int i = 0; i < NQ; i++)                                                                   \
+        kq[i] = FULL_NONE;                                                                         \
+    _Pragma("unroll")                                                                              \
+    for (int i = 0; i < N3; i++)                                                                   \
+        k3[i] = FULL_NONE;                                                                         \
+    {                                                                                              \
+        /* the current CTU as 8 strips of 32 rows of 4 pixels, 0 outside the frame */              \
+        const int sx = tid >> 5, y = tid & 31;                                                     \
+        uint w = 0;                                                                                \
+        for (int i = 0; i < 4; i++)                                                                \
+            if (4 * sx + i < vw && y < vh)                                                         \
+                w |= (uint)cur_buf[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + 4 * sx + i]    \
+                     << 8 * i;                                                                     \
+        cur_t[sx * FULL_CUR_STRIDE + y] = w;                                                       \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+                                                                                                   \
+    for (int chunk = 0; chunk < nchunks; chunk++) {                                                \
+        __local uint *ct = terms + (chunk & 1) * FULL_SLOTS;                                       \
+        {                                                                                          \
+            const int pair = chunk * FULL_PAIRS + pc, band = pair / n, dxi = pair - band * n;      \
+            const int dyb = min(FULL_K * band, n - FULL_K);                                        \
+            if (ux < FULL_K) {                                                                     \
+                /* the term of candidate ux of the pair: its MV cost and index */                  \
+                const int dyi = dyb + ux;                                                          \
+                ct[ux * FULL_PAIRS + pc] = pair >= npairs ? FULL_NONE :                            \
+                    gpume_mv_cost(a.p.lambda, 4 * (dxi - R), 4 * (dyi - R), px, py) * scale +      \
+                    (f.numbered ? 0 : (uint)(dyi * n + dxi));                                      \
+            }                                                                                      \
+            if (pair < npairs) {                                                                   \
+                __local uint *c = cells + pc * STRIDE;                                             \
+                const int row0 = Y - R + dyb, oc = a.ref[0].offset + X + 4 * ux + dxi - R;         \
+                if (edge)                                                                          \
+                    full_sads_##BLOCK##_1(ref, oc, pw, rmax, cur_t, c, ux, row0, vh, colmask);     \
+                else                                                                               \
+                    full_sads_##BLOCK##_0(ref, oc, pw, rmax, cur_t, c, ux, row0, vh, colmask);     \
+            }                                                                                      \
+        }                                                                                          \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        if (NQ) {                                                                                  \
+            _Pragma("unroll")                                                                      \
+            for (int m = 0; m < ITEMS; m++) {                                                      \
+                const int s = sb + PG * m;                                                         \
+                __local const uint *u = cells + s * STRIDE + 4 * q;                                \
+                uint t = ct[s];                                                                    \
+                if (t == FULL_NONE)                                                                \
+                    continue;                                                                      \
+                t += f.numbered ? chunk * ITEMS + m : 0;                                           \
+                if ((BLOCK) == 0) {                                                                \
+                    full_quadrant(u, quads + 12 * s, q, h, scale, t, kq);                          \
+                } else if ((BLOCK) == 8) {                                                         \
+                    const uint4 v0 = *(__local const uint4 *)u;                                    \
+                    const uint4 v1 = *(__local const uint4 *)(u + 16);                             \
+                    full_update(&kq[0], v0.x + v0.y, scale, t);                                    \
+                    full_update(&kq[1], v0.z + v0.w, scale, t);                                    \
+                    full_update(&kq[2], v1.x + v1.y, scale, t);                                    \
+                    full_update(&kq[3], v1.z + v1.w, scale, t);                                    \
+                } else {                                                                           \
+                    const uint4 v = *(__local const uint4 *)u;                                     \
+                    full_update(&kq[0], v.x + v.y + v.z + v.w, scale, t);                          \
+                }                                                                                  \
+            }                                                                                      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+        }                                                                                          \
+        if (N3 && ((BLOCK) == 0 || h3 == 0)) {                                                     \
+            uint t = ct[s3];                                                                       \
+            if (t != FULL_NONE) {                                                                  \
+                t += f.numbered ? chunk : 0;                                                       \
+                if ((BLOCK) == 0) {                                                                \
+                    full_ctu(quads + 12 * s3, h3, scale, t, k3);                                   \
+                } else {                                                                           \
+                    const uint4 v0 = *(__local const uint4 *)(cells + s3 * STRIDE);                \
+                    const uint4 v1 = *(__local const uint4 *)(cells + s3 * STRIDE + 4);            \
+                    full_update(&k3[0], v0.x + v0.y + v0.z + v0.w + v1.x + v1.y + v1.z + v1.w,     \
+                                scale, t);                                                         \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        if ((BLOCK) == 32)                                                                         \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+    }                                                                                              \
+                                                                                                   \
+    /* every work-item's keys into each PU's minimum, through the cell                             \
+     * buffer (free now), in rolled loops: few registers */                                        \
+    {                                                                                              \
+        __local uint *min_cost = cells, *min_idx = cells + 256, *kept = cells + 512;               \
+        const int nb = a.p.nb_pus;                                                                 \
+        _Pragma("unroll")                                                                          \
+        for (int i = 0; i < NQ; i++)                                                               \
+            kept[i * NT + tid] = kq[i];                                                            \
+        _Pragma("unroll")                                                                          \
+        for (int i = 0; i < N3; i++)                                                               \
+            kept[(NQ + i) * NT + tid] = k3[i];                                                     \
+        for (int i = tid; i < 512; i += NT)                                                        \
+            cells[i] = FULL_NONE;                                                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        _Pragma("unroll 1")                                                                        \
+        for (int pass = 0; pass < 2; pass++) {                                                     \
+            _Pragma("unroll 1")                                                                    \
+            for (int i = 0; i < NQ + N3; i++) {                                                    \
+                const uint key = kept[i * NT + tid];                                               \
+                if (i < NQ) {                                                                      \
+                    const int pu = (BLOCK) == 0 ? (i < 18 ? (4 * q + 2 * h + i / 9) * 9 + i % 9 :  \
+                                                            144 + 13 * q + 7 * h + i - 18) :       \
+                                   (BLOCK) == 8 ? (4 * q + i) * 9 : 144 + 13 * q;                  \
+                    full_merge(key, pu, pass, f, ITEMS, sb, PG, n, min_cost, min_idx);             \
+                } else {                                                                           \
+                    full_merge(key, 196 + 7 * h3 + i - NQ, pass, f, 1, s3, 0, n,                   \
+                               min_cost, min_idx);                                                 \
+                }                                                                                  \
+            }                                                                                      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+        }                                                                                          \
+        if ((BLOCK) == 0) {                                                                        \
+            for (int pu = tid; pu < nb; pu += NT)                                                  \
+                pu_keys[(size_t)ctu_idx * nb + pu] = gpume_key(min_cost[pu], min_idx[pu]);         \
+        } else {                                                                                   \
+            for (int i = tid; i < a.nb_fixed_pus; i += NT) {                                       \
+                const int pu = fixed_pus[i];                                                       \
+                pu_keys[(size_t)ctu_idx * nb + pu] = gpume_key(min_cost[pu], min_idx[pu]);         \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+}
+
+FULL_SEARCH32(gpume_full32, 0)
+FULL_SEARCH32(gpume_full32_b8, 8)
+FULL_SEARCH32(gpume_full32_b16, 16)
+FULL_SEARCH32(gpume_full32_b32, 32)
+#endif /* GPUME_CTU == 32 */
 
 /**
  * Partition choice (or the fixed blocks), then sub-pel refinement of every
