@@ -510,8 +510,6 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
  * 2^key_bits + e, where e is the candidate index (local == 0) or the
  * thread's own increasing number of the candidate, turned back into the
  * index at the end (local == 1, key_bits == GPUME_FULL_LOCAL_BITS).
- * gpume_cuda.h repeats these values (an identical redefinition) for CUDA's
- * kernel arguments.
  */
 #define GPUME_FULL_K          4
 #define GPUME_FULL_MIN_RANGE  2

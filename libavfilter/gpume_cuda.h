@@ -46,22 +46,7 @@ typedef struct GpumeCudaBuffers {
     GPUME_DEVPTR(uint16_t)        counts;    ///< nb_ctus
 } GpumeCudaBuffers;
 
-/*
- * The full-search kernels of CTU 32 (gpume_full32 for block=auto,
- * gpume_full32_b8/b16/b32 for fixed blocks) keep each PU's best key in 32
- * bits: cost * 2^key_bits + e, where e is the candidate index (local == 0)
- * or the thread's own increasing number of the candidate, turned back into
- * the index at the end (local == 1, key_bits == GPUME_FULL_LOCAL_BITS). The
- * host picks the packing from a bound on the costs (gpume_cuda.c); when
- * neither fits, or the range is below GPUME_FULL_MIN_RANGE, the PU-table
- * kernel runs instead.
- */
-#define GPUME_FULL_K          4     ///< candidates of one SAD item: 4 consecutive dy at one dx
-#define GPUME_FULL_MIN_RANGE  2     ///< a band of GPUME_FULL_K rows of dy fits in the range
-#define GPUME_FULL_PAIRS      32    ///< (band, dx) pairs of a chunk: GPUME_FULL_PAIRS * 8 strips = threads
-#define GPUME_FULL_LOCAL_BITS 11    ///< local numbering: chunk * 4 + item < 2^11
-#define GPUME_FULL_MAX_CHUNKS (1 << (GPUME_FULL_LOCAL_BITS - 2))
-
+/** The key packing of the full-search kernels of CTU 32 (gpume_full_key_packing() in gpume.h). */
 typedef struct GpumeFullArgs {
     int key_bits;   ///< bits of e in a key
     int local;      ///< e is the thread's own candidate number (1) or the index (0)
