@@ -73,6 +73,7 @@ enum McfpsSide {
 #define MCFPS_OCC_ERR     (8 * 16)                ///< mean |error| (1/16 level) above which occlusion is tested
 #define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
 #define MCFPS_REL_HI      (40 * 16)               ///< plain average at or above
+#define MCFPS_STILL_E0    16                      ///< mean |error| (1/16 level) added to both errors of the still test
 #define MCFPS_OBMC_E0     16                      ///< matching error (1/16 level) that halves a cell's OBMC weight
 #define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match; the poorest weigh 1
 /** per-cell info word: side, MC weight m 0..256, OBMC weight r 1..MCFPS_OBMC_RMAX */
@@ -367,6 +368,7 @@ MCFPS_FN void mcfps_candidate(const McfpsParams *p,
 typedef struct McfpsSearch {
     int cand[2 * MCFPS_NB_CAND];
     uint32_t best_cost, best_sad;
+    uint32_t still_sad; ///< bilateral error of (0, 0); ~0 while not probed
     int best;           ///< best candidate (probes < MCFPS_NB_CAND)
     int bx, by;         ///< refinement: centre of the current step
     int nx, ny;         ///< refinement: best vector so far
@@ -381,6 +383,7 @@ MCFPS_FN void mcfps_search_init(const McfpsParams *p, const MCFPS_GLOBAL int16_t
     st->sy        = fa[2 * k + 1];
     st->best_cost = 0xffffffffu;
     st->best_sad  = 0;
+    st->still_sad = 0xffffffffu;
     st->best      = 0;
     st->bx = st->by = st->nx = st->ny = 0;
 }
@@ -421,6 +424,8 @@ MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
 {
     const uint32_t cost = sad + (((uint32_t)(mcfps_abs(dx - st->sx) + mcfps_abs(dy - st->sy)) *
                                   p->lambda * n) >> 5);
+    if (!dx && !dy)
+        st->still_sad = sad;
     if (cost < st->best_cost) {
         st->best_cost = cost;
         st->best_sad  = sad;
@@ -469,6 +474,14 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
         m = MCFPS_PHI_ONE;
     else
         m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
+    if (side == MCFPS_SIDE_BOTH && st->still_sad != 0xffffffffu) {
+        /* a vector that matches hardly better than none (leaves, water)
+         * adds wrong detail where the average only blurs */
+        const int gain = ((int)st->still_sad - (int)st->best_sad) * 16 / n;
+        const int ms = mcfps_clip((gain + MCFPS_STILL_E0) * MCFPS_PHI_ONE / (err + MCFPS_STILL_E0),
+                                  0, MCFPS_PHI_ONE);
+        m = m < ms ? m : ms;
+    }
     out_v[2 * k]     = dx;
     out_v[2 * k + 1] = dy;
     return MCFPS_INFO(side, m, mcfps_clip(MCFPS_OBMC_RMAX * MCFPS_OBMC_E0 / (err + MCFPS_OBMC_E0),
