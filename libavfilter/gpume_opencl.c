@@ -239,27 +239,37 @@ static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
     return m;
 }
 
-/** The page-locked host buffers of the slots' planes, mapped for good. */
-static int alloc_host_planes(GpumeOpenCLContext *s)
+/**
+ * Page-locked host memory of size bytes, mapped for good (map: CL_MAP_WRITE
+ * for what the host writes to the device, CL_MAP_READ for what it reads).
+ */
+static int alloc_mapped(GpumeOpenCLContext *s, size_t size, cl_map_flags map,
+                        cl_mem *buf, uint8_t **host)
 {
     void *avctx = s->host->log_ctx;
-    const size_t size = (size_t)s->p.width * s->p.height;
     cl_int cle;
     int err = 0;
 
-    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
-        s->host_buf[i] = clCreateBuffer(s->hwctx->context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                        size, NULL, &cle);
-        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
-        s->host_plane[i] = clEnqueueMapBuffer(s->queue, s->host_buf[i], CL_TRUE, CL_MAP_WRITE, 0, size,
-                                              0, NULL, NULL, &cle);
-        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
-    }
+    *buf = clCreateBuffer(s->hwctx->context, CL_MEM_ALLOC_HOST_PTR |
+                          (map == CL_MAP_WRITE ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY), size, NULL, &cle);
+    CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
+    *host = clEnqueueMapBuffer(s->queue, *buf, CL_TRUE, map, 0, size, 0, NULL, NULL, &cle);
+    CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
 fail:
     return err;
 }
 
-/** The download queue and the page-locked host buffers of the result slots, mapped for good. */
+/** The page-locked host buffers of the slots' planes. */
+static int alloc_host_planes(GpumeOpenCLContext *s)
+{
+    int err = 0;
+    for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
+        err = alloc_mapped(s, (size_t)s->p.width * s->p.height, CL_MAP_WRITE,
+                           &s->host_buf[i], &s->host_plane[i]);
+    return err;
+}
+
+/** The download queue and the page-locked host buffers of the result slots. */
 static int alloc_results(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
@@ -271,14 +281,8 @@ static int alloc_results(GpumeOpenCLContext *s)
 
     s->download = clCreateCommandQueue(s->hwctx->context, s->hwctx->device_id, 0, &cle);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to create an OpenCL command queue: %d\n", cle);
-    for (int i = 0; i < NB_RESULTS; i++) {
-        s->result_buf[i] = clCreateBuffer(s->hwctx->context, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                          size, NULL, &cle);
-        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
-        s->result_host[i] = clEnqueueMapBuffer(s->queue, s->result_buf[i], CL_TRUE, CL_MAP_READ, 0, size,
-                                               0, NULL, NULL, &cle);
-        CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
-    }
+    for (int i = 0; i < NB_RESULTS && err >= 0; i++)
+        err = alloc_mapped(s, size, CL_MAP_READ, &s->result_buf[i], &s->result_host[i]);
 fail:
     return err;
 }
