@@ -509,7 +509,8 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
  * GPUME_FULL_PAIRS such items; each PU's best key is 32 bits: cost *
  * 2^key_bits + e, where e is the candidate index (local == 0) or the
  * thread's own increasing number of the candidate, turned back into the
- * index at the end (local == 1, key_bits == GPUME_FULL_LOCAL_BITS).
+ * index at the end (local == 1, key_bits == GPUME_FULL_LOCAL_BITS); the
+ * host picks the packing with ff_gpume_full_key_packing().
  */
 #define GPUME_FULL_K          4
 #define GPUME_FULL_MIN_RANGE  2
@@ -517,50 +518,6 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
 #define GPUME_FULL_LOCAL_BITS 11
 #define GPUME_FULL_MAX_CHUNKS (1 << (GPUME_FULL_LOCAL_BITS - 2))
 
-#if !defined(__OPENCL_C_VERSION__) && !defined(__CUDACC__) && !defined(__CUDA__)
-/**
- * Host side: the key packing of those kernels for the caller's predictors
- * pred (nb_ctus (x, y) pairs), or (NULL) those of an earlier estimate,
- * whose components the sub-pel steps keep within 4 range + 3 quarter pels.
- * Returns 1 and sets *key_bits and *local, or 0 when none fits (or the
- * range is below GPUME_FULL_MIN_RANGE) and the PU-table kernel searches
- * instead. Both GPU backends decide with it.
- */
-static inline int gpume_full_key_packing(const GpumeParams *p, const int16_t *pred,
-                                         int *key_bits, int *local)
-{
-    const int n = 2 * p->range + 1;
-    const int nchunks = ((n + GPUME_FULL_K - 1) / GPUME_FULL_K * n + GPUME_FULL_PAIRS - 1) /
-                        GPUME_FULL_PAIRS;
-    int pmax = 4 * p->range + 3, bits = 0;
-    uint64_t bound;
-
-    if (p->range < GPUME_FULL_MIN_RANGE)
-        return 0;
-    if (pred) {
-        pmax = 0;
-        for (int i = 0; i < 2 * p->nb_ctus; i++)
-            pmax = pmax > gpume_iabs(pred[i]) ? pmax : gpume_iabs(pred[i]);
-    }
-    /* a cost: the SAD of a PU of at most 32 x 32 pixels, and the MV cost of
-     * a vector in range; a key stays below the mark of no candidate (~0) */
-    bound = 255 * 32 * 32 + (uint64_t)p->lambda * 2 * (4 * p->range + pmax);
-    while ((1 << bits) < n * n)
-        bits++;
-    if (bound + 1 < (uint64_t)1 << (32 - bits)) {
-        *key_bits = bits;
-        *local    = 0;
-        return 1;
-    }
-    if (bound + 1 < (uint64_t)1 << (32 - GPUME_FULL_LOCAL_BITS) &&
-        nchunks <= GPUME_FULL_MAX_CHUNKS) {
-        *key_bits = GPUME_FULL_LOCAL_BITS;
-        *local    = 1;
-        return 1;
-    }
-    return 0;
-}
-#endif
 
 #define GPUME_NO_CANDIDATE 0xffffffffu   ///< candidate index of a vector out of range
 

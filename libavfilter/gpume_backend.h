@@ -116,6 +116,30 @@ void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus);
  */
 size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *level);
 
+/**
+ * The key packing of the full-search kernels of CTU 32 (gpume.h) for the
+ * caller's predictors pred (nb_ctus (x, y) pairs), or (NULL) those of an
+ * earlier estimate, whose components the sub-pel steps keep within
+ * 4 range + 3 quarter pels. Returns 1 and sets *key_bits and *local, or 0
+ * when none fits (or the range is below GPUME_FULL_MIN_RANGE) and the
+ * PU-table kernel searches instead. Both GPU backends decide with it.
+ */
+int ff_gpume_full_key_packing(const GpumeParams *p, const int16_t *pred, int *key_bits, int *local);
+
+/**
+ * A GPU backend's read-back of one result: the block counts, then at
+ * *blocks_offset the whole nb_ctus * max_out block array. Returns the
+ * buffer's size in bytes.
+ */
+size_t ff_gpume_readback_layout(const GpumeParams *p, size_t *blocks_offset);
+
+/**
+ * Give res the counts and the exported blocks of a read-back buf laid out
+ * by ff_gpume_readback_layout(). AVERROR_BUG for a count above max_out.
+ */
+int ff_gpume_readback_result(const GpumeParams *p, const uint8_t *buf, size_t blocks_offset,
+                             const GpumeResult *res);
+
 /** The algorithms the PU-table and LFS searches of every backend run (VME has its own path). */
 static inline int ff_gpume_is_search_algo(int algo)
 {

@@ -226,10 +226,9 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
             (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->staging[i],
                                                (size_t)p->width * p->height)) < 0)
             goto fail;
-    s->blocks_offset = FFALIGN(p->nb_ctus * sizeof(uint16_t), 64);
     for (int i = 0; i < NB_RESULTS; i++)
-        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->result[i], s->blocks_offset +
-                                               (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock))) < 0)
+        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->result[i],
+                                               ff_gpume_readback_layout(p, &s->blocks_offset))) < 0)
             goto fail;
 
     ff_gpume_pu_tables(p, pu, fixed);
@@ -402,8 +401,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         if (err >= 0) {
             GpumeFullArgs fa;
             void *full_args[] = { &a, &b, &fa };
-            if (s->f_full && gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
-                                                    &fa.key_bits, &fa.local))
+            if (s->f_full && ff_gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
+                                                       &fa.key_bits, &fa.local))
                 err = launch(s, s->f_full, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, full_args);
             else
                 err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
@@ -435,24 +434,14 @@ end:
 /** Wait for estimate e and give its result to the caller: the exported blocks only. */
 static int fetch(GpumeCUDAContext *s, int e)
 {
-    const GpumeParams *p = &s->p;
     const GpumeResult res = s->pending[e];
-    const uint16_t *counts = (const uint16_t *)s->result[e].data;
-    const GpumeBlock *blocks = (const GpumeBlock *)(s->result[e].data + s->blocks_offset);
     int err;
 
     s->pending[e].blocks = NULL;
     err = CHECK_CU(s->cu->cuEventSynchronize(s->done[e]));
     if (err < 0)
         return err;
-    for (int c = 0; c < p->nb_ctus; c++) {
-        const size_t at = (size_t)c * p->max_out;
-        if (counts[c] > p->max_out)
-            return AVERROR_BUG;
-        res.counts[c] = counts[c];
-        memcpy(res.blocks + at, blocks + at, res.counts[c] * sizeof(*blocks));
-    }
-    return 0;
+    return ff_gpume_readback_result(&s->p, s->result[e].data, s->blocks_offset, &res);
 }
 
 static int cuda_wait(void *priv, int e)

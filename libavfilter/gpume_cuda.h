@@ -46,7 +46,7 @@ typedef struct GpumeCudaBuffers {
     GPUME_DEVPTR(uint16_t)        counts;    ///< nb_ctus
 } GpumeCudaBuffers;
 
-/** The key packing of the full-search kernels of CTU 32 (gpume_full_key_packing() in gpume.h). */
+/** The key packing of the full-search kernels of CTU 32 (ff_gpume_full_key_packing()). */
 typedef struct GpumeFullArgs {
     int key_bits;   ///< bits of e in a key
     int local;      ///< e is the thread's own candidate number (1) or the index (0)

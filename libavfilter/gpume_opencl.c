@@ -273,9 +273,7 @@ static int alloc_host_planes(GpumeOpenCLContext *s)
 static int alloc_results(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
-    const GpumeParams *p = &s->p;
-    const size_t size = (s->blocks_offset = FFALIGN(p->nb_ctus * sizeof(uint16_t), 64)) +
-                        (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock);
+    const size_t size = ff_gpume_readback_layout(&s->p, &s->blocks_offset);
     cl_int cle;
     int err = 0;
 
@@ -567,8 +565,8 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         const size_t nt = GPUME_KERNEL_THREADS;
         GpumeOclFullArgs fa = { 0 };
         /* full, CTU 32: the kernel of its own where a key packing fits, as in CUDA */
-        const int full32 = s->k_full && gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
-                                                                &fa.key_bits, &fa.numbered);
+        const int full32 = s->k_full && ff_gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
+                                                                   &fa.key_bits, &fa.numbered);
         fa.scale = 1 << fa.key_bits;
         if (p->algo == GPUME_ALGO_HME)
             err = run_search(s, s->k_hme_coarse, &a, NULL, cur, ref, e, nt, coarse_local);
@@ -619,18 +617,8 @@ static int finish(GpumeOpenCLContext *s, int e)
     if (s->vme) {
         err = ff_gpume_vme_opencl_result(s->vme, e, s->pending[e], s->pending_counts[e]);
     } else {
-        /* the exported blocks only */
-        const uint16_t *counts = (const uint16_t *)s->result_host[e];
-        const GpumeBlock *blocks = (const GpumeBlock *)(s->result_host[e] + s->blocks_offset);
-        for (int c = 0; c < s->p.nb_ctus; c++) {
-            const size_t at = (size_t)c * s->p.max_out;
-            if (counts[c] > s->p.max_out) {
-                err = AVERROR_BUG;
-                break;
-            }
-            s->pending_counts[e][c] = counts[c];
-            memcpy(s->pending[e] + at, blocks + at, counts[c] * sizeof(*blocks));
-        }
+        const GpumeResult res = { s->pending[e], s->pending_counts[e] };
+        err = ff_gpume_readback_result(&s->p, s->result_host[e], s->blocks_offset, &res);
     }
 fail:
     s->pending[e]        = NULL;

@@ -140,7 +140,7 @@ typedef struct GpumeOclWord4 {
 
 /**
  * The argument of the gpume_full32 kernels after the buffers: the key
- * packing of gpume_full_key_packing() (numbered: its local), and
+ * packing of ff_gpume_full_key_packing() (numbered: its local), and
  * scale = 2^key_bits, an argument so that a key costs one multiply-add.
  */
 typedef struct GpumeOclFullArgs {

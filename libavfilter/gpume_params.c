@@ -18,6 +18,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <string.h>
+
 #include "libavutil/error.h"
 #include "libavutil/macros.h"
 #include "gpume_backend.h"
@@ -79,4 +81,59 @@ size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *leve
             return 0;
     }
     return size;
+}
+
+int ff_gpume_full_key_packing(const GpumeParams *p, const int16_t *pred, int *key_bits, int *local)
+{
+    const int n = 2 * p->range + 1;
+    const int nchunks = ((n + GPUME_FULL_K - 1) / GPUME_FULL_K * n + GPUME_FULL_PAIRS - 1) /
+                        GPUME_FULL_PAIRS;
+    int pmax = 4 * p->range + 3, bits = 0;
+    uint64_t bound;
+
+    if (p->range < GPUME_FULL_MIN_RANGE)
+        return 0;
+    if (pred) {
+        pmax = 0;
+        for (int i = 0; i < 2 * p->nb_ctus; i++)
+            pmax = FFMAX(pmax, FFABS(pred[i]));
+    }
+    /* a cost: the SAD of a PU of at most 32 x 32 pixels, and the MV cost of
+     * a vector in range; a key stays below the mark of no candidate (~0) */
+    bound = 255 * 32 * 32 + (uint64_t)p->lambda * 2 * (4 * p->range + pmax);
+    while ((1 << bits) < n * n)
+        bits++;
+    if (bound + 1 < (uint64_t)1 << (32 - bits)) {
+        *key_bits = bits;
+        *local    = 0;
+        return 1;
+    }
+    if (bound + 1 < (uint64_t)1 << (32 - GPUME_FULL_LOCAL_BITS) && nchunks <= GPUME_FULL_MAX_CHUNKS) {
+        *key_bits = GPUME_FULL_LOCAL_BITS;
+        *local    = 1;
+        return 1;
+    }
+    return 0;
+}
+
+size_t ff_gpume_readback_layout(const GpumeParams *p, size_t *blocks_offset)
+{
+    *blocks_offset = FFALIGN(p->nb_ctus * sizeof(uint16_t), 64);
+    return *blocks_offset + (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock);
+}
+
+int ff_gpume_readback_result(const GpumeParams *p, const uint8_t *buf, size_t blocks_offset,
+                             const GpumeResult *res)
+{
+    const uint16_t *counts = (const uint16_t *)buf;
+    const GpumeBlock *blocks = (const GpumeBlock *)(buf + blocks_offset);
+
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const size_t at = (size_t)c * p->max_out;
+        if (counts[c] > p->max_out)
+            return AVERROR_BUG;
+        res->counts[c] = counts[c];
+        memcpy(res->blocks + at, blocks + at, counts[c] * sizeof(*blocks));
+    }
+    return 0;
 }

@@ -368,7 +368,7 @@ MCFPS_FN void mcfps_candidate(const McfpsParams *p,
 typedef struct McfpsSearch {
     int cand[2 * MCFPS_NB_CAND];
     uint32_t best_cost, best_sad;
-    uint32_t still_sad; ///< bilateral error of (0, 0); ~0 while not probed
+    uint32_t still_sad; ///< bilateral error of (0, 0) (candidate 10, always probed)
     int best;           ///< best candidate (probes < MCFPS_NB_CAND)
     int bx, by;         ///< refinement: centre of the current step
     int nx, ny;         ///< refinement: best vector so far
@@ -383,7 +383,7 @@ MCFPS_FN void mcfps_search_init(const McfpsParams *p, const MCFPS_GLOBAL int16_t
     st->sy        = fa[2 * k + 1];
     st->best_cost = 0xffffffffu;
     st->best_sad  = 0;
-    st->still_sad = 0xffffffffu;
+    st->still_sad = 0;
     st->best      = 0;
     st->bx = st->by = st->nx = st->ny = 0;
 }
@@ -474,7 +474,7 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
         m = MCFPS_PHI_ONE;
     else
         m = mcfps_clip((p->rel_hi - err) * MCFPS_PHI_ONE / (p->rel_hi - p->rel_lo), 0, MCFPS_PHI_ONE);
-    if (side == MCFPS_SIDE_BOTH && st->still_sad != 0xffffffffu) {
+    if (side == MCFPS_SIDE_BOTH) {
         /* a vector that matches hardly better than none (leaves, water)
          * adds wrong detail where the average only blurs */
         const int gain = ((int)st->still_sad - (int)st->best_sad) * 16 / n;
