@@ -627,6 +627,77 @@ __device__ static GPUME_NOINLINE void round_candidates(int c0, int n, int first,
 }
 
 /**
+ * hme rounds: the next candidates of round *round, at most
+ * GPUME_HME_CANDIDATES from its *c0-th on, those not costed yet, into
+ * list_*; returns their number and moves *round, *c0 and *added on.
+ * Called by all threads.
+ */
+__device__ static int hme_round_step(int ns, int range, const int16_t *seed_x, const int16_t *seed_y,
+                                     const int *win_x, const int *win_y, uint32_t *mask,
+                                     uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy,
+                                     int *nb_list, int *round, int *c0, int *added)
+{
+    const int n = min(GPUME_HME_CANDIDATES, 9 * ns - *c0);
+    int total;
+
+    round_candidates(*c0, n, *round * ns, seed_x, seed_y, win_x, win_y, range,
+                     mask, list_idx, list_dx, list_dy, nb_list);
+    total   = *nb_list;
+    *added += total;
+    *c0    += n;
+    if (*c0 == 9 * ns) {
+        /* no new vector: the winners and so the next seeds stay as they are */
+        *round = *added ? *round + 1 : GPUME_HME_ROUNDS;
+        *c0    = 0;
+        *added = 0;
+    }
+    return total;
+}
+
+/**
+ * hme: the first candidates of the PU-table search of a CTU, compacted into
+ * list_*: those of its windows that can win (in range, not in an earlier
+ * window), in index order, then the block vectors not costed before; the
+ * windows go to win_x, win_y. Returns their number. Called by all threads.
+ */
+__device__ static int hme_first_list(int ctu, int block, int range, const GpumeHmeCoarse *coarse,
+                                     const int *wx0, const int *wy0, uint32_t *mask,
+                                     uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy,
+                                     int *win_x, int *win_y)
+{
+    /* compaction: each candidate's place is the number kept before it */
+    const int k = threadIdx.x;
+    int dx = 0, dy = 0, count, pos, total;
+    const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+    int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, range) &&
+               !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+
+    pos = compact_place(keep, mask, &count);
+    if (keep) {
+        list_idx[pos] = idx;
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    total = count;
+    __syncthreads();    /* mask is read until here */
+    keep = k < gpume_hme_nb_block_vectors(ctu, block) &&
+           gpume_hme_block_new(coarse, k, wx0, wy0, &dx, &dy);
+    pos = total + compact_place(keep, mask, &count);
+    if (keep) {
+        list_idx[pos] = gpume_hme_round_index(dx, dy, range);
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    total += count;
+    if (k < GPUME_HME_WINDOWS) {
+        win_x[k] = wx0[k];
+        win_y[k] = wy0[k];
+    }
+    __syncthreads();
+    return total;
+}
+
+/**
  * PU-table search (full, hme level 0), one block per CTU. Per batch of B
  * candidates: unit SADs as running row sums, column sums into the 2-D
  * prefix table S, then the best key of every PU. With few PUs (fixed
@@ -688,36 +759,9 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         const int x = i % CTU, y = i / CTU;
         ((uint8_t *)cur_w)[i] = x < vw && y < vh ? b.cur[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
     }
-    if (hme) {
-        /* compaction: each candidate's place is the number kept before it */
-        const int k = tid;
-        int dx = 0, dy = 0, count, pos;
-        const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
-        int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
-                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
-        pos = compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = idx;
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        total = count;
-        __syncthreads();    /* mask is read until here */
-        keep = k < gpume_hme_nb_block_vectors(CTU, a.p.block) &&
-               gpume_hme_block_new(&b.coarse[ctu_idx], k, wx0, wy0, &dx, &dy);
-        pos = total + compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        total += count;
-        if (tid < GPUME_HME_WINDOWS) {
-            win_x[tid] = wx0[tid];
-            win_y[tid] = wy0[tid];
-        }
-        __syncthreads();
-    }
+    if (hme)
+        total = hme_first_list(CTU, a.p.block, a.p.range, &b.coarse[ctu_idx], wx0, wy0, mask,
+                               list_idx, list_dx, list_dy, win_x, win_y);
 
     for (;;) {
         for (int base = 0; base < total; base += B) {
@@ -812,20 +856,8 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
             round_seeds(red, nb, CTU, a.p.block, a.p.algo, a.p.range, win_x, win_y,
                         seed_x + round * ns, seed_y + round * ns);
         }
-        {
-            const int n = min(GPUME_HME_CANDIDATES, 9 * ns - c0);
-            round_candidates(c0, n, round * ns, seed_x, seed_y, win_x, win_y, a.p.range,
-                             mask, list_idx, list_dx, list_dy, &nb_list);
-            total  = nb_list;
-            added += total;
-            c0    += n;
-            if (c0 == 9 * ns) {
-                /* no new vector: the winners and so the next seeds stay as they are */
-                round = added ? round + 1 : GPUME_HME_ROUNDS;
-                c0    = 0;
-                added = 0;
-            }
-        }
+        total = hme_round_step(ns, a.p.range, seed_x, seed_y, win_x, win_y, mask,
+                               list_idx, list_dx, list_dy, &nb_list, &round, &c0, &added);
     }
 
     if (G > 1) {
@@ -852,6 +884,186 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
 extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search16(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<16>(a, b); }
 extern "C" __global__ PU_SEARCH_BOUNDS(4) void gpume_pu_search32(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<32>(a, b); }
 extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs a, GpumeCudaBuffers b) { pu_search<64>(a, b); }
+
+/*
+ * hme and full with blocks of 8 at CTU 32 (gpume's defaults): each block's
+ * SAD straight from the pixels, without the unit table, which only
+ * partitions need (docs/PERFORMANCE.md, "PU search of 8x8 blocks"). One
+ * block of NT threads per CTU. The CTU's whole search area, (32 + 2 range)^2
+ * samples, is copied into shared memory once, so that no candidate reads
+ * the reference in global memory. Warp w owns rows 8 (w / 2) .. + 7 and
+ * columns 16 (w % 2) .. + 15 of the CTU, two blocks: it keeps their pixels
+ * in registers and costs one candidate per lane; the lanes' minima meet
+ * in reduce_groups().
+ */
+#define PB_CTU   32
+#define PB_NB    ((PB_CTU / 8) * (PB_CTU / 8))                       ///< blocks of a CTU
+#define PB_ROWS  GPUME_B8_ROWS(GPUME_MAX_RANGE)  ///< rows of the search area, at most
+#define PB_PITCH GPUME_B8_PITCH(GPUME_MAX_RANGE) ///< its words per row, at most
+
+/** The first n bytes of a word (all for n >= 4, none for n <= 0). */
+__device__ static inline uint32_t byte_mask(int n)
+{
+    return n >= 4 ? ~0u : n <= 0 ? 0 : (1u << (8 * n)) - 1;
+}
+
+/**
+ * SADs of the two blocks of a warp's part at byte offset o of the search
+ * area: cw holds the part's pixels, cm the bytes of each column word and
+ * rows the rows that lie in the picture (EDGE only).
+ */
+template <bool EDGE>
+__device__ static inline void pb_sads(const uint32_t (&cw)[8][4], const uint32_t *area, int pitch, int o,
+                                      const uint32_t (&cm)[4], int rows, uint32_t *s0, uint32_t *s1)
+{
+    const uint32_t *w = area + (o >> 2);
+    const uint32_t sel = 0x3210u + 0x1111u * (o & 3);
+    uint32_t a0 = 0, a1 = 0;
+
+#pragma unroll
+    for (int y = 0; y < 8; y++, w += pitch) {
+        const uint32_t r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
+        uint32_t v0 = prmt(r0, r1, sel), v1 = prmt(r1, r2, sel);
+        uint32_t v2 = prmt(r2, r3, sel), v3 = prmt(r3, r4, sel);
+        if (EDGE) {
+            /* samples outside the picture count nothing: cur holds 0 there */
+            const uint32_t m = y < rows ? ~0u : 0;
+            v0 &= cm[0] & m;
+            v1 &= cm[1] & m;
+            v2 &= cm[2] & m;
+            v3 &= cm[3] & m;
+        }
+        a0 = sad4(cw[y][0], v0, a0);
+        a0 = sad4(cw[y][1], v1, a0);
+        a1 = sad4(cw[y][2], v2, a1);
+        a1 = sad4(cw[y][3], v3, a1);
+    }
+    *s0 = a0;
+    *s1 = a1;
+}
+
+/** The keys of a lane's two blocks reduced over the 32 lanes of each warp, into red[k]; called by all threads. */
+__device__ static void pb_reduce(uint64_t *red, int k0, int k1, uint64_t best0, uint64_t best1)
+{
+    const int lane = threadIdx.x & 31;
+
+    red[lane * PB_NB + k0] = best0;
+    red[lane * PB_NB + k1] = best1;
+    __syncthreads();
+    reduce_groups(red, PB_NB, 32);
+}
+
+extern "C" __global__ __attribute__((launch_bounds(NT, 4)))
+void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
+{
+    GPUME_SHARED uint32_t area[PB_ROWS * PB_PITCH];
+    GPUME_SHARED uint32_t cur_w[PB_CTU * PB_CTU / 4];
+    GPUME_SHARED uint64_t red[32 * PB_NB];
+    const int LIST = GPUME_HME_CANDIDATES + GPUME_HME_BLOCK_MINIMA * PB_NB;
+    GPUME_SHARED uint32_t list_idx[LIST];
+    GPUME_SHARED int16_t list_dx[LIST], list_dy[LIST];
+    GPUME_SHARED uint32_t mask[NT / 32];
+    GPUME_SHARED int nb_list;
+    GPUME_SHARED int16_t seed_x[GPUME_HME_ROUNDS * PB_NB], seed_y[GPUME_HME_ROUNDS * PB_NB];
+    GPUME_SHARED int win_x[GPUME_HME_WINDOWS], win_y[GPUME_HME_WINDOWS];
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int ctu_idx = blockIdx.x, R = a.p.range, pitch = GPUME_B8_PITCH(R);
+    const int X = ctu_idx % a.p.ctu_cols * PB_CTU, Y = ctu_idx / a.p.ctu_cols * PB_CTU;
+    const int vw = min(PB_CTU, a.p.width - X), vh = min(PB_CTU, a.p.height - Y);
+    const int edge = vw < PB_CTU || vh < PB_CTU;
+    const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
+    const int part_x = 16 * (warp & 1), part_y = 8 * (warp >> 1);
+    const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
+    int total = gpume_pu_nb_candidates(a.p.algo, R);
+    int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
+    uint32_t cm[4];
+    uint64_t best0 = GPUME_INVALID_KEY, best1 = GPUME_INVALID_KEY;
+
+    /* no pointer to the kernel's arguments, which would copy them to the stack */
+    if (hme)
+        gpume_hme_windows(b.coarse, a.p.ctu_cols, a.p.ctu_rows, ctu_idx, px, py, R, wx0, wy0);
+    /* the search area: rows Y - R .., columns X - R .. of the reference, 0
+     * past the picture's part; aligned words, where the border allows */
+    {
+        const int rp = a.ref[0].pitch, rows = vh + 2 * R, cols = vw + 2 * R;
+        const uint8_t *ref = b.ref + a.ref[0].offset + (Y - R) * rp + X - R;
+        for (int i = tid; i < rows * pitch; i += NT) {
+            const int y = i / pitch, x = 4 * (i % pitch);
+            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & byte_mask(cols - x) : 0;
+        }
+    }
+    /* the CTU, 0 outside the picture */
+    for (int i = tid; i < PB_CTU * PB_CTU / 4; i += NT) {
+        const int y = i / (PB_CTU / 4), x = 4 * (i % (PB_CTU / 4));
+        cur_w[i] = y < vh && x < vw ?
+                   load4_unaligned(b.cur + a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x) &
+                   byte_mask(vw - x) : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        cm[i] = byte_mask(vw - part_x - 4 * i);
+    /* this warp's blocks among the fixed PUs */
+    for (int k = 0; k < PB_NB; k++) {
+        const GpumePU pu = b.pu[b.fixed_pus[k]];
+        if (4 * pu.t == part_y && 4 * pu.l == part_x)
+            k0 = k;
+        if (4 * pu.t == part_y && 4 * pu.l == part_x + 8)
+            k1 = k;
+    }
+    if (hme)
+        total = hme_first_list(PB_CTU, 8, R, &b.coarse[ctu_idx], wx0, wy0, mask,
+                               list_idx, list_dx, list_dy, win_x, win_y);
+    else
+        __syncthreads();    /* the search area */
+
+    for (;;) {
+        /* the part's pixels in registers, loaded again after each round:
+         * kept across the calls below, they would go to the stack */
+        uint32_t cw[8][4];
+#pragma unroll
+        for (int y = 0; y < 8; y++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                cw[y][i] = cur_w[(part_y + y) * (PB_CTU / 4) + part_x / 4 + i];
+        for (int c = lane; c < total; c += 32) {
+            /* gpume_table_candidate(), whose full raster is all in range */
+            const int dx = hme ? list_dx[c] : c % (2 * R + 1) - R;
+            const int dy = hme ? list_dy[c] : c / (2 * R + 1) - R;
+            const uint32_t idx = hme ? list_idx[c] : c;
+            const uint32_t mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
+            uint32_t s0, s1;
+            uint64_t key;
+            /* the same branch for a whole block */
+            if (edge)
+                pb_sads<true>(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
+                              vh - part_y, &s0, &s1);
+            else
+                pb_sads<false>(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
+                               vh - part_y, &s0, &s1);
+            key   = gpume_key(s0 + mvc, idx);
+            best0 = key < best0 ? key : best0;
+            key   = gpume_key(s1 + mvc, idx);
+            best1 = key < best1 ? key : best1;
+        }
+        if (!hme || round == GPUME_HME_ROUNDS)
+            break;
+
+        /* hme rounds, as in pu_search(): the seeds are the blocks' winners */
+        if (!c0) {
+            pb_reduce(red, k0, k1, best0, best1);
+            round_seeds(red, PB_NB, PB_CTU, 8, GPUME_ALGO_HME, R, win_x, win_y,
+                        seed_x + round * PB_NB, seed_y + round * PB_NB);
+        }
+        total = hme_round_step(PB_NB, R, seed_x, seed_y, win_x, win_y, mask,
+                               list_idx, list_dx, list_dy, &nb_list, &round, &c0, &added);
+    }
+
+    pb_reduce(red, k0, k1, best0, best1);
+    if (tid < PB_NB)
+        b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + b.fixed_pus[tid]] = red[tid];
+}
 
 /*
  * full, CTU 32: a search of its own (docs/PERFORMANCE.md, "full: a kernel

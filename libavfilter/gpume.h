@@ -519,6 +519,15 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
 #define GPUME_FULL_MAX_CHUNKS (1 << (GPUME_FULL_LOCAL_BITS - 2))
 
 
+/*
+ * The search of 8x8 blocks at CTU 32 (ff_gpume_block8_search(); CUDA and
+ * OpenCL): the CTU's search area, rows and columns -range .. 31 + range
+ * around it, in words, one more per row for the reads that spill past it
+ * and an odd count against bank conflicts.
+ */
+#define GPUME_B8_ROWS(range)  (32 + 2 * (range))
+#define GPUME_B8_PITCH(range) ((((32 + 2 * (range) + 3) >> 2) + 1) | 1)
+
 #define GPUME_NO_CANDIDATE 0xffffffffu   ///< candidate index of a vector out of range
 
 /**

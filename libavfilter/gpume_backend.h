@@ -117,6 +117,13 @@ void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus);
 size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *level);
 
 /**
+ * Whether the search costs the fixed 8x8 blocks of a 32x32 CTU straight
+ * from the pixels, without the unit table (the GPU backends' kernels of
+ * their own for gpume's default blocks).
+ */
+int ff_gpume_block8_search(const GpumeParams *p);
+
+/**
  * The key packing of the full-search kernels of CTU 32 (gpume.h) for the
  * caller's predictors pred (nb_ctus (x, y) pairs), or (NULL) those of an
  * earlier estimate, whose components the sub-pel steps keep within

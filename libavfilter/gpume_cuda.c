@@ -211,7 +211,8 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_downscale,  "gpume_downscale");
     GET_FUNC(f_hme_coarse, "gpume_hme_coarse");
     GET_FUNC(f_hme_blocks, "gpume_hme_blocks");
-    GET_FUNC(f_pu_search,  p->ctu == 16 ? "gpume_pu_search16" :
+    GET_FUNC(f_pu_search,  ff_gpume_block8_search(p) ? "gpume_pu_blocks32" :
+                           p->ctu == 16 ? "gpume_pu_search16" :
                            p->ctu == 32 ? "gpume_pu_search32" : "gpume_pu_search64");
     GET_FUNC(f_refine,     "gpume_refine");
     GET_FUNC(f_lfs,        "gpume_lfs");

@@ -208,8 +208,9 @@ static int build_program(GpumeOpenCLContext *s)
                                       &s->k_hme_coarse)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_blocks", GPUME_KERNEL_THREADS,
                                       &s->k_hme_blocks)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pu_search", GPUME_KERNEL_THREADS,
-                                      &s->k_pu_search)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev,
+                                      ff_gpume_block8_search(&s->p) ? "gpume_pu_blocks32" : "gpume_pu_search",
+                                      GPUME_KERNEL_THREADS, &s->k_pu_search)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_refine", GPUME_KERNEL_THREADS,
                                       &s->k_refine)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_lfs", GPUME_LFS_THREADS,
@@ -560,6 +561,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         const size_t coarse_local[] = { GPUME_OCL_COARSE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t blocks_local[] = { GPUME_OCL_BLOCKS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t search_local[] = { GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_SIZE, p->ctu) 0 };
+        const size_t block8_local[] = { GPUME_OCL_BLOCK8_LOCALS(LOCAL_SIZE, p->range) 0 };
         const size_t full_local[]   = { GPUME_OCL_FULL32_LOCALS(LOCAL_SIZE, p->block) 0 };
         const size_t refine_local[] = { GPUME_OCL_REFINE_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         const size_t nt = GPUME_KERNEL_THREADS;
@@ -575,7 +577,8 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         if (err >= 0 && full32)
             err = run_search(s, s->k_full, &a, &fa, cur, ref, e, nt, full_local);
         else if (err >= 0)
-            err = run_search(s, s->k_pu_search, &a, NULL, cur, ref, e, nt, search_local);
+            err = run_search(s, s->k_pu_search, &a, NULL, cur, ref, e, nt,
+                             ff_gpume_block8_search(p) ? block8_local : search_local);
         if (err >= 0)
             err = run_search(s, s->k_refine, &a, NULL, cur, ref, e, nt, refine_local);
     }

@@ -149,6 +149,18 @@ typedef struct GpumeOclFullArgs {
     int scale;
 } GpumeOclFullArgs;
 
+/* the search of 8x8 blocks at CTU 32 (gpume_pu_blocks32), its search area sized for the range */
+#define GPUME_OCL_BLOCK8_LOCALS(X, range)                                               \
+    X(uint64_t, red,       32 * 16)                                                     \
+    X(uint32_t, area,      GPUME_B8_ROWS(range) * GPUME_B8_PITCH(range))                \
+    X(uint32_t, cur_w,     32 * 32 / 4)                                                 \
+    X(uint32_t, list_idx,  GPUME_OCL_LIST(32))                                          \
+    X(int16_t,  list_dx,   GPUME_OCL_LIST(32))                                          \
+    X(int16_t,  list_dy,   GPUME_OCL_LIST(32))                                          \
+    X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
+    X(int16_t,  seed_x,    GPUME_HME_ROUNDS * 16)                                       \
+    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * 16)
+
 /** A list entry as a kernel parameter, after the buffers. */
 #define GPUME_OCL_LOCAL_PARAM(type, name, count) , __local type *name
 

@@ -83,6 +83,11 @@ size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *leve
     return size;
 }
 
+int ff_gpume_block8_search(const GpumeParams *p)
+{
+    return p->algo != GPUME_ALGO_LFS && p->ctu == 32 && p->block == 8;
+}
+
 int ff_gpume_full_key_packing(const GpumeParams *p, const int16_t *pred, int *key_bits, int *local)
 {
     const int n = 2 * p->range + 1;

@@ -1257,6 +1257,192 @@ FULL_SEARCH32(gpume_full32, 0)
 FULL_SEARCH32(gpume_full32_b8, 8)
 FULL_SEARCH32(gpume_full32_b16, 16)
 FULL_SEARCH32(gpume_full32_b32, 32)
+
+/*
+ * hme and full with blocks of 8 (ff_gpume_block8_search()): each block's
+ * SAD straight from the pixels, in the structure of CUDA's
+ * gpume_pu_blocks32. The CTU's whole search area is copied into local
+ * memory once; work-items 32 w .. 32 w + 31 own rows 8 (w / 2) .. + 7 and
+ * columns 16 (w % 2) .. + 15 of the CTU, two blocks, keep their pixels in
+ * private memory and cost one candidate each; the 32 keys of a block meet
+ * in reduce_groups(). Every barrier is reached by all work-items.
+ */
+/** SADs of the two blocks of a part at byte offset o of the search area (edge: cm, rows as in CUDA). */
+static inline void b8_sads(const uint cw[8][4], __local const uint *area, int pitch, int o,
+                           const uint cm[4], int rows, int edge, uint *s0, uint *s1)
+{
+    __local const uint *w = area + (o >> 2);
+    const int sh = o & 3;
+    uint a0 = 0, a1 = 0;
+
+#pragma unroll
+    for (int y = 0; y < 8; y++, w += pitch) {
+        const uint r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
+        const uint m = !edge ? ~0u : y < rows ? ~0u : 0;
+        a0 = sad4(cw[y][0], full_bytes(r0, r1, sh) & (cm[0] & m), a0);
+        a0 = sad4(cw[y][1], full_bytes(r1, r2, sh) & (cm[1] & m), a0);
+        a1 = sad4(cw[y][2], full_bytes(r2, r3, sh) & (cm[2] & m), a1);
+        a1 = sad4(cw[y][3], full_bytes(r3, r4, sh) & (cm[3] & m), a1);
+    }
+    *s0 = a0;
+    *s1 = a1;
+}
+
+/** The first n bytes of a word (all for n >= 4, none for n <= 0). */
+static inline uint byte_mask(int n)
+{
+    return n >= 4 ? ~0u : n <= 0 ? 0 : (1u << (8 * n)) - 1;
+}
+
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
+void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
+                       GPUME_OCL_BLOCK8_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_MAX_RANGE))
+{
+    const int tid = get_local_id(0), lane = tid & 31, part = tid >> 5;
+    const int ctu_idx = get_group_id(0), R = a.p.range, pitch = GPUME_B8_PITCH(R);
+    const int X = (ctu_idx % a.p.ctu_cols) * 32, Y = (ctu_idx / a.p.ctu_cols) * 32;
+    const int vw = min(32, a.p.width - X), vh = min(32, a.p.height - Y);
+    const int edge = vw < 32 || vh < 32;
+    const int px = pred[2 * ctu_idx], py = pred[2 * ctu_idx + 1];
+    const int part_x = 16 * (part & 1), part_y = 8 * (part >> 1);
+    const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
+    int total = gpume_pu_nb_candidates(a.p.algo, R);
+    int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
+    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
+    uint cm[4];
+    ulong best0 = GPUME_INVALID_KEY, best1 = GPUME_INVALID_KEY;
+
+    if (hme)
+        gpume_hme_windows(coarse, a.p.ctu_cols, a.p.ctu_rows, ctu_idx, px, py, R, wx0, wy0);
+    /* the search area: rows Y - R .., columns X - R .. of the reference, 0 past the picture's part */
+    {
+        const int rp = a.ref[0].pitch, rows = vh + 2 * R, cols = vw + 2 * R;
+        __global const uchar *ref = ref_buf + a.ref[0].offset + (Y - R) * rp + X - R;
+        for (int i = tid; i < rows * pitch; i += NT) {
+            const int y = i / pitch, x = 4 * (i % pitch);
+            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & byte_mask(cols - x) : 0;
+        }
+    }
+    /* the CTU, 0 outside the picture */
+    for (int i = tid; i < 32 * 32 / 4; i += NT) {
+        const int y = i / 8, x = 4 * (i % 8);
+        cur_w[i] = y < vh && x < vw ?
+                   load4_unaligned(cur_buf + a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x) &
+                   byte_mask(vw - x) : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        cm[i] = byte_mask(vw - part_x - 4 * i);
+    /* this part's blocks among the fixed PUs */
+    for (int k = 0; k < 16; k++) {
+        const GpumePU pu = pu_table[fixed_pus[k]];
+        if (4 * pu.t == part_y && 4 * pu.l == part_x)
+            k0 = k;
+        if (4 * pu.t == part_y && 4 * pu.l == part_x + 8)
+            k1 = k;
+    }
+    {
+        /* hme's compaction, as in gpume_pu_search */
+        const int k = tid;
+        int dx = 0, dy = 0, pos, count;
+        const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+        int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, R) &&
+                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+        pos = compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = idx;
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        if (hme)
+            total = count;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
+        keep = hme && k < gpume_hme_nb_block_vectors(32, 8) &&
+               gpume_hme_block_new(coarse + ctu_idx, k, wx0, wy0, &dx, &dy);
+        pos = total + compact_place(keep, mask, &count);
+        if (keep) {
+            list_idx[pos] = gpume_hme_round_index(dx, dy, R);
+            list_dx[pos]  = dx;
+            list_dy[pos]  = dy;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (hme)
+            total += count;
+    }
+
+    for (int more = 1; more; ) {
+        /* the part's pixels, loaded again for each list */
+        uint cw[8][4];
+#pragma unroll
+        for (int y = 0; y < 8; y++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                cw[y][i] = cur_w[(part_y + y) * 8 + part_x / 4 + i];
+        for (int c = lane; c < total; c += 32) {
+            /* gpume_table_candidate(), whose full raster is all in range */
+            const int dx = hme ? list_dx[c] : c % (2 * R + 1) - R;
+            const int dy = hme ? list_dy[c] : c / (2 * R + 1) - R;
+            const uint idx = hme ? list_idx[c] : (uint)c;
+            const uint mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
+            uint s0, s1;
+            ulong key;
+            b8_sads(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
+                    vh - part_y, edge, &s0, &s1);
+            key   = gpume_key(s0 + mvc, idx);
+            best0 = key < best0 ? key : best0;
+            key   = gpume_key(s1 + mvc, idx);
+            best1 = key < best1 ? key : best1;
+        }
+        /* hme rounds, as in gpume_pu_search: the seeds are the blocks' winners */
+        more = hme && round < GPUME_HME_ROUNDS;
+        {
+            const int seeding = more && !c0;
+            if (seeding) {
+                red[lane * 16 + k0] = best0;
+                red[lane * 16 + k1] = best1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            reduce_groups(red, 16, seeding ? 32 : 1);
+            if (seeding && tid < 16) {
+                int vx, vy;
+                gpume_key_vector(red[tid], GPUME_ALGO_HME, R, wx0, wy0, &vx, &vy);
+                seed_x[round * 16 + tid] = vx;
+                seed_y[round * 16 + tid] = vy;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        {
+            const int n = more ? min(GPUME_HME_CANDIDATES, 9 * 16 - c0) : 0;
+            const int k = tid;
+            int dx, dy, pos, count;
+            const int keep = k < n && gpume_hme_round_new(c0 + k, seed_x, seed_y, round * 16,
+                                                          wx0, wy0, R, &dx, &dy);
+            pos = compact_place(keep, mask, &count);
+            if (keep) {
+                list_idx[pos] = gpume_hme_round_index(dx, dy, R);
+                list_dx[pos]  = dx;
+                list_dy[pos]  = dy;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            total  = count;
+            added += total;
+            c0    += n;
+            if (more && c0 == 9 * 16) {
+                /* no new vector: the winners and so the next seeds stay as they are */
+                round = added ? round + 1 : GPUME_HME_ROUNDS;
+                c0    = 0;
+                added = 0;
+            }
+        }
+    }
+
+    red[lane * 16 + k0] = best0;
+    red[lane * 16 + k1] = best1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    reduce_groups(red, 16, 32);
+    if (tid < 16)
+        pu_keys[(size_t)ctu_idx * a.p.nb_pus + fixed_pus[tid]] = red[tid];
+}
 #endif /* GPUME_CTU == 32 */
 
 /**

@@ -570,6 +570,15 @@ int main(int argc, char **argv)
                    .content = CONTENT_SMOOTH };
         run_case(be, dev, &c, NULL);
     }
+    /* the search of 8x8 blocks at CTU 32 (ff_gpume_block8_search()): its
+     * search area at the largest ranges, at a size whose edge CTUs cut blocks */
+    for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_HME; algo++)
+    for (int range = 32; range <= 64; range *= 2) {
+        Case c = { .algo = algo, .w = 203, .h = 117, .range = range, .ctu = 32, .block = 8,
+                   .subpel = 2, .lambda = 2, .pu_penalty = 256, .pred = range == 64,
+                   .lfs_threshold = 32, .content = CONTENT_SMOOTH };
+        run_case(be, dev, &c, NULL);
+    }
     /* full's kernels of CTU 32 (gpume_cuda.h): every block mode at large
      * ranges, where keys carry the index (32) or the local numbering (64),
      * the largest lambda, the temporal predictor, worst-case frames */
