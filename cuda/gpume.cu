@@ -901,12 +901,6 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
 #define PB_ROWS  GPUME_B8_ROWS(GPUME_MAX_RANGE)  ///< rows of the search area, at most
 #define PB_PITCH GPUME_B8_PITCH(GPUME_MAX_RANGE) ///< its words per row, at most
 
-/** The first n bytes of a word (all for n >= 4, none for n <= 0). */
-__device__ static inline uint32_t byte_mask(int n)
-{
-    return n >= 4 ? ~0u : n <= 0 ? 0 : (1u << (8 * n)) - 1;
-}
-
 /**
  * SADs of the two blocks of a warp's part at byte offset o of the search
  * area: cw holds the part's pixels, cm the bytes of each column word and
@@ -991,7 +985,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
         const uint8_t *ref = b.ref + a.ref[0].offset + (Y - R) * rp + X - R;
         for (int i = tid; i < rows * pitch; i += NT) {
             const int y = i / pitch, x = 4 * (i % pitch);
-            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & byte_mask(cols - x) : 0;
+            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & gpume_byte_mask(cols - x) : 0;
         }
     }
     /* the CTU, 0 outside the picture */
@@ -999,11 +993,11 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
         const int y = i / (PB_CTU / 4), x = 4 * (i % (PB_CTU / 4));
         cur_w[i] = y < vh && x < vw ?
                    load4_unaligned(b.cur + a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x) &
-                   byte_mask(vw - x) : 0;
+                   gpume_byte_mask(vw - x) : 0;
     }
 #pragma unroll
     for (int i = 0; i < 4; i++)
-        cm[i] = byte_mask(vw - part_x - 4 * i);
+        cm[i] = gpume_byte_mask(vw - part_x - 4 * i);
     /* this warp's blocks among the fixed PUs */
     for (int k = 0; k < PB_NB; k++) {
         const GpumePU pu = b.pu[b.fixed_pus[k]];

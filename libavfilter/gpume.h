@@ -528,6 +528,12 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
 #define GPUME_B8_ROWS(range)  (32 + 2 * (range))
 #define GPUME_B8_PITCH(range) ((((32 + 2 * (range) + 3) >> 2) + 1) | 1)
 
+/** The first n bytes of a little-endian word (all for n >= 4, none for n <= 0). */
+GPUME_FN uint32_t gpume_byte_mask(int n)
+{
+    return n >= 4 ? ~0u : n <= 0 ? 0 : (1u << (8 * n)) - 1;
+}
+
 #define GPUME_NO_CANDIDATE 0xffffffffu   ///< candidate index of a vector out of range
 
 /**

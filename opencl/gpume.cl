@@ -589,6 +589,83 @@ static int compact_place(int keep, volatile __local uint *mask, int *count)
 }
 
 /**
+ * hme (hme set; otherwise *total is left as it is): the first candidates
+ * of the search of a CTU, compacted into list_* after the *total already
+ * there: those of its windows that can win (in range, not in an earlier
+ * window), in index order, then the block vectors not costed before.
+ * Called by all work-items.
+ */
+static void hme_first_list(int hme, int ctu, int block, int range, __global const GpumeHmeCoarse *coarse,
+                           const int *wx0, const int *wy0, volatile __local uint *mask,
+                           __local uint *list_idx, __local short *list_dx, __local short *list_dy,
+                           int *total)
+{
+    /* each candidate's place is the number kept before it */
+    const int k = get_local_id(0);
+    int dx = 0, dy = 0, pos, count;
+    const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+    int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, range) &&
+               !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+
+    pos = compact_place(keep, mask, &count);
+    if (keep) {
+        list_idx[pos] = idx;
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    if (hme)
+        *total = count;
+    barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
+    keep = hme && k < gpume_hme_nb_block_vectors(ctu, block) &&
+           gpume_hme_block_new(coarse, k, wx0, wy0, &dx, &dy);
+    pos = *total + compact_place(keep, mask, &count);
+    if (keep) {
+        list_idx[pos] = gpume_hme_round_index(dx, dy, range);
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (hme)
+        *total += count;
+}
+
+/**
+ * hme rounds (more set): the next candidates of round *round, at most
+ * GPUME_HME_CANDIDATES from its *c0-th on, those not costed yet, into
+ * list_*; returns their number (0 without more) and moves *round, *c0 and
+ * *added on. Called by all work-items.
+ */
+static int hme_round_step(int more, int ns, int range, __local const short *seed_x,
+                          __local const short *seed_y, const int *wx0, const int *wy0,
+                          volatile __local uint *mask, __local uint *list_idx,
+                          __local short *list_dx, __local short *list_dy,
+                          int *round, int *c0, int *added)
+{
+    const int n = more ? min(GPUME_HME_CANDIDATES, 9 * ns - *c0) : 0;
+    const int k = get_local_id(0);
+    int dx, dy, pos, count;
+    const int keep = k < n && gpume_hme_round_new(*c0 + k, seed_x, seed_y, *round * ns,
+                                                  wx0, wy0, range, &dx, &dy);
+
+    pos = compact_place(keep, mask, &count);
+    if (keep) {
+        list_idx[pos] = gpume_hme_round_index(dx, dy, range);
+        list_dx[pos]  = dx;
+        list_dy[pos]  = dy;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *added += count;
+    *c0    += n;
+    if (more && *c0 == 9 * ns) {
+        /* no new vector: the winners and so the next seeds stay as they are */
+        *round = *added ? *round + 1 : GPUME_HME_ROUNDS;
+        *c0    = 0;
+        *added = 0;
+    }
+    return count;
+}
+
+/**
  * PU-table search (full, hme level 0), one work-group per CTU. Per batch of
  * B candidates: unit SADs as running row sums, column sums into the 2-D
  * prefix tables S, then the best key of every PU. With few PUs (fixed
@@ -637,35 +714,8 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
         ((__local uchar *)cur_w)[i] = x < vw && y < vh ?
             cur_buf[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
     }
-    {
-        /* hme's compaction: each candidate's place is the number kept before it */
-        const int k = tid;
-        int dx = 0, dy = 0, pos, count;
-        const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
-        int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, a.p.range) &&
-                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
-        pos = compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = idx;
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        if (hme)
-            total = count;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
-        /* then the block vectors not costed before */
-        keep = hme && k < gpume_hme_nb_block_vectors(CTU, a.p.block) &&
-               gpume_hme_block_new(coarse + ctu_idx, k, wx0, wy0, &dx, &dy);
-        pos = total + compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (hme)
-            total += count;
-    }
+    hme_first_list(hme, CTU, a.p.block, a.p.range, coarse + ctu_idx, wx0, wy0, mask,
+                   list_idx, list_dx, list_dy, &total);
 
     for (int more = 1; more; ) {
         for (int base = 0; base < total; base += B) {
@@ -771,29 +821,8 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        {
-            const int n = more ? min(GPUME_HME_CANDIDATES, 9 * ns - c0) : 0;
-            const int k = tid;
-            int dx, dy, pos, count;
-            const int keep = k < n && gpume_hme_round_new(c0 + k, seed_x, seed_y, round * ns,
-                                                          wx0, wy0, a.p.range, &dx, &dy);
-            pos = compact_place(keep, mask, &count);
-            if (keep) {
-                list_idx[pos] = gpume_hme_round_index(dx, dy, a.p.range);
-                list_dx[pos]  = dx;
-                list_dy[pos]  = dy;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            total  = count;
-            added += total;
-            c0    += n;
-            if (more && c0 == 9 * ns) {
-                /* no new vector: the winners and so the next seeds stay as they are */
-                round = added ? round + 1 : GPUME_HME_ROUNDS;
-                c0    = 0;
-                added = 0;
-            }
-        }
+        total = hme_round_step(more, ns, a.p.range, seed_x, seed_y, wx0, wy0, mask,
+                               list_idx, list_dx, list_dy, &round, &c0, &added);
     }
 
     /* the PUs' keys: G work-items' keys per PU reduced, or one */
@@ -1288,12 +1317,6 @@ static inline void b8_sads(const uint cw[8][4], __local const uint *area, int pi
     *s1 = a1;
 }
 
-/** The first n bytes of a word (all for n >= 4, none for n <= 0). */
-static inline uint byte_mask(int n)
-{
-    return n >= 4 ? ~0u : n <= 0 ? 0 : (1u << (8 * n)) - 1;
-}
-
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
                        GPUME_OCL_BLOCK8_LOCALS(GPUME_OCL_LOCAL_PARAM, GPUME_MAX_RANGE))
@@ -1320,7 +1343,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         __global const uchar *ref = ref_buf + a.ref[0].offset + (Y - R) * rp + X - R;
         for (int i = tid; i < rows * pitch; i += NT) {
             const int y = i / pitch, x = 4 * (i % pitch);
-            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & byte_mask(cols - x) : 0;
+            area[i] = x < cols ? load4_unaligned(ref + y * rp + x) & gpume_byte_mask(cols - x) : 0;
         }
     }
     /* the CTU, 0 outside the picture */
@@ -1328,11 +1351,11 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         const int y = i / 8, x = 4 * (i % 8);
         cur_w[i] = y < vh && x < vw ?
                    load4_unaligned(cur_buf + a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x) &
-                   byte_mask(vw - x) : 0;
+                   gpume_byte_mask(vw - x) : 0;
     }
 #pragma unroll
     for (int i = 0; i < 4; i++)
-        cm[i] = byte_mask(vw - part_x - 4 * i);
+        cm[i] = gpume_byte_mask(vw - part_x - 4 * i);
     /* this part's blocks among the fixed PUs */
     for (int k = 0; k < 16; k++) {
         const GpumePU pu = pu_table[fixed_pus[k]];
@@ -1341,34 +1364,8 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         if (4 * pu.t == part_y && 4 * pu.l == part_x + 8)
             k1 = k;
     }
-    {
-        /* hme's compaction, as in gpume_pu_search */
-        const int k = tid;
-        int dx = 0, dy = 0, pos, count;
-        const uint idx = hme && k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
-        int keep = hme && k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, R) &&
-                   !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
-        pos = compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = idx;
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        if (hme)
-            total = count;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* mask is read until here */
-        keep = hme && k < gpume_hme_nb_block_vectors(32, 8) &&
-               gpume_hme_block_new(coarse + ctu_idx, k, wx0, wy0, &dx, &dy);
-        pos = total + compact_place(keep, mask, &count);
-        if (keep) {
-            list_idx[pos] = gpume_hme_round_index(dx, dy, R);
-            list_dx[pos]  = dx;
-            list_dy[pos]  = dy;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (hme)
-            total += count;
-    }
+    hme_first_list(hme, 32, 8, R, coarse + ctu_idx, wx0, wy0, mask, list_idx, list_dx, list_dy,
+                   &total);
 
     for (int more = 1; more; ) {
         /* the part's pixels, loaded again for each list */
@@ -1411,29 +1408,8 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        {
-            const int n = more ? min(GPUME_HME_CANDIDATES, 9 * 16 - c0) : 0;
-            const int k = tid;
-            int dx, dy, pos, count;
-            const int keep = k < n && gpume_hme_round_new(c0 + k, seed_x, seed_y, round * 16,
-                                                          wx0, wy0, R, &dx, &dy);
-            pos = compact_place(keep, mask, &count);
-            if (keep) {
-                list_idx[pos] = gpume_hme_round_index(dx, dy, R);
-                list_dx[pos]  = dx;
-                list_dy[pos]  = dy;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            total  = count;
-            added += total;
-            c0    += n;
-            if (more && c0 == 9 * 16) {
-                /* no new vector: the winners and so the next seeds stay as they are */
-                round = added ? round + 1 : GPUME_HME_ROUNDS;
-                c0    = 0;
-                added = 0;
-            }
-        }
+        total = hme_round_step(more, 16, R, seed_x, seed_y, wx0, wy0, mask,
+                               list_idx, list_dx, list_dy, &round, &c0, &added);
     }
 
     red[lane * 16 + k0] = best0;
