@@ -475,14 +475,13 @@ extern "C" __global__ void gpume_hme_blocks(GpumeSearchArgs a, GpumeCudaBuffers 
 }
 
 /** Window origins of a CTU's PU-table search (full: one; hme: GPUME_HME_WINDOWS). */
-__device__ static void pu_windows(const GpumeSearchArgs *a, const GpumeCudaBuffers *b, int ctu_idx,
+__device__ static void pu_windows(const GpumeParams &p, const GpumeHmeCoarse *coarse, int ctu_idx,
                                   int px, int py, int *x0, int *y0)
 {
-    if (a->p.algo == GPUME_ALGO_HME)
-        gpume_hme_windows(b->coarse, a->p.ctu_cols, a->p.ctu_rows, ctu_idx, px, py, a->p.range,
-                          x0, y0);
+    if (p.algo == GPUME_ALGO_HME)
+        gpume_hme_windows(coarse, p.ctu_cols, p.ctu_rows, ctu_idx, px, py, p.range, x0, y0);
     else
-        x0[0] = y0[0] = -a->p.range;
+        x0[0] = y0[0] = -p.range;
 }
 
 /* PUs of the table of a CTU (gpume_nb_pus()) as a constant, for the size of per-thread arrays */
@@ -747,7 +746,7 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
     uint64_t best[PUS_PER_THREAD];
     int bn;
 
-    pu_windows(&a, &b, ctu_idx, px, py, wx0, wy0);
+    pu_windows(a.p, b.coarse, ctu_idx, px, py, wx0, wy0);
 #pragma unroll
     for (int i = 0; i < PUS_PER_THREAD; i++) {
         const int k = G > 1 ? (i == 0 && tid < G * nb ? tid % nb : nb) : tid + i * NT;
@@ -1496,16 +1495,18 @@ extern "C" __global__ __attribute__((launch_bounds(NT, 3)))
 void gpume_full32_b32(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { full_search32<32>(a, b, f); }
 
 
-/* Rows of all exported PUs of a CTU: they tile the CTU and are >= 4 wide;
- * at most GPUME_MAX_OUT_PER_CTU (256) PUs, so a PU index fits a byte. */
-#define MAX_PU_ROWS (GPUME_MAX_CTU * GPUME_MAX_CTU / 4)
+/* Row segments of at most 4 samples of all exported PUs of a CTU: the PUs
+ * tile the CTU and are >= 4 wide, so at most one per 4 samples; at most
+ * GPUME_MAX_OUT_PER_CTU (256) PUs, so a PU index fits a byte. */
+#define MAX_SEGS (GPUME_MAX_CTU * GPUME_MAX_CTU / 4)
 
 /**
  * Partition choice (or the fixed blocks), then sub-pel refinement of every
  * exported PU; writes the CTU's blocks and count. One block per CTU.
- * Each stage costs the 9 points of every PU at once: one thread per
- * (PU row, point) sums a row, then one thread per (PU, point) adds the rows
- * and one per PU picks the best key. No atomics, so sums are exact and the
+ * Each stage costs the 9 points of every PU at once: one thread per row
+ * segment of a PU sums its samples for all points (gpume_subpel_segment()),
+ * then one thread per (PU, point) adds the segments and one per PU picks
+ * the best key. No atomics, so sums are exact and the
  * order of additions does not matter.
  */
 extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
@@ -1517,11 +1518,11 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     GPUME_SHARED int16_t bx[GPUME_MAX_OUT_PER_CTU], by[GPUME_MAX_OUT_PER_CTU];
     GPUME_SHARED int16_t bw[GPUME_MAX_OUT_PER_CTU], bh[GPUME_MAX_OUT_PER_CTU];
     GPUME_SHARED int16_t qx[GPUME_MAX_OUT_PER_CTU], qy[GPUME_MAX_OUT_PER_CTU];
-    GPUME_SHARED uint8_t row_pu[MAX_PU_ROWS];
-    GPUME_SHARED uint16_t first_row[GPUME_MAX_OUT_PER_CTU + 1];
-    GPUME_SHARED uint16_t row_sad[9 * MAX_PU_ROWS];   /* a row: <= 64 * 255 */
+    GPUME_SHARED uint8_t seg_pu[MAX_SEGS];
+    GPUME_SHARED uint16_t first_seg[GPUME_MAX_OUT_PER_CTU + 1];
+    GPUME_SHARED uint16_t seg_sad[9 * MAX_SEGS];    /* a segment: <= 4 * 255 */
     GPUME_SHARED uint32_t sad[GPUME_MAX_OUT_PER_CTU][9];
-    GPUME_SHARED int nb_chosen, nb_out, nb_rows;
+    GPUME_SHARED int nb_chosen, nb_out, nb_segs;
     GPUME_SHARED uint32_t mask[NT / 32];
     GPUME_SHARED int scan[NT];
 
@@ -1534,7 +1535,7 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     const int cur_pitch = a.cur[0].pitch, ref_pitch = a.ref[0].pitch;
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
 
-    pu_windows(&a, &b, ctu_idx, px, py, wx0, wy0);
+    pu_windows(a.p, b.coarse, ctu_idx, px, py, wx0, wy0);
     if (a.p.block) {
         for (int i = tid; i < a.nb_fixed_pus; i += NT)
             chosen[i] = b.fixed_pus[i];
@@ -1572,7 +1573,7 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
         if (w <= 0 || h <= 0)
             w = h = 0;
         k = compact_place(h > 0, mask, &count);
-        scan[tid] = h;
+        scan[tid] = h * ((w + 3) >> 2);
         __syncthreads();
         for (int d = 1; d < NT; d <<= 1) {
             const int v = tid >= d ? scan[tid - d] : 0;
@@ -1581,20 +1582,20 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
             __syncthreads();
         }
         if (h > 0) {
-            const int first = scan[tid] - h;
+            const int first = scan[tid] - h * ((w + 3) >> 2);
             int vx, vy;
             gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;
-            first_row[k] = first;
-            for (int j = 0; j < h; j++)
-                row_pu[first + j] = k;
+            first_seg[k] = first;
+            for (int j = 0; j < h * ((w + 3) >> 2); j++)
+                seg_pu[first + j] = k;
         }
         if (tid == NT - 1) {
-            first_row[count] = scan[tid];
+            first_seg[count] = scan[tid];
             nb_out  = count;
-            nb_rows = scan[tid];
+            nb_segs = scan[tid];
         }
     }
     __syncthreads();
@@ -1602,37 +1603,30 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
     /* stages: the integer SAD only (subpel=0), or half then quarter pel */
     for (int step = a.p.subpel ? 2 : 0; step >= (a.p.subpel == 2 ? 1 : a.p.subpel ? 2 : 0); step--) {
         const int np = step ? 9 : 1;
-        for (int it = tid; it < np * nb_rows; it += NT) {
-            const int i = it % np, row = it / np, k = row_pu[row];
-            const int y = by[k] + row - first_row[k], x0 = bx[k], w = bw[k];
+        for (int sg = tid; sg < nb_segs; sg += NT) {
+            const int k = seg_pu[sg], n = (bw[k] + 3) >> 2, s = sg - first_seg[k];
+            const int y = by[k] + s / n, x0 = bx[k] + 4 * (s % n), w = min(4, bw[k] - 4 * (s % n));
             const uint8_t *c = cur + y * cur_pitch + x0;
-            uint32_t acc = 0;
-            int ox, oy;
-            gpume_subpel_offset(i, step, &ox, &oy);
             if (!step) {
                 const uint8_t *r = ref + (y + qy[k] / 4) * ref_pitch + x0 + qx[k] / 4;
+                uint32_t acc = 0;
                 for (int x = 0; x < w; x++)
                     acc += gpume_iabs(c[x] - r[x]);
+                seg_sad[sg] = acc;
             } else {
-                /* gpume_sample_qpel() without its clamps: the border of the
-                 * padded plane (range + 4) already holds the clamped samples */
-                const int sx = qx[k] + ox, sy = 4 * y + qy[k] + oy;
-                const int fx = sx & 3, fy = sy & 3;
-                const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
-                const uint8_t *r0 = ref + (sy >> 2) * ref_pitch + x0 + (sx >> 2);
-                const uint8_t *r1 = r0 + ref_pitch;
-                for (int x = 0; x < w; x++)
-                    acc += gpume_iabs(c[x] - ((wa * r0[x] + wb * r0[x + 1] + wc * r1[x] +
-                                               wd * r1[x + 1] + 8) >> 4));
+                uint32_t pts[9];
+                gpume_subpel_segment(c, ref, ref_pitch, x0, y, w, qx[k], qy[k], step, pts);
+#pragma unroll
+                for (int i = 0; i < 9; i++)
+                    seg_sad[sg * 9 + i] = pts[i];
             }
-            row_sad[it] = acc;
         }
         __syncthreads();
         for (int it = tid; it < np * nb_out; it += NT) {
             const int i = it % np, k = it / np;
             uint32_t sum = 0;
-            for (int row = first_row[k]; row < first_row[k + 1]; row++)
-                sum += row_sad[row * np + i];
+            for (int sg = first_seg[k]; sg < first_seg[k + 1]; sg++)
+                sum += seg_sad[sg * np + i];
             sad[k][i] = sum;
         }
         __syncthreads();

@@ -40,6 +40,7 @@ typedef ulong  uint64_t;
 #define GPUME_FN static inline
 #define GPUME_GLOBAL __global
 #define GPUME_LOCAL  __local
+#define GPUME_UNROLL _Pragma("unroll")
 #elif defined(__CUDACC__) || defined(__CUDA__)
 typedef unsigned char      uint8_t;
 typedef short              int16_t;
@@ -48,9 +49,14 @@ typedef int                int32_t;
 typedef unsigned int       uint32_t;
 typedef unsigned long long uint64_t;
 #define GPUME_FN __device__ static inline
+#define GPUME_UNROLL _Pragma("unroll")
 #else
 #include <stdint.h>
 #define GPUME_FN static inline
+#endif
+#ifndef GPUME_UNROLL
+/* a loop whose arrays stay in registers on a GPU only when it is unrolled */
+#define GPUME_UNROLL
 #endif
 #ifndef GPUME_GLOBAL
 #define GPUME_GLOBAL
@@ -587,6 +593,61 @@ GPUME_FN void gpume_subpel_offset(int i, int step, int *dx, int *dy)
     const int p = i == 0 ? 4 : i <= 4 ? i - 1 : i;
     *dx = (p % 3 - 1) * step;
     *dy = (p / 3 - 1) * step;
+}
+
+/**
+ * The GPU refinements' sub-pel step over a row segment: into sad[i] the SAD
+ * of the w <= 4 samples c[0 .. w - 1] of the current row y, from column x0,
+ * against the reference at quarter-pel vector (qx, qy) moved by
+ * gpume_subpel_offset(i, step), for the 9 points at once.
+ * gpume_sample_qpel() without its clamps: ref is sample (0, 0) of a plane
+ * whose border holds them. The bilinear sum is taken as rows, then
+ * columns, the same integers; the 3 x 3 integer samples around a pixel are
+ * read once for all points.
+ */
+GPUME_FN void gpume_subpel_segment(const GPUME_GLOBAL uint8_t *c, const GPUME_GLOBAL uint8_t *ref,
+                                   int pitch, int x0, int y, int w, int qx, int qy, int step,
+                                   uint32_t *sad)
+{
+    /* the top-left of the samples any point reads; point offsets (j - 1) step
+     * in each direction reach at most one sample further */
+    const int cb = (qx - step) >> 2, rb = (4 * y + qy - step) >> 2;
+    int dc[3], fx[3], dr[3], fy[3];
+    uint32_t acc[9] = { 0 };
+
+    GPUME_UNROLL
+    for (int j = 0; j < 3; j++) {
+        const int sx = qx + (j - 1) * step, sy = 4 * y + qy + (j - 1) * step;
+        dc[j] = (sx >> 2) - cb;
+        fx[j] = sx & 3;
+        dr[j] = (sy >> 2) - rb;
+        fy[j] = sy & 3;
+    }
+    GPUME_UNROLL
+    for (int x = 0; x < 4; x++) {
+        int h[3][3];    /* h[r][j]: row r of the samples at horizontal offset j */
+        if (x >= w)
+            break;
+        GPUME_UNROLL
+        for (int r = 0; r < 3; r++) {
+            const GPUME_GLOBAL uint8_t *p = ref + (rb + r) * pitch + x0 + cb + x;
+            const int s0 = p[0], s1 = p[1], s2 = p[2];
+            GPUME_UNROLL
+            for (int j = 0; j < 3; j++)
+                h[r][j] = (4 - fx[j]) * (dc[j] ? s1 : s0) + fx[j] * (dc[j] ? s2 : s1);
+        }
+        GPUME_UNROLL
+        for (int i = 0; i < 9; i++) {
+            /* gpume_subpel_offset()'s raster position of point i */
+            const int pos = i == 0 ? 4 : i <= 4 ? i - 1 : i, jx = pos % 3, jy = pos / 3;
+            const int v = (4 - fy[jy]) * (dr[jy] ? h[1][jx] : h[0][jx]) +
+                          fy[jy] * (dr[jy] ? h[2][jx] : h[1][jx]);
+            acc[i] += gpume_iabs(c[x] - ((v + 8) >> 4));
+        }
+    }
+    GPUME_UNROLL
+    for (int i = 0; i < 9; i++)
+        sad[i] = acc[i];
 }
 
 /** PUs of one CU of size cu_size (pixels) in the PU table. */

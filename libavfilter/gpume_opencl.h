@@ -53,8 +53,8 @@
 #define GPUME_OCL_LIST(ctu)    (GPUME_HME_CANDIDATES +                                    \
                                 GPUME_HME_BLOCK_MINIMA * ((ctu) / GPUME_MIN_CU) * ((ctu) / GPUME_MIN_CU))
 
-/** Rows of all exported PUs of a CTU: they tile it and are at least 4 wide. */
-#define GPUME_OCL_PU_ROWS(ctu) ((ctu) * (ctu) / 4)
+/** Row segments of at most 4 samples of all exported PUs of a CTU: they tile it and are at least 4 wide. */
+#define GPUME_OCL_SEGS(ctu) ((ctu) * (ctu) / 4)
 /** Exported PUs of a CTU at most: its 4x4 units. */
 #define GPUME_OCL_OUT(ctu)     (((ctu) / 4) * ((ctu) / 4))
 
@@ -103,12 +103,12 @@
     X(int32_t,  scan,      GPUME_KERNEL_THREADS)                                        \
     X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
     X(int32_t,  nb_chosen, 1)                                                           \
-    X(uint16_t, row_sad,   9 * GPUME_OCL_PU_ROWS(ctu)) /* a row: <= 64 * 255 */         \
+    X(uint16_t, seg_sad,   9 * GPUME_OCL_SEGS(ctu))    /* a segment: <= 4 * 255 */      \
     X(uint16_t, chosen,    GPUME_MAX_OUT_PER_CTU)                                       \
-    X(uint16_t, first_row, GPUME_OCL_OUT(ctu) + 1)                                      \
+    X(uint16_t, first_seg, GPUME_OCL_OUT(ctu) + 1)                                      \
     X(int16_t,  geo,       6 * GPUME_OCL_OUT(ctu))                                      \
     X(uint8_t,  tmp_mode,  GPUME_PART_TMP)                                              \
-    X(uint8_t,  row_pu,    GPUME_OCL_PU_ROWS(ctu))
+    X(uint8_t,  seg_pu,    GPUME_OCL_SEGS(ctu))
 #define GPUME_OCL_LFS_LOCALS(X, ctu)                                                    \
     X(uint64_t, red,       GPUME_LFS_THREADS)                                           \
     X(uint32_t, sad_of,    GPUME_LFS_THREADS)

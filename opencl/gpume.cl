@@ -1424,9 +1424,10 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
 /**
  * Partition choice (or the fixed blocks), then sub-pel refinement of every
  * exported PU; writes the CTU's blocks and count. One work-group per CTU.
- * Each stage costs the 9 points of every PU at once: one work-item per
- * (PU row, point) sums a row, then one per (PU, point) adds the rows and
- * one per PU picks the best key. No atomics, so sums are exact and the
+ * Each stage costs the 9 points of every PU at once: one work-item per row
+ * segment of a PU sums its samples for all points (gpume_subpel_segment()),
+ * then one per (PU, point) adds the segments and one per PU picks the best
+ * key. No atomics, so sums are exact and the
  * order of additions does not matter.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
@@ -1443,7 +1444,7 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
     __local short *bx = geo, *by = bx + GPUME_OCL_OUT(CTU), *bw = by + GPUME_OCL_OUT(CTU);
     __local short *bh = bw + GPUME_OCL_OUT(CTU), *qx = bh + GPUME_OCL_OUT(CTU), *qy = qx + GPUME_OCL_OUT(CTU);
     int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
-    int nb_out, nb_rows;
+    int nb_out, nb_segs;
 
     pu_windows(&a, coarse, ctu_idx, px, py, wx0, wy0);
     if (a.p.block) {
@@ -1475,7 +1476,7 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
         if (w <= 0 || h <= 0)
             w = h = 0;
         k = compact_place(h > 0, mask, &nb_out);
-        scan[tid] = h;
+        scan[tid] = h * ((w + 3) >> 2);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int d = 1; d < NT; d <<= 1) {
             const int v = tid >= d ? scan[tid - d] : 0;
@@ -1484,56 +1485,49 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         if (h > 0) {
-            const int first = scan[tid] - h;
+            const int first = scan[tid] - h * ((w + 3) >> 2);
             int vx, vy;
             gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;
-            first_row[k] = first;
-            for (int j = 0; j < h; j++)
-                row_pu[first + j] = k;
+            first_seg[k] = first;
+            for (int j = 0; j < h * ((w + 3) >> 2); j++)
+                seg_pu[first + j] = k;
         }
-        nb_rows = scan[NT - 1];
+        nb_segs = scan[NT - 1];
         if (tid == 0)
-            first_row[nb_out] = nb_rows;
+            first_seg[nb_out] = nb_segs;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* stages: the integer SAD only (subpel=0), or half then quarter pel */
     for (int step = a.p.subpel ? 2 : 0; step >= (a.p.subpel == 2 ? 1 : a.p.subpel ? 2 : 0); step--) {
         const int np = step ? 9 : 1;
-        for (int it = tid; it < np * nb_rows; it += NT) {
-            const int i = it % np, row = it / np, k = row_pu[row];
-            const int y = by[k] + row - first_row[k], x0 = bx[k], w = bw[k];
+        for (int sg = tid; sg < nb_segs; sg += NT) {
+            const int k = seg_pu[sg], n = (bw[k] + 3) >> 2, s = sg - first_seg[k];
+            const int y = by[k] + s / n, x0 = bx[k] + 4 * (s % n), w = min(4, bw[k] - 4 * (s % n));
             __global const uchar *c = cur + y * cur_pitch + x0;
-            uint acc = 0;
-            int ox, oy;
-            gpume_subpel_offset(i, step, &ox, &oy);
             if (!step) {
                 __global const uchar *r = ref + (y + qy[k] / 4) * ref_pitch + x0 + qx[k] / 4;
+                uint acc = 0;
                 for (int x = 0; x < w; x++)
                     acc += abs_diff(c[x], r[x]);
+                seg_sad[sg] = acc;
             } else {
-                /* gpume_sample_qpel() without its clamps: the border of the
-                 * padded plane (range + 4) already holds the clamped samples */
-                const int sx = qx[k] + ox, sy = 4 * y + qy[k] + oy;
-                const int fx = sx & 3, fy = sy & 3;
-                const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
-                __global const uchar *r0 = ref + (sy >> 2) * ref_pitch + x0 + (sx >> 2);
-                __global const uchar *r1 = r0 + ref_pitch;
-                for (int x = 0; x < w; x++)
-                    acc += gpume_iabs(c[x] - ((wa * r0[x] + wb * r0[x + 1] + wc * r1[x] +
-                                               wd * r1[x + 1] + 8) >> 4));
+                uint pts[9];
+                gpume_subpel_segment(c, ref, ref_pitch, x0, y, w, qx[k], qy[k], step, pts);
+#pragma unroll
+                for (int i = 0; i < 9; i++)
+                    seg_sad[sg * 9 + i] = pts[i];
             }
-            row_sad[it] = acc;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int it = tid; it < np * nb_out; it += NT) {
             const int i = it % np, k = it / np;
             uint sum = 0;
-            for (int row = first_row[k]; row < first_row[k + 1]; row++)
-                sum += row_sad[row * np + i];
+            for (int sg = first_seg[k]; sg < first_seg[k + 1]; sg++)
+                sum += seg_sad[sg * np + i];
             sad[k * 9 + i] = sum;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
