@@ -21,10 +21,13 @@
 
 #include <string.h>
 
+#include "config.h"
+#include "libavutil/common.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
+#include "libavutil/pixelutils.h"
 #include "gpume_backend.h"
 
 /**
@@ -49,6 +52,7 @@ typedef struct GpumeCPUContext {
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
     GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
+    av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
 } GpumeCPUContext;
 
 typedef struct EstimateJob {
@@ -79,6 +83,12 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
     s->nb_fixed_pus = p->nb_fixed_pus;
+#if CONFIG_PIXELUTILS
+    /* libavutil's SIMD SADs, for any alignment: the planes' borders make
+     * block addresses odd */
+    for (int k = 0; k < FF_ARRAY_ELEMS(s->square_sad); k++)
+        s->square_sad[k] = av_pixelutils_get_sad_fn(k + 3, k + 3, 0, host->log_ctx);
+#endif
     if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
         return AVERROR(ENOMEM);
 
@@ -159,29 +169,73 @@ static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint
 }
 
 /**
+ * sad_rect() added to cost, stopped after the row where the sum reaches
+ * limit: the result is the exact sum when that is below limit, else some
+ * value of at least limit.
+ */
+static av_always_inline uint32_t sad_rect_until(const uint8_t *cur, int cs, const uint8_t *ref, int rs,
+                                                int vw, int vh, uint32_t cost, uint64_t limit)
+{
+    for (int y = 0; y < vh && cost < limit; y++, cur += cs, ref += rs)
+        cost += sad_rect(cur, cs, ref, rs, vw, 1);
+    return cost;
+}
+
+/** pixelutils' SAD of vw x vh blocks, or NULL where the size needs the C code. */
+static av_pixelutils_sad_fn square_sad_fn(const GpumeCPUContext *s, int vw, int vh)
+{
+    return vw == vh && (vw == 8 || vw == 16 || vw == 32) ? s->square_sad[av_log2(vw) - 3] : NULL;
+}
+
+/** SAD of a vw x vh region, pixelutils' where it has the size. */
+static uint32_t block_sad(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                          const uint8_t *ref, int rs, int vw, int vh)
+{
+    const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
+    return sad ? sad(cur, cs, ref, rs) : sad_rect(cur, cs, ref, rs, vw, vh);
+}
+
+/**
  * SAD of a region against the reference displaced by quarter-pel (qx, qy);
  * the padded reference makes unclamped reads equal gpume_sample_qpel().
+ * The bilinear weights factor, (4 - fx)(4 - fy) a + fx (4 - fy) b +
+ * (4 - fx) fy c + fx fy d = (4 - fy) h0 + fy h1 with h0, h1 the horizontal
+ * sums of the two rows, so each row's sums serve two output rows; with
+ * fx or fy 0, (4 X + 8) >> 4 = (X + 2) >> 2 needs one pass.
  */
-static uint32_t sad_qpel(const uint8_t *cur, int cs, const CPUPlane *ref,
+static uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs, const CPUPlane *ref,
                          int x0, int y0, int vw, int vh, int qx, int qy)
 {
-    const int fx = qx & 3, fy = qy & 3;
-    const int wa = (4 - fx) * (4 - fy), wb = fx * (4 - fy), wc = (4 - fx) * fy, wd = fx * fy;
-    const uint8_t *r = ref->data + (y0 + (qy >> 2)) * ref->stride + x0 + (qx >> 2);
-    uint32_t sad = 0;
+    const int fx = qx & 3, fy = qy & 3, rs = ref->stride;
+    const uint8_t *r = ref->data + (y0 + (qy >> 2)) * rs + x0 + (qx >> 2);
+    uint8_t pred[GPUME_MAX_CTU * GPUME_MAX_CTU];
+    uint16_t h[2][GPUME_MAX_CTU];
 
     if (!fx && !fy)
-        return sad_rect(cur, cs, r, ref->stride, vw, vh);
-    for (int y = 0; y < vh; y++) {
-        const uint8_t *r1 = r + ref->stride;
-        for (int x = 0; x < vw; x++) {
-            const int v = (wa * r[x] + wb * r[x + 1] + wc * r1[x] + wd * r1[x + 1] + 8) >> 4;
-            sad += FFABS(cur[x] - v);
+        return block_sad(s, cur, cs, r, rs, vw, vh);
+    if (!fy) {
+        for (int y = 0; y < vh; y++, r += rs)
+            for (int x = 0; x < vw; x++)
+                pred[y * vw + x] = ((4 - fx) * r[x] + fx * r[x + 1] + 2) >> 2;
+    } else if (!fx) {
+        for (int y = 0; y < vh; y++, r += rs)
+            for (int x = 0; x < vw; x++)
+                pred[y * vw + x] = ((4 - fy) * r[x] + fy * r[x + rs] + 2) >> 2;
+    } else {
+        for (int x = 0; x < vw; x++)
+            h[0][x] = (4 - fx) * r[x] + fx * r[x + 1];
+        for (int y = 0; y < vh; y++) {
+            const uint16_t *h0 = h[y & 1];
+            uint16_t *h1 = h[!(y & 1)];
+            r += rs;
+            for (int x = 0; x < vw; x++) {
+                const int hx = (4 - fx) * r[x] + fx * r[x + 1];
+                pred[y * vw + x] = ((4 - fy) * h0[x] + fy * hx + 8) >> 4;
+                h1[x] = hx;
+            }
         }
-        cur += cs;
-        r   += ref->stride;
     }
-    return sad;
+    return block_sad(s, cur, cs, pred, vw, vw, vh);
 }
 
 /**
@@ -232,9 +286,47 @@ static inline uint32_t pu_sad(const uint32_t *S, int u, GpumePU pu)
     return S[pu.b * w + pu.r] - S[pu.t * w + pu.r] - S[pu.b * w + pu.l] + S[pu.t * w + pu.l];
 }
 
+/** Costs below this beat key best for candidate idx: at equal cost the smaller index wins. */
+static inline uint64_t key_limit(uint64_t best, uint32_t idx)
+{
+    return (best >> 32) + ((uint32_t)best > idx);
+}
+
 /**
- * Evaluate integer candidate (dx, dy) with index idx for every PU in list,
- * keeping the smallest key per PU.
+ * Fixed-block mode's step of the PU-table search: the SAD of each PU of
+ * list, the part of it within the valid vw x vh, directly; the same sums as
+ * the unit table's without the table. A PU's SAD stops once its cost can no
+ * longer win.
+ */
+static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                                const uint8_t *ref, int rs, int vw, int vh,
+                                uint32_t mvc, uint32_t idx, const uint16_t *list, int nb,
+                                uint64_t *best)
+{
+    for (int i = 0; i < nb; i++) {
+        const int k = list[i];
+        const GpumePU pu = s->pu[k];
+        const int x = 4 * pu.l, y = 4 * pu.t;
+        const int w = FFMIN(4 * (pu.r - pu.l), vw - x), h = FFMIN(4 * (pu.b - pu.t), vh - y);
+        const uint64_t limit = key_limit(best[k], idx);
+        uint32_t cost = mvc;
+
+        if (cost >= limit)
+            continue;
+        if (w > 0 && h > 0) {
+            const av_pixelutils_sad_fn sad = square_sad_fn(s, w, h);
+            const uint8_t *c = cur + y * cs + x, *r = ref + y * rs + x;
+            cost = sad ? cost + sad(c, cs, r, rs) : sad_rect_until(c, cs, r, rs, w, h, cost, limit);
+        }
+        if (cost < limit)
+            best[k] = gpume_key(cost, idx);
+    }
+}
+
+/**
+ * Evaluate integer candidate (dx, dy) with index idx for every PU in list
+ * (fixed-block mode) or of the table (list NULL), keeping the smallest key
+ * per PU.
  */
 static void pu_table_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                                const CPUPlane *ref, int x0, int y0, int vw, int vh,
@@ -244,14 +336,17 @@ static void pu_table_candidate(const GpumeCPUContext *s, const uint8_t *cur, int
     uint32_t S[(GPUME_MAX_UNITS + 1) * (GPUME_MAX_UNITS + 1)];
     const int u = s->p.units;
     const uint32_t mvc = gpume_mv_cost(s->p.lambda, 4 * dx, 4 * dy, px, py);
+    const uint8_t *r = ref->data + (y0 + dy) * ref->stride + x0 + dx;
 
-    unit_sad_table(cur, cs, ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride,
-                   vw, vh, u, S);
+    if (list) {
+        fixed_pus_candidate(s, cur, cs, r, ref->stride, vw, vh, mvc, idx, list, nb, best);
+        return;
+    }
+    unit_sad_table(cur, cs, r, ref->stride, vw, vh, u, S);
     for (int i = 0; i < nb; i++) {
-        const int k = list ? list[i] : i;
-        const uint64_t key = gpume_key(pu_sad(S, u, s->pu[k]) + mvc, idx);
-        if (key < best[k])
-            best[k] = key;
+        const uint64_t key = gpume_key(pu_sad(S, u, s->pu[i]) + mvc, idx);
+        if (key < best[i])
+            best[i] = key;
     }
 }
 
@@ -260,7 +355,7 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
                               const CPUPlane *ref, int x, int y, int w, int h,
                               int *qx, int *qy, int px, int py)
 {
-    uint32_t best_sad = sad_qpel(cur, cs, ref, x, y, w, h, *qx, *qy);
+    uint32_t best_sad = sad_qpel(s, cur, cs, ref, x, y, w, h, *qx, *qy);
 
     for (int step = 2; step >= 1; step--) {
         uint64_t best;
@@ -273,7 +368,7 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
             uint32_t sad;
             uint64_t key;
             gpume_subpel_offset(i, step, &ox, &oy);
-            sad = sad_qpel(cur, cs, ref, x, y, w, h, cx + ox, cy + oy);
+            sad = sad_qpel(s, cur, cs, ref, x, y, w, h, cx + ox, cy + oy);
             key = gpume_key(sad + gpume_mv_cost(s->p.lambda, cx + ox, cy + oy, px, py), i);
             if (key < best) {
                 best     = key;
@@ -290,8 +385,8 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
 static uint64_t level_key(const GpumeCPUContext *s, const CPUPlane *cur, const CPUPlane *ref,
                           int x0, int y0, int vw, int vh, int dx, int dy, uint32_t idx)
 {
-    const uint32_t sad = sad_rect(cur->data + y0 * cur->stride + x0, cur->stride,
-                                  ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride, vw, vh);
+    const uint32_t sad = block_sad(s, cur->data + y0 * cur->stride + x0, cur->stride,
+                                   ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride, vw, vh);
     return gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)), idx);
 }
 
@@ -321,6 +416,75 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
  * partial cost reaches the last kept one can stop */
 #define HME_BLOCK_TOP (9 * (GPUME_HME_BLOCK_MINIMA - 1) + 1)
 
+/* side of hme's level-1 block search at the largest range */
+#define HME_L1_MAX_SIDE (2 * ((GPUME_MAX_RANGE + 1) >> 1) + 1)
+
+/**
+ * hme level 1, one block of vw x vh at cb: the HME_BLOCK_TOP least keys of
+ * its full search over (dx, dy) in [-r, r]^2 around rb, least first, in
+ * top; returns how many there are.
+ */
+static int hme_block_top(const GpumeCPUContext *s, const uint8_t *cb, int cs,
+                         const uint8_t *rb, int rs, int vw, int vh, int r, uint64_t *top)
+{
+    const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
+    const int n = 2 * r + 1, rows4 = vw == 4 && vh == 4;
+    uint16_t ref_rows[(HME_L1_MAX_SIDE + 3) * HME_L1_MAX_SIDE];
+    int cur_rows[4];
+    int nb_top = 0;
+
+    /* 4x4 blocks (block=8), which have no SIMD SAD: the sums of their rows
+     * bound each SAD from below, sum |cur row - ref row| <= SAD, and the
+     * bound rules most candidates out for 4 differences instead of 16 */
+    if (rows4) {
+        for (int y = 0; y < 4; y++)
+            cur_rows[y] = cb[y * cs] + cb[y * cs + 1] + cb[y * cs + 2] + cb[y * cs + 3];
+        for (int y = 0; y < n + 3; y++) {
+            const uint8_t *row = rb + (y - r) * rs - r;
+            int sum = row[0] + row[1] + row[2] + row[3];
+            ref_rows[y * n] = sum;
+            for (int x = 1; x < n; x++) {
+                sum += row[x + 3] - row[x - 1];
+                ref_rows[y * n + x] = sum;
+            }
+        }
+    }
+
+    /* in raster order, so a later candidate of equal cost never enters */
+    for (int dy = -r, c = 0; dy <= r; dy++) {
+        for (int dx = -r; dx <= r; dx++, c++) {
+            const uint32_t limit = nb_top < HME_BLOCK_TOP ? UINT32_MAX :
+                                   (uint32_t)(top[HME_BLOCK_TOP - 1] >> 32);
+            const uint8_t *rr = rb + dy * rs + dx;
+            uint32_t cost = s->p.lambda * (FFABS(dx) + FFABS(dy));
+            int t;
+
+            if (cost >= limit)
+                continue;
+            if (rows4) {
+                const uint16_t *rc = ref_rows + (dy + r) * n + dx + r;
+                const uint32_t bound = cost + FFABS(cur_rows[0] - rc[0])     + FFABS(cur_rows[1] - rc[n]) +
+                                              FFABS(cur_rows[2] - rc[2 * n]) + FFABS(cur_rows[3] - rc[3 * n]);
+                if (bound >= limit)
+                    continue;
+                cost = sad_rect_until(cb, cs, rr, rs, 4, 4, cost, limit);
+            } else if (sad) {
+                cost += sad(cb, cs, rr, rs);
+            } else {
+                cost = sad_rect_until(cb, cs, rr, rs, vw, vh, cost, limit);
+            }
+            if (cost >= limit)
+                continue;
+            t = FFMIN(nb_top, HME_BLOCK_TOP - 1);
+            for (; t > 0 && top[t - 1] > gpume_key(cost, c); t--)
+                top[t] = top[t - 1];
+            top[t] = gpume_key(cost, c);
+            nb_top = FFMIN(nb_top + 1, HME_BLOCK_TOP);
+        }
+    }
+    return nb_top;
+}
+
 /**
  * hme level 1, the blocks of CTU (cx, cy) one by one: the
  * GPUME_HME_BLOCK_MINIMA separated minima of each block's full search,
@@ -340,7 +504,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
         const uint8_t *cb = cur->data + y1 * cur->stride + x1;
         uint64_t top[HME_BLOCK_TOP];
-        int nb_top = 0, mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
+        int nb_top, mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
 
         if (x >= p->width || y >= p->height) {
             for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
@@ -349,26 +513,8 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             }
             continue;
         }
-        /* in raster order, so a later candidate of equal cost never enters */
-        for (int dy = -r, c = 0; dy <= r; dy++) {
-            const uint8_t *rb = ref->data + (y1 + dy) * ref->stride + x1;
-            for (int dx = -r; dx <= r; dx++, c++) {
-                const uint32_t limit = nb_top < HME_BLOCK_TOP ? UINT32_MAX :
-                                       (uint32_t)(top[HME_BLOCK_TOP - 1] >> 32);
-                uint32_t cost = p->lambda * (FFABS(dx) + FFABS(dy));
-                const uint8_t *cr = cb, *rr = rb + dx;
-                int t;
-                for (int yy = 0; yy < vh && cost < limit; yy++, cr += cur->stride, rr += ref->stride)
-                    cost += sad_rect(cr, cur->stride, rr, ref->stride, vw, 1);
-                if (cost >= limit)
-                    continue;
-                t = FFMIN(nb_top, HME_BLOCK_TOP - 1);
-                for (; t > 0 && top[t - 1] > gpume_key(cost, c); t--)
-                    top[t] = top[t - 1];
-                top[t] = gpume_key(cost, c);
-                nb_top = FFMIN(nb_top + 1, HME_BLOCK_TOP);
-            }
-        }
+        nb_top = hme_block_top(s, cb, cur->stride, ref->data + y1 * ref->stride + x1, ref->stride,
+                               vw, vh, r, top);
         for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
             int t = 0;
             for (; t < nb_top; t++) {
@@ -554,7 +700,7 @@ static uint64_t lfs_step(const GpumeCPUContext *s, const uint8_t *c, int cs, con
             uint64_t key;
             if (!gpume_in_range(dx, dy, s->p.range))
                 continue;
-            sad = sad_rect(c, cs, ref->data + (y + dy) * ref->stride + x + dx, ref->stride, w, h);
+            sad = block_sad(s, c, cs, ref->data + (y + dy) * ref->stride + x + dx, ref->stride, w, h);
             key = gpume_key(sad + gpume_mv_cost(s->p.lambda, 4 * dx, 4 * dy, px, py),
                             j * GPUME_LFS_N + i);
             if (key < best) {
@@ -577,7 +723,7 @@ static void lfs_qpel_step(const GpumeCPUContext *s, const uint8_t *c, int cs, co
     for (int j = 0; j < GPUME_LFS_N; j++) {
         for (int i = 0; i < GPUME_LFS_N; i++) {
             const int qx = cqx + (GPUME_LFS_LO + i) * st, qy = cqy + (GPUME_LFS_LO + j) * st;
-            const uint32_t sq = sad_qpel(c, cs, ref, x, y, w, h, qx, qy);
+            const uint32_t sq = sad_qpel(s, c, cs, ref, x, y, w, h, qx, qy);
             const uint64_t key = gpume_key(sq + gpume_mv_cost(s->p.lambda, qx, qy, px, py),
                                            j * GPUME_LFS_N + i);
             if (key < best) {
