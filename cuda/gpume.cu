@@ -1026,15 +1026,15 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
             const int dy = hme ? list_dy[c] : c / (2 * R + 1) - R;
             const uint32_t idx = hme ? list_idx[c] : c;
             const uint32_t mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
+            /* the byte of the search area under the part's first pixel */
+            const int o = (R + dy + part_y) * 4 * pitch + R + dx + part_x;
             uint32_t s0, s1;
             uint64_t key;
             /* the same branch for a whole block */
             if (edge)
-                pb_sads<true>(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
-                              vh - part_y, &s0, &s1);
+                pb_sads<true>(cw, area, pitch, o, cm, vh - part_y, &s0, &s1);
             else
-                pb_sads<false>(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
-                               vh - part_y, &s0, &s1);
+                pb_sads<false>(cw, area, pitch, o, cm, vh - part_y, &s0, &s1);
             key   = gpume_key(s0 + mvc, idx);
             best0 = key < best0 ? key : best0;
             key   = gpume_key(s1 + mvc, idx);
@@ -1559,10 +1559,11 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
 
     static_assert(GPUME_MAX_OUT_PER_CTU <= NT, "one exported PU per thread");
     /* clipped geometry and integer vectors of the exported PUs (those inside
-     * the frame, in order: one thread each), rows numbered by a prefix sum */
+     * the frame, in order: one thread each), their row segments numbered
+     * by a prefix sum */
     {
         const int i = tid;
-        int x = 0, y = 0, w = 0, h = 0, k, count;
+        int x = 0, y = 0, w = 0, h = 0, segs, k, count;
         if (i < nb_chosen) {
             const GpumePU pu = b.pu[chosen[i]];
             x = X + 4 * pu.l;
@@ -1572,8 +1573,10 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
         }
         if (w <= 0 || h <= 0)
             w = h = 0;
+        /* the PU's row segments of at most 4 samples */
+        segs = h * ((w + 3) >> 2);
         k = compact_place(h > 0, mask, &count);
-        scan[tid] = h * ((w + 3) >> 2);
+        scan[tid] = segs;
         __syncthreads();
         for (int d = 1; d < NT; d <<= 1) {
             const int v = tid >= d ? scan[tid - d] : 0;
@@ -1582,14 +1585,14 @@ extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
             __syncthreads();
         }
         if (h > 0) {
-            const int first = scan[tid] - h * ((w + 3) >> 2);
+            const int first = scan[tid] - segs;
             int vx, vy;
             gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;
             first_seg[k] = first;
-            for (int j = 0; j < h * ((w + 3) >> 2); j++)
+            for (int j = 0; j < segs; j++)
                 seg_pu[first + j] = k;
         }
         if (tid == NT - 1) {

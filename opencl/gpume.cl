@@ -1462,10 +1462,11 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* clipped geometry and integer vectors of the exported PUs (those inside
-     * the frame, in order: one work-item each), rows numbered by a prefix sum */
+     * the frame, in order: one work-item each), their row segments numbered
+     * by a prefix sum */
     {
         const int i = tid;
-        int x = 0, y = 0, w = 0, h = 0, k;
+        int x = 0, y = 0, w = 0, h = 0, segs, k;
         if (i < *nb_chosen) {
             const GpumePU pu = pu_table[chosen[i]];
             x = X + 4 * pu.l;
@@ -1475,8 +1476,10 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
         }
         if (w <= 0 || h <= 0)
             w = h = 0;
+        /* the PU's row segments of at most 4 samples */
+        segs = h * ((w + 3) >> 2);
         k = compact_place(h > 0, mask, &nb_out);
-        scan[tid] = h * ((w + 3) >> 2);
+        scan[tid] = segs;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int d = 1; d < NT; d <<= 1) {
             const int v = tid >= d ? scan[tid - d] : 0;
@@ -1485,14 +1488,14 @@ void gpume_refine(GpumeSearchArgs a, SEARCH_BUFFERS
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         if (h > 0) {
-            const int first = scan[tid] - h * ((w + 3) >> 2);
+            const int first = scan[tid] - segs;
             int vx, vy;
             gpume_key_vector(keys[chosen[i]], a.p.algo, a.p.range, wx0, wy0, &vx, &vy);
             bx[k] = x; by[k] = y; bw[k] = w; bh[k] = h;
             qx[k] = 4 * vx;
             qy[k] = 4 * vy;
             first_seg[k] = first;
-            for (int j = 0; j < h * ((w + 3) >> 2); j++)
+            for (int j = 0; j < segs; j++)
                 seg_pu[first + j] = k;
         }
         nb_segs = scan[NT - 1];
