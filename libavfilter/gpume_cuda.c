@@ -53,14 +53,16 @@ typedef struct GpumeCUDAContext {
     CUevent loaded[GPUME_NB_SLOTS];
     CUevent pred_ready[NB_RESULTS], searched[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
-    CUfunction f_pad, f_downscale, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
+    CUfunction f_pyramid, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
     CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
 
     CUdeviceptr d_pu, d_fixed_pus, d_coarse, d_keys;
-    CUdeviceptr d_pred[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
+    CUdeviceptr d_pred[NB_RESULTS];
+    /* each result as the host reads it back, in one copy: counts, then blocks */
+    CUdeviceptr d_result[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
     int nb_fixed_pus;
 
     /* page-locked: the luma of each slot's software frame on its way to the
@@ -92,8 +94,7 @@ static void cuda_uninit(void *priv)
         if (s->d_keys)      CHECK_CU(cu->cuMemFree(s->d_keys));
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->d_pred[i])   CHECK_CU(cu->cuMemFree(s->d_pred[i]));
-            if (s->d_blocks[i]) CHECK_CU(cu->cuMemFree(s->d_blocks[i]));
-            if (s->d_counts[i]) CHECK_CU(cu->cuMemFree(s->d_counts[i]));
+            if (s->d_result[i]) CHECK_CU(cu->cuMemFree(s->d_result[i]));
         }
         for (int i = 0; i < GPUME_NB_SLOTS; i++)
             if (s->loaded[i])
@@ -131,6 +132,7 @@ static void cuda_uninit(void *priv)
     memset(s->pic, 0, sizeof(s->pic));
     s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
+    memset(s->d_result, 0, sizeof(s->d_result));
     memset(s->d_blocks, 0, sizeof(s->d_blocks));
     memset(s->d_counts, 0, sizeof(s->d_counts));
     s->module = NULL;
@@ -207,8 +209,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         if (err < 0)                                                          \
             goto fail;                                                        \
     } while (0)
-    GET_FUNC(f_pad,        "gpume_pad");
-    GET_FUNC(f_downscale,  "gpume_downscale");
+    GET_FUNC(f_pyramid,    "gpume_pyramid");
     GET_FUNC(f_hme_coarse, "gpume_hme_coarse");
     GET_FUNC(f_hme_blocks, "gpume_hme_blocks");
     GET_FUNC(f_pu_search,  ff_gpume_block8_search(p) ? "gpume_pu_blocks32" :
@@ -242,10 +243,10 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
         if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
-            (err = alloc_dev(s, &s->d_blocks[i],
-                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock))) < 0 ||
-            (err = alloc_dev(s, &s->d_counts[i], p->nb_ctus * sizeof(uint16_t))) < 0)
+            (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
             goto fail;
+        s->d_counts[i] = s->d_result[i];
+        s->d_blocks[i] = s->d_result[i] + s->blocks_offset;
     }
     err = CHECK_CU(cu->cuMemcpyHtoD(s->d_pu, pu, p->nb_pus * sizeof(*pu)));
     if (err >= 0 && s->nb_fixed_pus)
@@ -267,16 +268,24 @@ static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int
     return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
 }
 
-/** Run a plane kernel (pad, downscale) on plane level of slot's pyramid. */
-static int run_plane_kernel(GpumeCUDAContext *s, CUfunction f, int slot, int level)
+/** Pad level 0 of slot's pyramid, loaded, and for hme make the coarse levels from it. */
+static int run_pyramid(GpumeCUDAContext *s, int slot)
 {
-    const GpumePlane *pl = &s->level[level];
-    GpumePlaneArgs a = { .src = s->level[FFMAX(level - 1, 0)], .dst = *pl, .pad = s->pad };
+    GpumePyramidArgs a = {
+        .nb_levels = s->p.algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1,
+        .pad       = s->pad,
+    };
     void *args[] = { &a, &s->pic[slot] };
-    /* gpume_pad covers the border too, gpume_downscale the interior only */
-    const int border = f == s->f_pad ? 2 * s->pad : 0;
-    return launch(s, f, FFALIGN(pl->w + border, 32) / 32, FFALIGN(pl->h + border, 8) / 8,
-                  32, 8, args);
+    int blocks = 0;
+
+    for (int k = 0; k < a.nb_levels; k++) {
+        const GpumePlane *pl = &s->level[k];
+        a.level[k]       = *pl;
+        a.first_block[k] = blocks;
+        blocks += FFALIGN(pl->w + 2 * s->pad, GPUME_PYR_BW) / GPUME_PYR_BW *
+                  (FFALIGN(pl->h + 2 * s->pad, GPUME_PYR_BH) / GPUME_PYR_BH);
+    }
+    return launch(s, s->f_pyramid, blocks, 1, GPUME_PYR_BW, GPUME_PYR_BH, args);
 }
 
 static int cuda_load(void *priv, int slot, const AVFrame *frame)
@@ -332,12 +341,7 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     if (err >= 0)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->loaded[slot], 0));
     if (err >= 0)
-        err = run_plane_kernel(s, s->f_pad, slot, 0);
-    for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
-        err = run_plane_kernel(s, s->f_downscale, slot, k);
-        if (err >= 0)
-            err = run_plane_kernel(s, s->f_pad, slot, k);
-    }
+        err = run_pyramid(s, slot);
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
@@ -417,11 +421,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     if (err >= 0)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->download, s->searched[e], 0));
     if (err >= 0)
-        err = CHECK_CU(cu->cuMemcpyDtoHAsync(s->result[e].data, s->d_counts[e],
-                                             p->nb_ctus * sizeof(uint16_t), s->download));
-    if (err >= 0)
-        err = CHECK_CU(cu->cuMemcpyDtoHAsync(s->result[e].data + s->blocks_offset, s->d_blocks[e],
-                                             (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
+        err = CHECK_CU(cu->cuMemcpyDtoHAsync(s->result[e].data, s->d_result[e], s->result[e].size,
                                              s->download));
     if (err >= 0)
         err = CHECK_CU(cu->cuEventRecord(s->done[e], s->download));

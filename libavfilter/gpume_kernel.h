@@ -66,6 +66,21 @@ typedef struct GpumePlaneArgs {
     int pad;    ///< border of dst written, in samples
 } GpumePlaneArgs;
 
+/**
+ * Argument of the CUDA pyramid kernel, which pads level 0 of a picture's
+ * buffer and writes its coarse levels, borders included, in one launch.
+ * Blocks of GPUME_PYR_BW x GPUME_PYR_BH threads cover each level's padded
+ * area in rows; level k's start at block first_block[k].
+ */
+#define GPUME_PYR_BW 32
+#define GPUME_PYR_BH 8
+typedef struct GpumePyramidArgs {
+    GpumePlane level[GPUME_HME_LEVELS + 1];
+    int first_block[GPUME_HME_LEVELS + 1];
+    int nb_levels;  ///< 1 (level 0 padded) or GPUME_HME_LEVELS + 1
+    int pad;        ///< border of every level written, in samples
+} GpumePyramidArgs;
+
 /** Argument of the predictor kernel (pred=temporal): its buffers are blocks, counts, pred. */
 typedef struct GpumePredArgs {
     int nb_ctus, max_out;
