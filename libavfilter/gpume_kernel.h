@@ -60,7 +60,7 @@ typedef struct GpumeSearchArgs {
     int nb_fixed_pus;
 } GpumeSearchArgs;
 
-/** Argument of the plane kernels (import with border fill, downscale), in one picture buffer. */
+/** Argument of the OpenCL plane kernels (import with border fill, downscale), in one picture buffer. */
 typedef struct GpumePlaneArgs {
     GpumePlane src, dst;
     int pad;    ///< border of dst written, in samples
