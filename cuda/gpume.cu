@@ -104,33 +104,21 @@ __device__ static uint32_t plane_sad(const uint8_t *cur, GpumePlane cp, const ui
 }
 
 #if GPUME_HME_LEVELS != 2
-#error "gpume_pyramid computes levels 1 and 2"
+#error "gpume_pyramid_px() computes levels 1 and 2"
 #endif
 
-/** Sample (x, y) of pyramid level 1 (size w1 x h1, clamped into it), from level 0 l0. */
-__device__ static inline int level1_px(const uint8_t *l0, int pitch, int w, int h, int w1, int h1,
-                                       int x, int y)
-{
-    return gpume_downscale_px(l0, pitch, w, h, gpume_clip(x, 0, w1 - 1), gpume_clip(y, 0, h1 - 1));
-}
-
 /**
- * A picture's pyramid once level 0 is loaded, in one launch: the border of
- * level 0, and every sample of the coarse levels, border included,
- * straight from level 0 (level 2 from the four samples of level 1 it
- * covers, each computed again), so that no level waits for another. The
- * same samples as gpume_downscale_px() level by level, then the edges
- * replicated.
+ * A picture's pyramid once level 0 is loaded, in one launch, so that no
+ * level waits for another: the border of level 0, and every sample of the
+ * coarse levels, border included, straight from level 0
+ * (gpume_pyramid_px()).
  */
 extern "C" __global__ void gpume_pyramid(GpumePyramidArgs a, uint8_t *pic)
 {
-    int k = 0, v;
+    int k = 0;
     while (k + 1 < a.nb_levels && blockIdx.x >= a.first_block[k + 1])
         k++;
-    const GpumePlane d = a.level[k];
-    const uint8_t *l0 = pic + a.level[0].offset;
-    const int w = a.level[0].w, h = a.level[0].h, p = a.level[0].pitch;
-    const int w1 = a.level[1].w, h1 = a.level[1].h;
+    const GpumePlane d = a.level[k], l0 = a.level[0];
     const int b = blockIdx.x - a.first_block[k], cols = (d.w + 2 * a.pad + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
     const int x = b % cols * GPUME_PYR_BW + threadIdx.x - a.pad;
     const int y = b / cols * GPUME_PYR_BH + threadIdx.y - a.pad;
@@ -139,16 +127,8 @@ extern "C" __global__ void gpume_pyramid(GpumePyramidArgs a, uint8_t *pic)
     /* level 0's own samples are loaded */
     if (x >= d.w + a.pad || y >= d.h + a.pad || (!k && x == xc && y == yc))
         return;
-    if (!k)
-        v = l0[yc * p + xc];
-    else if (k == 1)
-        v = level1_px(l0, p, w, h, w1, h1, xc, yc);
-    else
-        v = (level1_px(l0, p, w, h, w1, h1, 2 * xc, 2 * yc)     +
-             level1_px(l0, p, w, h, w1, h1, 2 * xc + 1, 2 * yc) +
-             level1_px(l0, p, w, h, w1, h1, 2 * xc, 2 * yc + 1) +
-             level1_px(l0, p, w, h, w1, h1, 2 * xc + 1, 2 * yc + 1) + 2) >> 2;
-    pic[d.offset + y * d.pitch + x] = v;
+    pic[d.offset + y * d.pitch + x] = gpume_pyramid_px(pic + l0.offset, l0.pitch, l0.w, l0.h,
+                                                       a.level[1].w, a.level[1].h, k, xc, yc);
 }
 
 /** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */

@@ -905,4 +905,25 @@ GPUME_FN int gpume_downscale_px(const GPUME_GLOBAL uint8_t *src, int stride, int
             src[y1 * stride + x0] + src[y1 * stride + x1] + 2) >> 2;
 }
 
+/**
+ * Sample (x, y) of pyramid level k (0, 1 or 2; x, y inside it) from level 0
+ * (w x h at l0, rows pitch apart): level k + 1 is gpume_downscale_px() of
+ * level k, and level 2 recomputes the four samples of level 1 (w1 x h1)
+ * it covers, so that one pass makes every level.
+ */
+GPUME_FN int gpume_pyramid_px(const GPUME_GLOBAL uint8_t *l0, int pitch, int w, int h,
+                              int w1, int h1, int k, int x, int y)
+{
+    int sum = 2;
+
+    if (!k)
+        return l0[y * pitch + x];
+    if (k == 1)
+        return gpume_downscale_px(l0, pitch, w, h, x, y);
+    for (int i = 0; i < 4; i++)
+        sum += gpume_downscale_px(l0, pitch, w, h, gpume_clip(2 * x + (i & 1), 0, w1 - 1),
+                                  gpume_clip(2 * y + (i >> 1), 0, h1 - 1));
+    return sum >> 2;
+}
+
 #endif /* AVFILTER_GPUME_H */

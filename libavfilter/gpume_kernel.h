@@ -60,17 +60,12 @@ typedef struct GpumeSearchArgs {
     int nb_fixed_pus;
 } GpumeSearchArgs;
 
-/** Argument of the OpenCL plane kernels (import with border fill, downscale), in one picture buffer. */
-typedef struct GpumePlaneArgs {
-    GpumePlane src, dst;
-    int pad;    ///< border of dst written, in samples
-} GpumePlaneArgs;
-
 /**
- * Argument of the CUDA pyramid kernel, which pads level 0 of a picture's
- * buffer and writes its coarse levels, borders included, in one launch.
- * Blocks of GPUME_PYR_BW x GPUME_PYR_BH threads cover each level's padded
- * area in rows; level k's start at block first_block[k].
+ * Argument of the pyramid kernels, which write a picture's pyramid,
+ * borders included, in one launch (CUDA pads level 0 where it was loaded,
+ * OpenCL copies it from the uploaded plane). Blocks of GPUME_PYR_BW x
+ * GPUME_PYR_BH threads cover each level's padded area in rows; level k's
+ * start at block first_block[k].
  */
 #define GPUME_PYR_BW 32
 #define GPUME_PYR_BH 8

@@ -10,7 +10,7 @@
  * buffer, then a non-blocking write, so that the upload overlaps the
  * search before it; AV_PIX_FMT_OPENCL frames, whose planes are image2d_t
  * objects: clEnqueueCopyImageToBuffer, which writes tightly packed rows),
- * then gpume_import pads it into its slot. On NVIDIA's OpenCL the kernels
+ * then gpume_pyramid makes the slot's pyramid from it. On NVIDIA's OpenCL the kernels
  * take the PTX byte-SIMD SAD instruction (GPUME_OCL_PTX).
  *
  * This file is part of FFmpeg.
@@ -63,7 +63,7 @@ typedef struct GpumeOpenCLContext {
     AVOpenCLDeviceContext *hwctx;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel k_import, k_downscale, k_hme_coarse, k_hme_blocks, k_pu_search, k_refine, k_lfs, k_predictor;
+    cl_kernel k_pyramid, k_hme_coarse, k_hme_blocks, k_pu_search, k_refine, k_lfs, k_predictor;
     cl_kernel k_full;           ///< full, CTU 32: the kernel of the block mode; NULL otherwise
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
@@ -124,8 +124,7 @@ static void ocl_uninit(void *priv)
         CL_RELEASE_MEMORY(s->host_buf[i]);
     }
     ff_gpume_vme_opencl_uninit(&s->vme);
-    CL_RELEASE_KERNEL(s->k_import);
-    CL_RELEASE_KERNEL(s->k_downscale);
+    CL_RELEASE_KERNEL(s->k_pyramid);
     CL_RELEASE_KERNEL(s->k_hme_coarse);
     CL_RELEASE_KERNEL(s->k_hme_blocks);
     CL_RELEASE_KERNEL(s->k_pu_search);
@@ -202,8 +201,7 @@ static int build_program(GpumeOpenCLContext *s)
                                     opts, &s->program);
     }
     if (err < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_import", 1, &s->k_import)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_downscale", 1, &s->k_downscale)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pyramid", 1, &s->k_pyramid)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
                                       &s->k_hme_coarse)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_blocks", GPUME_KERNEL_THREADS,
@@ -371,23 +369,32 @@ fail:
     return err;
 }
 
-/** Run a plane kernel over the padded area of a.dst. */
-static int run_plane_kernel(GpumeOpenCLContext *s, cl_kernel k, cl_mem src, cl_mem dst,
-                            const GpumePlaneArgs *a)
+/** Make slot's pyramid from the luma plane in the staging buffer. */
+static int run_pyramid(GpumeOpenCLContext *s, int slot)
 {
     void *avctx = s->host->log_ctx;
-    const size_t local[2]  = { 32, 8 };
-    const size_t global[2] = { FFALIGN(a->dst.w + 2 * a->pad, 32), FFALIGN(a->dst.h + 2 * a->pad, 8) };
+    GpumePyramidArgs a = {
+        .nb_levels = s->p.algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1,
+        .pad       = s->pad,
+    };
+    const size_t local[2] = { GPUME_PYR_BW, GPUME_PYR_BH };
+    size_t global[2] = { 0, GPUME_PYR_BH };
     cl_int cle;
-    int err = 0, arg = 0;
+    int err = 0, blocks = 0;
 
-    if (src) {
-        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &src);
+    for (int k = 0; k < a.nb_levels; k++) {
+        const GpumePlane *pl = &s->level[k];
+        a.level[k]       = *pl;
+        a.first_block[k] = blocks;
+        blocks += FFALIGN(pl->w + 2 * s->pad, GPUME_PYR_BW) / GPUME_PYR_BW *
+                  (FFALIGN(pl->h + 2 * s->pad, GPUME_PYR_BH) / GPUME_PYR_BH);
     }
-    CL_SET_KERNEL_ARG(k, arg++, cl_mem, &dst);
-    CL_SET_KERNEL_ARG(k, arg++, GpumePlaneArgs, a);
-    cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a plane kernel: %d\n", cle);
+    global[0] = (size_t)blocks * GPUME_PYR_BW;
+    CL_SET_KERNEL_ARG(s->k_pyramid, 0, cl_mem, &s->staging);
+    CL_SET_KERNEL_ARG(s->k_pyramid, 1, cl_mem, &s->pic[slot]);
+    CL_SET_KERNEL_ARG(s->k_pyramid, 2, GpumePyramidArgs, &a);
+    cle = clEnqueueNDRangeKernel(s->queue, s->k_pyramid, 2, NULL, global, local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the pyramid kernel: %d\n", cle);
 fail:
     return err;
 }
@@ -416,7 +423,6 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     GpumeOpenCLContext *s = priv;
     void *avctx = s->host->log_ctx;
     const int w = s->p.width, h = s->p.height;
-    GpumePlaneArgs a = { .src = { 0, w, w, h }, .dst = s->level[0], .pad = s->pad };
     cl_int cle;
     int err = 0;
 
@@ -453,12 +459,7 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     }
     if (s->vme)
         return ff_gpume_vme_opencl_load(s->vme, slot, s->staging);
-    err = run_plane_kernel(s, s->k_import, s->staging, s->pic[slot], &a);
-    for (int k = 1; k <= GPUME_HME_LEVELS && err >= 0 && s->p.algo == GPUME_ALGO_HME; k++) {
-        a.src = s->level[k - 1];
-        a.dst = s->level[k];
-        err = run_plane_kernel(s, s->k_downscale, NULL, s->pic[slot], &a);
-    }
+    err = run_pyramid(s, slot);
 fail:
     return err;
 }

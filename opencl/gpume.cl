@@ -107,30 +107,29 @@ static uint plane_sad(__global const uchar *cur, GpumePlane cp,
 }
 
 /**
- * Level 0 of a picture from its luma plane (src, a.src.pitch, tightly
- * packed or not): every sample of the padded plane, the border replicating
- * the edges. One work-item per padded sample.
+ * A picture's pyramid from its luma plane src (tightly packed), in one
+ * launch, so that no level waits for another: every sample of every
+ * level, the borders replicating the edges, straight from src
+ * (gpume_pyramid_px()). Work-group g is block g of GpumePyramidArgs.
  */
-__kernel void gpume_import(__global const uchar *src, __global uchar *pic, GpumePlaneArgs a)
+__kernel void gpume_pyramid(__global const uchar *src, __global uchar *pic, GpumePyramidArgs a)
 {
-    const int x = (int)get_global_id(0) - a.pad, y = (int)get_global_id(1) - a.pad;
+    const int g = get_group_id(0);
+    int k = 0;
+    while (k + 1 < a.nb_levels && g >= a.first_block[k + 1])
+        k++;
+    {
+        const GpumePlane d = a.level[k];
+        const int b = g - a.first_block[k], cols = (d.w + 2 * a.pad + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
+        const int x = b % cols * GPUME_PYR_BW + (int)get_local_id(0) - a.pad;
+        const int y = b / cols * GPUME_PYR_BH + (int)get_local_id(1) - a.pad;
 
-    if (x >= a.dst.w + a.pad || y >= a.dst.h + a.pad)
-        return;
-    pic[a.dst.offset + y * a.dst.pitch + x] =
-        src[a.src.offset + gpume_clip(y, 0, a.dst.h - 1) * a.src.pitch + gpume_clip(x, 0, a.dst.w - 1)];
-}
-
-/** Pyramid level a.dst from level a.src of the same buffer, border included. */
-__kernel void gpume_downscale(__global uchar *pic, GpumePlaneArgs a)
-{
-    const int x = (int)get_global_id(0) - a.pad, y = (int)get_global_id(1) - a.pad;
-
-    if (x >= a.dst.w + a.pad || y >= a.dst.h + a.pad)
-        return;
-    pic[a.dst.offset + y * a.dst.pitch + x] =
-        gpume_downscale_px(pic + a.src.offset, a.src.pitch, a.src.w, a.src.h,
-                           gpume_clip(x, 0, a.dst.w - 1), gpume_clip(y, 0, a.dst.h - 1));
+        if (x >= d.w + a.pad || y >= d.h + a.pad)
+            return;
+        pic[d.offset + y * d.pitch + x] =
+            gpume_pyramid_px(src, a.level[0].w, a.level[0].w, a.level[0].h, a.level[1].w, a.level[1].h,
+                             k, gpume_clip(x, 0, d.w - 1), gpume_clip(y, 0, d.h - 1));
+    }
 }
 
 /** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */
