@@ -115,20 +115,20 @@ __device__ static uint32_t plane_sad(const uint8_t *cur, GpumePlane cp, const ui
  */
 extern "C" __global__ void gpume_pyramid(GpumePyramidArgs a, uint8_t *pic)
 {
-    int k = 0;
-    while (k + 1 < a.nb_levels && blockIdx.x >= a.first_block[k + 1])
-        k++;
-    const GpumePlane d = a.level[k], l0 = a.level[0];
-    const int b = blockIdx.x - a.first_block[k], cols = (d.w + 2 * a.pad + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
-    const int x = b % cols * GPUME_PYR_BW + threadIdx.x - a.pad;
-    const int y = b / cols * GPUME_PYR_BH + threadIdx.y - a.pad;
-    const int xc = gpume_clip(x, 0, d.w - 1), yc = gpume_clip(y, 0, d.h - 1);
+    int r = 0;
+    while (r + 1 < a.nb_rects && blockIdx.x >= a.rect[r + 1].first_block)
+        r++;
+    const GpumePyramidRect rc = a.rect[r];
+    const GpumePlane d = a.level[rc.level], l0 = a.level[0];
+    const int b = blockIdx.x - rc.first_block, cols = (rc.w + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
+    const int x = rc.x + b % cols * GPUME_PYR_BW + threadIdx.x;
+    const int y = rc.y + b / cols * GPUME_PYR_BH + threadIdx.y;
 
-    /* level 0's own samples are loaded */
-    if (x >= d.w + a.pad || y >= d.h + a.pad || (!k && x == xc && y == yc))
+    if (x >= rc.x + rc.w || y >= rc.y + rc.h)
         return;
-    pic[d.offset + y * d.pitch + x] = gpume_pyramid_px(pic + l0.offset, l0.pitch, l0.w, l0.h,
-                                                       a.level[1].w, a.level[1].h, k, xc, yc);
+    pic[d.offset + y * d.pitch + x] =
+        gpume_pyramid_px(pic + l0.offset, l0.pitch, l0.w, l0.h, a.level[1].w, a.level[1].h,
+                         rc.level, gpume_clip(x, 0, d.w - 1), gpume_clip(y, 0, d.h - 1));
 }
 
 /** The temporal predictor of each CTU from an earlier estimate (pred=temporal). */

@@ -117,6 +117,16 @@ void ff_gpume_pu_tables(const GpumeParams *p, GpumePU *pu, uint16_t *fixed_pus);
 size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *level);
 
 /**
+ * The pyramid kernels' argument for the planes of level (from
+ * ff_gpume_pyramid_layout()): with level0_loaded, level 0's border only (its
+ * samples were loaded in place), else all of level 0 with its border; then,
+ * for hme, each coarse level with its border. Returns the kernel's number of
+ * blocks.
+ */
+int ff_gpume_pyramid_args(const GpumeParams *p, const GpumePlane *level, int level0_loaded,
+                          GpumePyramidArgs *a);
+
+/**
  * Whether the search costs the fixed 8x8 blocks of a 32x32 CTU straight
  * from the pixels, without the unit table (the GPU backends' kernels of
  * their own for gpume's default blocks).

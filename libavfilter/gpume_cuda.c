@@ -271,20 +271,10 @@ static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int
 /** Pad level 0 of slot's pyramid, loaded, and for hme make the coarse levels from it. */
 static int run_pyramid(GpumeCUDAContext *s, int slot)
 {
-    GpumePyramidArgs a = {
-        .nb_levels = s->p.algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1,
-        .pad       = s->pad,
-    };
+    GpumePyramidArgs a;
     void *args[] = { &a, &s->pic[slot] };
-    int blocks = 0;
+    const int blocks = ff_gpume_pyramid_args(&s->p, s->level, 1, &a);
 
-    for (int k = 0; k < a.nb_levels; k++) {
-        const GpumePlane *pl = &s->level[k];
-        a.level[k]       = *pl;
-        a.first_block[k] = blocks;
-        blocks += FFALIGN(pl->w + 2 * s->pad, GPUME_PYR_BW) / GPUME_PYR_BW *
-                  (FFALIGN(pl->h + 2 * s->pad, GPUME_PYR_BH) / GPUME_PYR_BH);
-    }
     return launch(s, s->f_pyramid, blocks, 1, GPUME_PYR_BW, GPUME_PYR_BH, args);
 }
 

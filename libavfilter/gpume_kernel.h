@@ -61,19 +61,23 @@ typedef struct GpumeSearchArgs {
 } GpumeSearchArgs;
 
 /**
- * Argument of the pyramid kernels, which write a picture's pyramid,
- * borders included, in one launch (CUDA pads level 0 where it was loaded,
- * OpenCL copies it from the uploaded plane). Blocks of GPUME_PYR_BW x
- * GPUME_PYR_BH threads cover each level's padded area in rows; level k's
- * start at block first_block[k].
+ * Argument of the pyramid kernels, which write a picture's pyramid in one
+ * launch: rectangles of samples, each of one level, in level coordinates
+ * (the border at negative ones). Blocks of GPUME_PYR_BW x GPUME_PYR_BH
+ * threads cover each rectangle in rows; rectangle r's start at block
+ * rect[r].first_block (ff_gpume_pyramid_args()).
  */
-#define GPUME_PYR_BW 32
-#define GPUME_PYR_BH 8
+#define GPUME_PYR_BW    32
+#define GPUME_PYR_BH    8
+#define GPUME_PYR_RECTS (4 + GPUME_HME_LEVELS)  ///< level 0's border or whole plane, then each coarse level
+typedef struct GpumePyramidRect {
+    int x, y, w, h, level, first_block;
+} GpumePyramidRect;
+
 typedef struct GpumePyramidArgs {
     GpumePlane level[GPUME_HME_LEVELS + 1];
-    int first_block[GPUME_HME_LEVELS + 1];
-    int nb_levels;  ///< 1 (level 0 padded) or GPUME_HME_LEVELS + 1
-    int pad;        ///< border of every level written, in samples
+    GpumePyramidRect rect[GPUME_PYR_RECTS];
+    int nb_rects;
 } GpumePyramidArgs;
 
 /** Argument of the predictor kernel (pred=temporal): its buffers are blocks, counts, pred. */

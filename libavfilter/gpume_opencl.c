@@ -373,23 +373,13 @@ fail:
 static int run_pyramid(GpumeOpenCLContext *s, int slot)
 {
     void *avctx = s->host->log_ctx;
-    GpumePyramidArgs a = {
-        .nb_levels = s->p.algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1,
-        .pad       = s->pad,
-    };
+    GpumePyramidArgs a;
+    const int blocks = ff_gpume_pyramid_args(&s->p, s->level, 0, &a);
     const size_t local[2] = { GPUME_PYR_BW, GPUME_PYR_BH };
-    size_t global[2] = { 0, GPUME_PYR_BH };
+    const size_t global[2] = { (size_t)blocks * GPUME_PYR_BW, GPUME_PYR_BH };
     cl_int cle;
-    int err = 0, blocks = 0;
+    int err = 0;
 
-    for (int k = 0; k < a.nb_levels; k++) {
-        const GpumePlane *pl = &s->level[k];
-        a.level[k]       = *pl;
-        a.first_block[k] = blocks;
-        blocks += FFALIGN(pl->w + 2 * s->pad, GPUME_PYR_BW) / GPUME_PYR_BW *
-                  (FFALIGN(pl->h + 2 * s->pad, GPUME_PYR_BH) / GPUME_PYR_BH);
-    }
-    global[0] = (size_t)blocks * GPUME_PYR_BW;
     CL_SET_KERNEL_ARG(s->k_pyramid, 0, cl_mem, &s->staging);
     CL_SET_KERNEL_ARG(s->k_pyramid, 1, cl_mem, &s->pic[slot]);
     CL_SET_KERNEL_ARG(s->k_pyramid, 2, GpumePyramidArgs, &a);

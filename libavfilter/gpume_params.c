@@ -83,6 +83,35 @@ size_t ff_gpume_pyramid_layout(const GpumeParams *p, int align, GpumePlane *leve
     return size;
 }
 
+static void add_rect(GpumePyramidArgs *a, int *blocks, int level, int x, int y, int w, int h)
+{
+    if (w <= 0 || h <= 0)
+        return;
+    a->rect[a->nb_rects++] = (GpumePyramidRect) { x, y, w, h, level, *blocks };
+    *blocks += FFALIGN(w, GPUME_PYR_BW) / GPUME_PYR_BW * (FFALIGN(h, GPUME_PYR_BH) / GPUME_PYR_BH);
+}
+
+int ff_gpume_pyramid_args(const GpumeParams *p, const GpumePlane *level, int level0_loaded,
+                          GpumePyramidArgs *a)
+{
+    const int pad = p->pad, w = level[0].w, h = level[0].h;
+    int blocks = 0;
+
+    memset(a, 0, sizeof(*a));
+    memcpy(a->level, level, sizeof(a->level));
+    if (level0_loaded) {
+        add_rect(a, &blocks, 0, -pad, -pad, w + 2 * pad, pad);   /* above */
+        add_rect(a, &blocks, 0, -pad, h,    w + 2 * pad, pad);   /* below */
+        add_rect(a, &blocks, 0, -pad, 0,    pad,         h);     /* left */
+        add_rect(a, &blocks, 0, w,    0,    pad,         h);     /* right */
+    } else {
+        add_rect(a, &blocks, 0, -pad, -pad, w + 2 * pad, h + 2 * pad);
+    }
+    for (int k = 1; k <= GPUME_HME_LEVELS && p->algo == GPUME_ALGO_HME; k++)
+        add_rect(a, &blocks, k, -pad, -pad, level[k].w + 2 * pad, level[k].h + 2 * pad);
+    return blocks;
+}
+
 int ff_gpume_block8_search(const GpumeParams *p)
 {
     return p->algo != GPUME_ALGO_LFS && p->ctu == 32 && p->block == 8;

@@ -115,20 +115,21 @@ static uint plane_sad(__global const uchar *cur, GpumePlane cp,
 __kernel void gpume_pyramid(__global const uchar *src, __global uchar *pic, GpumePyramidArgs a)
 {
     const int g = get_group_id(0);
-    int k = 0;
-    while (k + 1 < a.nb_levels && g >= a.first_block[k + 1])
-        k++;
+    int r = 0;
+    while (r + 1 < a.nb_rects && g >= a.rect[r + 1].first_block)
+        r++;
     {
-        const GpumePlane d = a.level[k];
-        const int b = g - a.first_block[k], cols = (d.w + 2 * a.pad + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
-        const int x = b % cols * GPUME_PYR_BW + (int)get_local_id(0) - a.pad;
-        const int y = b / cols * GPUME_PYR_BH + (int)get_local_id(1) - a.pad;
+        const GpumePyramidRect rc = a.rect[r];
+        const GpumePlane d = a.level[rc.level];
+        const int b = g - rc.first_block, cols = (rc.w + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
+        const int x = rc.x + b % cols * GPUME_PYR_BW + (int)get_local_id(0);
+        const int y = rc.y + b / cols * GPUME_PYR_BH + (int)get_local_id(1);
 
-        if (x >= d.w + a.pad || y >= d.h + a.pad)
+        if (x >= rc.x + rc.w || y >= rc.y + rc.h)
             return;
         pic[d.offset + y * d.pitch + x] =
             gpume_pyramid_px(src, a.level[0].w, a.level[0].w, a.level[0].h, a.level[1].w, a.level[1].h,
-                             k, gpume_clip(x, 0, d.w - 1), gpume_clip(y, 0, d.h - 1));
+                             rc.level, gpume_clip(x, 0, d.w - 1), gpume_clip(y, 0, d.h - 1));
     }
 }
 
