@@ -177,7 +177,7 @@ __device__ static uint32_t shared_sad(const uint8_t *cur, int cp, const uint8_t 
  * searches of the minima run at once, L1_PARTS threads summing the rows of
  * one point's SAD.
  */
-extern "C" __global__ void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
+extern "C" __global__ __attribute__((launch_bounds(NT, 8))) void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint64_t red[NT];
     GPUME_SHARED uint8_t cur2[L2_BLOCK * L2_BLOCK], ref2[L2_WINDOW * L2_WINDOW];
@@ -1512,7 +1512,7 @@ void gpume_full32_b32(GpumeSearchArgs a, GpumeCudaBuffers b, GpumeFullArgs f) { 
  * the best key. No atomics, so sums are exact and the
  * order of additions does not matter.
  */
-extern "C" __global__ void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
+extern "C" __global__ __attribute__((launch_bounds(NT, 4))) void gpume_refine(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint32_t cost[GPUME_MAX_PUS];
     GPUME_SHARED uint32_t tmp_cost[2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
