@@ -12,6 +12,8 @@
  * "frames N psnr P ssim S min_psnr M": P the mean of the per-frame PSNRs
  * (MSE 0 counts as 100 dB), S the mean SSIM of 8x8 windows at a stride of 4
  * (C1 = (0.01*255)^2, C2 = (0.03*255)^2, as FFmpeg's ssim filter uses).
+ * With FRC_METRICS_FRAMES set in the environment, a line
+ * "frame K psnr P ssim S" for each compared frame comes first.
  * Exit status 1 when no frame could be compared.
  */
 
@@ -62,9 +64,10 @@ int main(int argc, char **argv)
     uint8_t *fa, *fb;
     FILE *o, *r;
     double sp = 0, ss = 0, minp = 1e9;
+    const int per_frame = getenv("FRC_METRICS_FRAMES") != NULL;
 
     if (argc < 5) {
-        fprintf(stderr, "usage: frc-metrics W H ORIG.gray REBUILT.gray [STEP]\n");
+        fprintf(stderr, "usage: frc-metrics W H ORIG.gray REBUILT.gray [STEP [LAST]]\n");
         return 2;
     }
     w = atoi(argv[1]);
@@ -99,9 +102,11 @@ int main(int argc, char **argv)
         if (last >= 0 && k > last)
             break;
         {
-            const double p = psnr(fa, fb, size);
+            const double p = psnr(fa, fb, size), q = ssim(fa, fb, w, h);
+            if (per_frame)
+                printf("frame %d psnr %.2f ssim %.4f\n", k, p, q);
             sp += p;
-            ss += ssim(fa, fb, w, h);
+            ss += q;
             minp = p < minp ? p : minp;
             nb++;
         }
