@@ -1114,6 +1114,122 @@ static void test_params(void)
     group_end();
 }
 
+/* ----------------------------------------------------------- pyramid */
+
+/*
+ * The GPU backends' pyramid kernels on the CPU: ff_gpume_pyramid_args()'s
+ * rectangles walked block by block and thread by thread as gpume_pyramid
+ * walks them, each sample from gpume_pyramid_px(); against the pyramid
+ * made level by level (gpume_downscale_px() of the level above, then the
+ * edges replicated). With level 0 loaded in place (CUDA), no sample of it
+ * may be written again.
+ */
+static void test_pyramid(void)
+{
+    static const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 33, 17 }, { 64, 48 }, { 203, 117 }, { 321, 240 } };
+
+    group_begin("pyramid");
+    for (int i = 0; i < FF_ARRAY_ELEMS(sizes); i++) {
+        for (int c = 0; c < 4; c++) {
+            const int hme = c & 1, loaded = c >> 1;
+            GpumeParams p = {
+                .width = sizes[i][0], .height = sizes[i][1], .algo = hme ? GPUME_ALGO_HME : GPUME_ALGO_FULL,
+                .range = 16, .ctu = 32, .block = 16, .subpel = 2, .lambda = 2, .pred = GPUME_PRED_ZERO,
+            };
+            GpumePlane lv[GPUME_HME_LEVELS + 1];
+            GpumePyramidArgs a;
+            uint8_t *src = NULL, *want = NULL, *got = NULL, *hits = NULL;
+            char name[96];
+            size_t size;
+            int ok = 1, blocks, w, h;
+            Rng r = rng_init(case_seed("pyramid", 4 * i + c));
+
+            snprintf(name, sizeof(name), "pyramid %dx%d %s, level 0 %s", sizes[i][0], sizes[i][1],
+                     hme ? "hme" : "full", loaded ? "loaded" : "copied");
+            if (!selected(name))
+                continue;
+            if (ff_gpume_params_derive(&p) < 0 || !(size = ff_gpume_pyramid_layout(&p, 64, lv))) {
+                report(name, 0);
+                continue;
+            }
+            w = lv[0].w;
+            h = lv[0].h;
+            src  = av_malloc(w * h);
+            want = av_mallocz(size);
+            got  = av_malloc(size);
+            hits = av_mallocz(size);
+            if (!src || !want || !got || !hits) {
+                report(name, 0);
+                goto next;
+            }
+            for (int k = 0; k < w * h; k++)
+                src[k] = rnd(&r, 256);
+            /* level by level */
+            for (int k = 0; k <= (hme ? GPUME_HME_LEVELS : 0); k++) {
+                const GpumePlane d = lv[k], up = lv[k ? k - 1 : 0];
+                for (int y = 0; y < d.h; y++)
+                    for (int x = 0; x < d.w; x++)
+                        want[d.offset + y * d.pitch + x] =
+                            k ? gpume_downscale_px(want + up.offset, up.pitch, up.w, up.h, x, y) :
+                                src[y * w + x];
+                for (int y = -p.pad; y < d.h + p.pad; y++)
+                    for (int x = -p.pad; x < d.w + p.pad; x++)
+                        want[d.offset + y * d.pitch + x] =
+                            want[d.offset + gpume_clip(y, 0, d.h - 1) * d.pitch + gpume_clip(x, 0, d.w - 1)];
+            }
+            /* as the kernels do it */
+            memset(got, 0, size);
+            if (loaded)
+                for (int y = 0; y < h; y++)
+                    memcpy(got + lv[0].offset + y * lv[0].pitch, src + y * w, w);
+            blocks = ff_gpume_pyramid_args(&p, lv, loaded, &a);
+            for (int b = 0; b < blocks; b++) {
+                int rr = 0;
+                while (rr + 1 < a.nb_rects && b >= a.rect[rr + 1].first_block)
+                    rr++;
+                for (int ty = 0; ty < GPUME_PYR_BH; ty++) {
+                    for (int tx = 0; tx < GPUME_PYR_BW; tx++) {
+                        const GpumePyramidRect rc = a.rect[rr];
+                        const GpumePlane d = a.level[rc.level];
+                        const int bb = b - rc.first_block, cols = (rc.w + GPUME_PYR_BW - 1) / GPUME_PYR_BW;
+                        const int x = rc.x + bb % cols * GPUME_PYR_BW + tx;
+                        const int y = rc.y + bb / cols * GPUME_PYR_BH + ty;
+                        const uint8_t *l0 = loaded ? got + lv[0].offset : src;
+                        const int pitch = loaded ? lv[0].pitch : w;
+                        if (x >= rc.x + rc.w || y >= rc.y + rc.h)
+                            continue;
+                        got[d.offset + y * d.pitch + x] =
+                            gpume_pyramid_px(l0, pitch, w, h, a.level[1].w, a.level[1].h, rc.level,
+                                             gpume_clip(x, 0, d.w - 1), gpume_clip(y, 0, d.h - 1));
+                        hits[d.offset + y * d.pitch + x]++;
+                    }
+                }
+            }
+            for (int k = 0; k <= (hme ? GPUME_HME_LEVELS : 0) && ok; k++) {
+                const GpumePlane d = lv[k];
+                for (int y = -p.pad; y < d.h + p.pad && ok; y++) {
+                    for (int x = -p.pad; x < d.w + p.pad && ok; x++) {
+                        const size_t o = d.offset + y * d.pitch + x;
+                        const int inside = !k && loaded && x >= 0 && x < d.w && y >= 0 && y < d.h;
+                        if (got[o] != want[o] || hits[o] != !inside) {
+                            detail("level %d (%d, %d): %d written %d times, expected %d\n",
+                                   k, x, y, got[o], hits[o], want[o]);
+                            ok = 0;
+                        }
+                    }
+                }
+            }
+            report(name, ok);
+        next:
+            av_free(src);
+            av_free(want);
+            av_free(got);
+            av_free(hits);
+        }
+    }
+    group_end();
+}
+
 /* ----------------------------------------------------------- threads */
 
 static void test_threads(void)
@@ -1530,6 +1646,7 @@ int main(int argc, char **argv)
            st.filter ? " filter=" : "", st.filter ? st.filter : "");
 
     test_params();
+    test_pyramid();
     test_geometry();
     test_partition();
     test_qpel();
