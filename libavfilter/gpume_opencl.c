@@ -10,8 +10,8 @@
  * buffer, then a non-blocking write, so that the upload overlaps the
  * search before it; AV_PIX_FMT_OPENCL frames, whose planes are image2d_t
  * objects: clEnqueueCopyImageToBuffer, which writes tightly packed rows),
- * then gpume_pyramid makes the slot's pyramid from it. On NVIDIA's OpenCL the kernels
- * take the PTX byte-SIMD SAD instruction (GPUME_OCL_PTX).
+ * then gpume_pyramid makes the slot's pyramid from it. On NVIDIA's OpenCL
+ * the kernels take the PTX byte-SIMD SAD instruction (GPUME_OCL_PTX).
  *
  * This file is part of FFmpeg.
  *
