@@ -103,10 +103,6 @@ __device__ static uint32_t plane_sad(const uint8_t *cur, GpumePlane cp, const ui
     return sad;
 }
 
-#if GPUME_HME_LEVELS != 2
-#error "gpume_pyramid_px() computes levels 1 and 2"
-#endif
-
 /**
  * A picture's pyramid once level 0 is loaded, in one launch, so that no
  * level waits for another: the border of level 0, and every sample of the

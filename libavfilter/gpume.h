@@ -905,6 +905,10 @@ GPUME_FN int gpume_downscale_px(const GPUME_GLOBAL uint8_t *src, int stride, int
             src[y1 * stride + x0] + src[y1 * stride + x1] + 2) >> 2;
 }
 
+#if GPUME_HME_LEVELS != 2
+#error "gpume_pyramid_px() computes levels 1 and 2"
+#endif
+
 /**
  * Sample (x, y) of pyramid level k (0, 1 or 2; x, y inside it) from level 0
  * (w x h at l0, rows pitch apart): level k + 1 is gpume_downscale_px() of

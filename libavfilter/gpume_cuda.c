@@ -61,8 +61,9 @@ typedef struct GpumeCUDAContext {
 
     CUdeviceptr d_pu, d_fixed_pus, d_coarse, d_keys;
     CUdeviceptr d_pred[NB_RESULTS];
-    /* each result as the host reads it back, in one copy: counts, then blocks */
-    CUdeviceptr d_result[NB_RESULTS], d_blocks[NB_RESULTS], d_counts[NB_RESULTS];
+    /* each result as the host reads it back, in one copy: counts, then the
+     * blocks at blocks_offset */
+    CUdeviceptr d_result[NB_RESULTS];
     int nb_fixed_pus;
 
     /* page-locked: the luma of each slot's software frame on its way to the
@@ -133,8 +134,6 @@ static void cuda_uninit(void *priv)
     s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
     memset(s->d_result, 0, sizeof(s->d_result));
-    memset(s->d_blocks, 0, sizeof(s->d_blocks));
-    memset(s->d_counts, 0, sizeof(s->d_counts));
     s->module = NULL;
     s->hwctx  = NULL;
     av_buffer_unref(&s->device_ref);
@@ -245,8 +244,6 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
         if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
             (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
             goto fail;
-        s->d_counts[i] = s->d_result[i];
-        s->d_blocks[i] = s->d_result[i] + s->blocks_offset;
     }
     err = CHECK_CU(cu->cuMemcpyHtoD(s->d_pu, pu, p->nb_pus * sizeof(*pu)));
     if (err >= 0 && s->nb_fixed_pus)
@@ -361,8 +358,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         .pu_keys   = s->d_keys,
         .pu        = s->d_pu,
         .fixed_pus = s->d_fixed_pus,
-        .blocks    = s->d_blocks[e],
-        .counts    = s->d_counts[e],
+        .blocks    = s->d_result[e] + s->blocks_offset,
+        .counts    = s->d_result[e],
     };
     memcpy(a.cur, s->level, sizeof(a.cur));
     memcpy(a.ref, s->level, sizeof(a.ref));
@@ -373,7 +370,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     if (pred_from >= 0) {
         /* from an estimate issued earlier on the same stream */
         GpumePredArgs pa = { .nb_ctus = p->nb_ctus, .max_out = p->max_out };
-        void *pred_args[] = { &pa, &s->d_blocks[pred_from], &s->d_counts[pred_from], &s->d_pred[e] };
+        CUdeviceptr blocks = s->d_result[pred_from] + s->blocks_offset;
+        void *pred_args[] = { &pa, &blocks, &s->d_result[pred_from], &s->d_pred[e] };
         err = launch(s, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, pred_args);
     } else {
         /* a pageable copy waits for its stream: keep it off the compute stream */
