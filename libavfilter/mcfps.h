@@ -418,12 +418,18 @@ MCFPS_FN int mcfps_search_probe(const McfpsParams *p,
     }
 }
 
+/** The part of a probe's cost that depends on its vector (dx, dy) alone; n: the window's pixels. */
+MCFPS_FN uint32_t mcfps_search_vector_cost(const McfpsParams *p, const McfpsSearch *st,
+                                           int dx, int dy, int n)
+{
+    return ((uint32_t)(mcfps_abs(dx - st->sx) + mcfps_abs(dy - st->sy)) * p->lambda * n) >> 5;
+}
+
 /** Probe q of vector (dx, dy) has bilateral error sad over n pixels. */
 MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
                                   int dx, int dy, uint32_t sad, int n)
 {
-    const uint32_t cost = sad + (((uint32_t)(mcfps_abs(dx - st->sx) + mcfps_abs(dy - st->sy)) *
-                                  p->lambda * n) >> 5);
+    const uint32_t cost = sad + mcfps_search_vector_cost(p, st, dx, dy, n);
     if (!dx && !dy)
         st->still_sad = sad;
     if (cost < st->best_cost) {

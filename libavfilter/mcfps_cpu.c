@@ -130,17 +130,18 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
  * Bilateral error over a w x h window (w <= MCFPS_WIN) whose bilinear
  * footprints lie inside both planes: a and b point at the top-left integer
  * samples, f* are the quarter-pel fractions. Equals the sum of
- * mcfps_bilateral_px() over the window.
+ * mcfps_bilateral_px() over the window where that is below limit, else it
+ * is some value of at least limit (the rows stop once the sum reaches it).
  */
 static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, int sa, int fax, int fay,
                                            const uint8_t *b, int sb, int fbx, int fby,
-                                           int w, int h)
+                                           int w, int h, uint32_t limit)
 {
     const int a00 = (4 - fax) * (4 - fay), a01 = fax * (4 - fay), a10 = (4 - fax) * fay, a11 = fax * fay;
     const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby), b10 = (4 - fbx) * fby, b11 = fbx * fby;
     uint32_t sad = 0;
 
-    for (int y = 0; y < h; y++) {
+    for (int y = 0; y < h && sad < limit; y++) {
         const uint8_t *a0 = a + (ptrdiff_t)y * sa, *a1 = a0 + sa;
         const uint8_t *b0 = b + (ptrdiff_t)y * sb, *b1 = b0 + sb;
         for (int x = 0; x < w; x++) {
@@ -152,9 +153,12 @@ static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, int sa, int fax, in
     return sad;
 }
 
-/* mcfps_bilateral_sad(), without clamping where every sample read lies inside the plane */
+/**
+ * mcfps_bilateral_sad(), without clamping where every sample read lies
+ * inside the plane; a sum that reaches limit may stop there (window_sad()).
+ */
 static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
-                         int x0, int x1, int y0, int y1, int dx, int dy)
+                         int x0, int x1, int y0, int y1, int dx, int dy, uint32_t limit)
 {
     const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int obx = oax + dx, oby = oay + dy;
@@ -165,7 +169,7 @@ static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const u
     if (FFMIN(ax, bx) >= 0 && FFMAX(ax, bx) + w < p->width &&
         FFMIN(ay, by) >= 0 && FFMAX(ay, by) + h < p->height)
         return window_sad(a + (ptrdiff_t)ay * sa + ax, sa, oax & 3, oay & 3,
-                          b + (ptrdiff_t)by * sb + bx, sb, obx & 3, oby & 3, w, h);
+                          b + (ptrdiff_t)by * sb + bx, sb, obx & 3, oby & 3, w, h, limit);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++)
             sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
@@ -185,11 +189,19 @@ void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const 
             n = (x1 - x0) * (y1 - y0);
             mcfps_search_init(p, fa, i, j, &st);
             for (int q = 0; q < MCFPS_NB_PROBES; q++) {
+                uint32_t limit = UINT32_MAX;
                 int dx, dy;
                 if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
                     continue;
+                /* a probe whose error reaches best_cost less its vector cost
+                 * cannot win, and only the winner's error and that of
+                 * (0, 0) are used: the others may stop early */
+                if (dx || dy) {
+                    const uint32_t vc = mcfps_search_vector_cost(p, &st, dx, dy, n);
+                    limit = st.best_cost > vc ? st.best_cost - vc : 0;
+                }
                 mcfps_search_update(p, &st, q, dx, dy,
-                                    cell_sad(p, a, sa, b, sb, x0, x1, y0, y1, dx, dy), n);
+                                    cell_sad(p, a, sa, b, sb, x0, x1, y0, y1, dx, dy, limit), n);
             }
             info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, vec);
         }
@@ -349,7 +361,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
             const int w = tx1 - tx0, h = ty1 - ty0;
             int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
-            int16_t avg[TILE * TILE], va[TILE * TILE], vb[TILE * TILE];
+            int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
+            const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
             int wx[2][TILE], wy[2][TILE];
 
             for (int y = 0; y < h; y++) {
@@ -382,10 +395,33 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
 
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
                     inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
-                    if (side != MCFPS_SIDE_B)
-                        predict_block(pl, pl->a, pl->sa, pax, pay, w, h, va);
-                    if (side != MCFPS_SIDE_A)
-                        predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, vb);
+                    const int16_t *va, *vb;
+                    if (!m) {
+                        /* the term is the plain average: (256 avg + 128) >> 8 */
+                        accumulate(acc, wsum, avg, avg, avg, wx[c & 1], wy[c >> 1], w, h,
+                                   MCFPS_PHI_ONE, 0, 0, r);
+                        continue;
+                    }
+                    /* a predicted block depends on the vector alone: a
+                     * neighbour of the same vector has made it already */
+                    for (int e = 0; e < c; e++) {
+                        const int ke = mcfps_clip(tj + (e >> 1), 0, p->ch - 1) * p->cw +
+                                       mcfps_clip(ti + (e & 1), 0, p->cw - 1);
+                        if (vec[2 * ke] == dx && vec[2 * ke + 1] == dy) {
+                            va_of[c] = va_of[c] ? va_of[c] : va_of[e];
+                            vb_of[c] = vb_of[c] ? vb_of[c] : vb_of[e];
+                        }
+                    }
+                    if (side != MCFPS_SIDE_B && !va_of[c]) {
+                        predict_block(pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                        va_of[c] = pred[c][0];
+                    }
+                    if (side != MCFPS_SIDE_A && !vb_of[c]) {
+                        predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        vb_of[c] = pred[c][1];
+                    }
+                    va = va_of[c];
+                    vb = vb_of[c];
                     accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb : va, side == MCFPS_SIDE_A ? va : vb,
                                avg, wx[c & 1], wy[c >> 1], w, h,
                                side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,

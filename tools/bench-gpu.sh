@@ -128,11 +128,13 @@ sh "$(dirname "$0")/steady-bench.sh" "$b" | tee -a "$res"
 say ""
 say "== several streams on one GPU: output frames of all of them together per second of wall time"
 say "   (one: a single ffmpeg; four -vf: one ffmpeg, four inputs, four outputs of a filter graph each;"
-say "    filter_complex: the same in one filter graph; processes: that many ffmpeg at once)"
-# wall FRAMES LABEL COMMAND...: median over three runs of the command (a shell function or program)
-wall() {
-    n=$1 label=$2
-    shift 2
+say "    filter_complex: the same in one filter graph; processes: that many ffmpeg at once);"
+say "   each stream 500 and 2500 frames, median of three runs; steady = streams * 2000 / (t2500 - t500),"
+say "   the rate once every stream runs, start-up left out"
+# walltimes FILE COMMAND...: three wall times of the command (a shell function or program) into FILE
+walltimes() {
+    f=$1
+    shift
     for r in 1 2 3; do
         t0=$(date +%s.%N)
         if "$@" > /dev/null 2> "$tmp/stderr"; then
@@ -140,27 +142,38 @@ wall() {
         else
             echo failed
         fi
-    done > "$tmp/times"
-    if grep -q failed "$tmp/times"; then
+    done > "$f"
+}
+# wall STREAMS LABEL COMMAND...: the command with $fr = 500 and 2500 frames per stream
+wall() {
+    k=$1 label=$2
+    shift 2
+    fr=500
+    walltimes "$tmp/times-short" "$@"
+    fr=2500
+    walltimes "$tmp/times-long" "$@"
+    if grep -q failed "$tmp/times-short" "$tmp/times-long"; then
         say "$(printf '%-60s failed: %s' "$label" "$(tail -n 1 "$tmp/stderr")")"
         return
     fi
-    t=$(sort -n "$tmp/times" | sed -n 2p)
-    say "$(printf '%-60s %5d frames %8.2f s %9s fps' "$label" "$n" "$t" "$(echo "$n $t" | awk '{ printf "%.1f", $1 / $2 }')")"
+    t1=$(sort -n "$tmp/times-short" | sed -n 2p) t2=$(sort -n "$tmp/times-long" | sed -n 2p)
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps, steady %9s fps' "$label" $((k * 2500)) "$t2" \
+        "$(echo "$k $t2" | awk '{ printf "%.1f", $1 * 2500 / $2 }')" \
+        "$(echo "$k $t2 $t1" | awk '{ printf "%.1f", $1 * 2000 / ($2 - $3) }')")"
 }
 loop="-stream_loop -1 -i $tmp/1080p.y4m"
-one()      { $ff -v error $loop -frames:v 1000 -an -vf "$1" -f null -; }
+one()      { $ff -v error $loop -frames:v $fr -an -vf "$1" -f null -; }
 four_vf()  { $ff -v error $loop $loop $loop $loop \
-                 -map 0:v -frames:v 1000 -vf "$1" -f null - -map 1:v -frames:v 1000 -vf "$1" -f null - \
-                 -map 2:v -frames:v 1000 -vf "$1" -f null - -map 3:v -frames:v 1000 -vf "$1" -f null -; }
+                 -map 0:v -frames:v $fr -vf "$1" -f null - -map 1:v -frames:v $fr -vf "$1" -f null - \
+                 -map 2:v -frames:v $fr -vf "$1" -f null - -map 3:v -frames:v $fr -vf "$1" -f null -; }
 four_fc()  { $ff -v error $loop $loop $loop $loop \
                  -filter_complex "[0:v]$1[o0];[1:v]$1[o1];[2:v]$1[o2];[3:v]$1[o3]" \
-                 -map "[o0]" -frames:v 1000 -f null - -map "[o1]" -frames:v 1000 -f null - \
-                 -map "[o2]" -frames:v 1000 -f null - -map "[o3]" -frames:v 1000 -f null -; }
+                 -map "[o0]" -frames:v $fr -f null - -map "[o1]" -frames:v $fr -f null - \
+                 -map "[o2]" -frames:v $fr -f null - -map "[o3]" -frames:v $fr -f null -; }
 processes() { # N FILTER
     i=0 pids=""
     while [ $i -lt "$1" ]; do
-        $ff -v error $loop -frames:v 1000 -an -vf "$2" -f null - & pids="$pids $!"
+        $ff -v error $loop -frames:v $fr -an -vf "$2" -f null - & pids="$pids $!"
         i=$((i + 1))
     done
     st=0
@@ -168,17 +181,17 @@ processes() { # N FILTER
     return $st
 }
 for f in null gpume=device=cuda; do
-    wall 1000 "$f: one" one "$f"
-    wall 4000 "$f: four -vf" four_vf "$f"
-    wall 4000 "$f: filter_complex" four_fc "$f"
-    wall 8000 "$f: 8 processes" processes 8 "$f"
+    wall 1 "$f: one" one "$f"
+    wall 4 "$f: four -vf" four_vf "$f"
+    wall 4 "$f: filter_complex" four_fc "$f"
+    wall 8 "$f: 8 processes" processes 8 "$f"
 done
 # CUDA MPS lets the processes' kernels run at once instead of time-sliced
 if command -v nvidia-cuda-mps-control > /dev/null; then
     export CUDA_MPS_PIPE_DIRECTORY=$tmp/mps CUDA_MPS_LOG_DIRECTORY=$tmp/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     if nvidia-cuda-mps-control -d; then
-        wall 8000 "gpume=device=cuda: 8 processes, MPS" processes 8 gpume=device=cuda
+        wall 8 "gpume=device=cuda: 8 processes, MPS" processes 8 gpume=device=cuda
         echo quit | nvidia-cuda-mps-control
     else
         say "MPS: nvidia-cuda-mps-control -d failed"
