@@ -133,7 +133,7 @@ say "   each stream 500 and 2500 frames, median of three runs; steady = streams 
 say "   the rate once every stream runs, start-up left out"
 # walltimes FILE COMMAND...: three wall times of the command (a shell function or program) into FILE
 walltimes() {
-    f=$1
+    times_file=$1
     shift
     for r in 1 2 3; do
         t0=$(date +%s.%N)
@@ -142,7 +142,7 @@ walltimes() {
         else
             echo failed
         fi
-    done > "$f"
+    done > "$times_file"
 }
 # wall STREAMS LABEL COMMAND...: the command with $fr = 500 and 2500 frames per stream
 wall() {
