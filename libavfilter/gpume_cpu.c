@@ -145,6 +145,14 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     return 0;
 }
 
+/* FFmpeg builds with -fno-tree-vectorize; the integer loops of the SADs and
+ * of the sub-pel predictions are written for the vectoriser */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GPUME_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define GPUME_VECTORIZE
+#endif
+
 /** SAD of a vw x vh region; ref may point into the border. */
 static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint8_t *ref, int rs, int vw, int vh)
 {
@@ -203,7 +211,7 @@ static uint32_t block_sad(const GpumeCPUContext *s, const uint8_t *cur, int cs,
  * sums of the two rows, so each row's sums serve two output rows; with
  * fx or fy 0, (4 X + 8) >> 4 = (X + 2) >> 2 needs one pass.
  */
-static uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs, const CPUPlane *ref,
+static GPUME_VECTORIZE uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs, const CPUPlane *ref,
                          int x0, int y0, int vw, int vh, int qx, int qy)
 {
     const int fx = qx & 3, fy = qy & 3, rs = ref->stride;
