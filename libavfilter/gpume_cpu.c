@@ -428,6 +428,27 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 #define HME_L1_MAX_SIDE (2 * ((GPUME_MAX_RANGE + 1) >> 1) + 1)
 
 /**
+ * Costs of the n candidates (dx, dy), dx = -r .. r, of a 4x4 block cb
+ * (4x4 blocks, block=8, have no SIMD SAD): the vector cost plus the SAD
+ * against ref, which points at the candidate dx = -r. Every candidate of a
+ * row at once, for the vectoriser, instead of one by one.
+ */
+static GPUME_VECTORIZE void hme_row_costs(const uint8_t *cb, int cs, const uint8_t *ref, int rs, int n,
+                                          int lambda, int r, int dy, uint32_t *cost)
+{
+    for (int x = 0; x < n; x++)
+        cost[x] = lambda * (FFABS(x - r) + FFABS(dy));
+    for (int y = 0; y < 4; y++) {
+        for (int k = 0; k < 4; k++) {
+            const int c = cb[y * cs + k];
+            const uint8_t *p = ref + y * rs + k;
+            for (int x = 0; x < n; x++)
+                cost[x] += FFABS(c - p[x]);
+        }
+    }
+}
+
+/**
  * hme level 1, one block of vw x vh at cb: the HME_BLOCK_TOP least keys of
  * its full search over (dx, dy) in [-r, r]^2 around rb, least first, in
  * top; returns how many there are.
@@ -437,52 +458,28 @@ static int hme_block_top(const GpumeCPUContext *s, const uint8_t *cb, int cs,
 {
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
     const int n = 2 * r + 1, rows4 = vw == 4 && vh == 4;
-    uint16_t ref_rows[(HME_L1_MAX_SIDE + 3) * HME_L1_MAX_SIDE];
-    int cur_rows[4];
     int nb_top = 0;
-
-    /* 4x4 blocks (block=8), which have no SIMD SAD: the sums of their rows
-     * bound each SAD from below, sum |cur row - ref row| <= SAD, and the
-     * bound rules most candidates out for 4 differences instead of 16 */
-    if (rows4) {
-        for (int y = 0; y < 4; y++)
-            cur_rows[y] = cb[y * cs] + cb[y * cs + 1] + cb[y * cs + 2] + cb[y * cs + 3];
-        for (int y = 0; y < n + 3; y++) {
-            const uint8_t *row = rb + (y - r) * rs - r;
-            int sum = row[0] + row[1] + row[2] + row[3];
-            ref_rows[y * n] = sum;
-            for (int x = 1; x < n; x++) {
-                sum += row[x + 3] - row[x - 1];
-                ref_rows[y * n + x] = sum;
-            }
-        }
-    }
 
     /* in raster order, so a later candidate of equal cost never enters */
     for (int dy = -r, c = 0; dy <= r; dy++) {
+        uint32_t row_cost[HME_L1_MAX_SIDE];
+
+        if (rows4)
+            hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, row_cost);
         for (int dx = -r; dx <= r; dx++, c++) {
             const uint32_t limit = nb_top < HME_BLOCK_TOP ? UINT32_MAX :
                                    (uint32_t)(top[HME_BLOCK_TOP - 1] >> 32);
             const uint8_t *rr = rb + dy * rs + dx;
-            uint32_t cost = s->p.lambda * (FFABS(dx) + FFABS(dy));
+            uint32_t cost = rows4 ? row_cost[dx + r] : s->p.lambda * (FFABS(dx) + FFABS(dy));
             int t;
 
             if (cost >= limit)
                 continue;
-            if (rows4) {
-                const uint16_t *rc = ref_rows + (dy + r) * n + dx + r;
-                const uint32_t bound = cost + FFABS(cur_rows[0] - rc[0])     + FFABS(cur_rows[1] - rc[n]) +
-                                              FFABS(cur_rows[2] - rc[2 * n]) + FFABS(cur_rows[3] - rc[3 * n]);
-                if (bound >= limit)
+            if (!rows4) {
+                cost = sad ? cost + sad(cb, cs, rr, rs) : sad_rect_until(cb, cs, rr, rs, vw, vh, cost, limit);
+                if (cost >= limit)
                     continue;
-                cost = sad_rect_until(cb, cs, rr, rs, 4, 4, cost, limit);
-            } else if (sad) {
-                cost += sad(cb, cs, rr, rs);
-            } else {
-                cost = sad_rect_until(cb, cs, rr, rs, vw, vh, cost, limit);
             }
-            if (cost >= limit)
-                continue;
             t = FFMIN(nb_top, HME_BLOCK_TOP - 1);
             for (; t > 0 && top[t - 1] > gpume_key(cost, c); t--)
                 top[t] = top[t - 1];
