@@ -211,8 +211,8 @@ static uint32_t block_sad(const GpumeCPUContext *s, const uint8_t *cur, int cs,
  * sums of the two rows, so each row's sums serve two output rows; with
  * fx or fy 0, (4 X + 8) >> 4 = (X + 2) >> 2 needs one pass.
  */
-static GPUME_VECTORIZE uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs, const CPUPlane *ref,
-                         int x0, int y0, int vw, int vh, int qx, int qy)
+static GPUME_VECTORIZE uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                                         const CPUPlane *ref, int x0, int y0, int vw, int vh, int qx, int qy)
 {
     const int fx = qx & 3, fy = qy & 3, rs = ref->stride;
     const uint8_t *r = ref->data + (y0 + (qy >> 2)) * rs + x0 + (qx >> 2);

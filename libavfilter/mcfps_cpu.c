@@ -363,7 +363,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
             int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
             const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
-            int wx[2][TILE], wy[2][TILE];
+            int wx[2][TILE], wy[2][TILE], cell_v[4][2];
 
             for (int y = 0; y < h; y++) {
                 const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0 * step;
@@ -393,9 +393,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                 const int pbx = pax + dx, pby = pay + dy;
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
 
+                cell_v[c][0] = dx;
+                cell_v[c][1] = dy;
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
                     inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
-                    const int16_t *va, *vb;
                     if (!m) {
                         /* the term is the plain average: (256 avg + 128) >> 8 */
                         accumulate(acc, wsum, avg, avg, avg, wx[c & 1], wy[c >> 1], w, h,
@@ -405,12 +406,12 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                     /* a predicted block depends on the vector alone: a
                      * neighbour of the same vector has made it already */
                     for (int e = 0; e < c; e++) {
-                        const int ke = mcfps_clip(tj + (e >> 1), 0, p->ch - 1) * p->cw +
-                                       mcfps_clip(ti + (e & 1), 0, p->cw - 1);
-                        if (vec[2 * ke] == dx && vec[2 * ke + 1] == dy) {
-                            va_of[c] = va_of[c] ? va_of[c] : va_of[e];
-                            vb_of[c] = vb_of[c] ? vb_of[c] : vb_of[e];
-                        }
+                        if (cell_v[e][0] != dx || cell_v[e][1] != dy)
+                            continue;
+                        if (!va_of[c])
+                            va_of[c] = va_of[e];
+                        if (!vb_of[c])
+                            vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
                         predict_block(pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
@@ -420,9 +421,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                         predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
-                    va = va_of[c];
-                    vb = vb_of[c];
-                    accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb : va, side == MCFPS_SIDE_A ? va : vb,
+                    accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb_of[c] : va_of[c],
+                               side == MCFPS_SIDE_A ? va_of[c] : vb_of[c],
                                avg, wx[c & 1], wy[c >> 1], w, h,
                                side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,
                                side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0, m, r);
