@@ -80,16 +80,21 @@ typedef struct GpumeBackend {
      * gpume_ctu_predictor() on the estimate issued earlier into result slot
      * pred_from (pred=temporal; it stays on the device, nothing waits for
      * it); else pred, one quarter-pel (x, y) per CTU, reusable once this
-     * returns. The work may run asynchronously: the arrays of res are valid
-     * after wait(out) or sync(). The caller keeps at most
+     * returns. The work may run asynchronously: the result is the caller's
+     * after wait(out), or in the arrays of res after sync(). The caller keeps at most
      * GPUME_MAX_INFLIGHT + 1 frames of estimates in flight and does not load
      * a slot that one of them reads.
      */
     int  (*estimate)(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
                      int out, GpumeResult *res);
-    /** Wait until the estimate into result slot out has written its res (optional: sync() otherwise). */
-    int  (*wait)(void *priv, int out);
-    /** Wait until every estimate() issued so far has written its result. */
+    /**
+     * Wait for the estimate into result slot out and point *res at its
+     * result: the backend's own read-back, valid until result slot out is
+     * issued again, or the arrays given to estimate() (optional: sync()
+     * otherwise).
+     */
+    int  (*wait)(void *priv, int out, GpumeResult *res);
+    /** Wait until every estimate() issued so far has written its result into the arrays given to it. */
     int  (*sync)(void *priv);
     void (*uninit)(void *priv);
 } GpumeBackend;
@@ -151,10 +156,15 @@ int ff_gpume_full_key_packing(const GpumeParams *p, const int16_t *pred, int *ke
 size_t ff_gpume_readback_layout(const GpumeParams *p, size_t *blocks_offset);
 
 /**
- * Give res the counts and the exported blocks of a read-back buf laid out
- * by ff_gpume_readback_layout(). AVERROR_BUG for a count above max_out.
+ * Point view at the counts and blocks of a read-back buf laid out by
+ * ff_gpume_readback_layout(), without a copy. AVERROR_BUG for a count above
+ * max_out.
  */
-int ff_gpume_readback_result(const GpumeParams *p, const uint8_t *buf, size_t blocks_offset,
+int ff_gpume_readback_view(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
+                           GpumeResult *view);
+
+/** Copy the counts and the exported blocks of a read-back buf into the arrays of res. */
+int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
                              const GpumeResult *res);
 
 /** The algorithms the PU-table and LFS searches of every backend run (VME has its own path). */

@@ -420,8 +420,12 @@ end:
     return err;
 }
 
-/** Wait for estimate e and give its result to the caller: the exported blocks only. */
-static int fetch(GpumeCUDAContext *s, int e)
+/**
+ * Wait for estimate e; point view at its read-back (page-locked, kept until
+ * e is issued again) or, without view, copy the exported blocks into the
+ * arrays given to estimate().
+ */
+static int fetch(GpumeCUDAContext *s, int e, GpumeResult *view)
 {
     const GpumeResult res = s->pending[e];
     int err;
@@ -430,10 +434,12 @@ static int fetch(GpumeCUDAContext *s, int e)
     err = CHECK_CU(s->cu->cuEventSynchronize(s->done[e]));
     if (err < 0)
         return err;
+    if (view)
+        return ff_gpume_readback_view(&s->p, s->result[e].data, s->blocks_offset, view);
     return ff_gpume_readback_result(&s->p, s->result[e].data, s->blocks_offset, &res);
 }
 
-static int cuda_wait(void *priv, int e)
+static int cuda_wait(void *priv, int e, GpumeResult *res)
 {
     GpumeCUDAContext *s = priv;
     CUcontext dummy;
@@ -444,7 +450,7 @@ static int cuda_wait(void *priv, int e)
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
-    err = fetch(s, e);
+    err = fetch(s, e, res);
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -460,7 +466,7 @@ static int cuda_sync(void *priv)
         return err;
     for (int e = 0; e < NB_RESULTS; e++) {
         if (s->pending[e].blocks) {
-            const int ret = fetch(s, e);
+            const int ret = fetch(s, e, NULL);
             err = err < 0 ? err : ret;
         }
     }

@@ -598,8 +598,12 @@ fail:
     return err;
 }
 
-/** Wait for estimate e (its result is on the host then) and free its slot. */
-static int finish(GpumeOpenCLContext *s, int e)
+/**
+ * Wait for estimate e and free its slot; point view at its read-back (kept
+ * until e is issued again) or, without view (and for VME, whose macroblocks
+ * are converted), write the arrays given to estimate().
+ */
+static int finish(GpumeOpenCLContext *s, int e, GpumeResult *view)
 {
     void *avctx = s->host->log_ctx;
     cl_int cle = clWaitForEvents(1, &s->done[e]);
@@ -610,6 +614,10 @@ static int finish(GpumeOpenCLContext *s, int e)
     CL_FAIL_ON_ERROR(AVERROR(EIO), "OpenCL estimate failed: %d\n", cle);
     if (s->vme) {
         err = ff_gpume_vme_opencl_result(s->vme, e, s->pending[e], s->pending_counts[e]);
+        if (view)
+            *view = (GpumeResult) { s->pending[e], s->pending_counts[e] };
+    } else if (view) {
+        err = ff_gpume_readback_view(&s->p, s->result_host[e], s->blocks_offset, view);
     } else {
         const GpumeResult res = { s->pending[e], s->pending_counts[e] };
         err = ff_gpume_readback_result(&s->p, s->result_host[e], s->blocks_offset, &res);
@@ -620,12 +628,12 @@ fail:
     return err;
 }
 
-static int ocl_wait(void *priv, int e)
+static int ocl_wait(void *priv, int e, GpumeResult *res)
 {
     GpumeOpenCLContext *s = priv;
     if (e < 0 || e >= NB_RESULTS || !s->pending[e])
         return AVERROR_BUG;
-    return finish(s, e);
+    return finish(s, e, res);
 }
 
 static int ocl_sync(void *priv)
@@ -635,7 +643,7 @@ static int ocl_sync(void *priv)
 
     for (int e = 0; e < NB_RESULTS; e++) {
         if (s->pending[e]) {
-            const int ret = finish(s, e);
+            const int ret = finish(s, e, NULL);
             err = err < 0 ? err : ret;
         }
     }

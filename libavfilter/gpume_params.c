@@ -156,18 +156,31 @@ size_t ff_gpume_readback_layout(const GpumeParams *p, size_t *blocks_offset)
     return *blocks_offset + (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock);
 }
 
-int ff_gpume_readback_result(const GpumeParams *p, const uint8_t *buf, size_t blocks_offset,
-                             const GpumeResult *res)
+int ff_gpume_readback_view(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
+                           GpumeResult *view)
 {
     const uint16_t *counts = (const uint16_t *)buf;
-    const GpumeBlock *blocks = (const GpumeBlock *)(buf + blocks_offset);
 
-    for (int c = 0; c < p->nb_ctus; c++) {
-        const size_t at = (size_t)c * p->max_out;
+    for (int c = 0; c < p->nb_ctus; c++)
         if (counts[c] > p->max_out)
             return AVERROR_BUG;
-        res->counts[c] = counts[c];
-        memcpy(res->blocks + at, blocks + at, counts[c] * sizeof(*blocks));
+    view->counts = (uint16_t *)buf;
+    view->blocks = (GpumeBlock *)(buf + blocks_offset);
+    return 0;
+}
+
+int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
+                             const GpumeResult *res)
+{
+    GpumeResult view;
+    int err = ff_gpume_readback_view(p, buf, blocks_offset, &view);
+
+    if (err < 0)
+        return err;
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const size_t at = (size_t)c * p->max_out;
+        res->counts[c] = view.counts[c];
+        memcpy(res->blocks + at, view.blocks + at, view.counts[c] * sizeof(*view.blocks));
     }
     return 0;
 }

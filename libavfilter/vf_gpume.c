@@ -584,6 +584,7 @@ static int finish_oldest(AVFilterContext *ctx)
     GpumeContext *s = ctx->priv;
     const GpumeParams *p = &s->params;
     GpumeInflight in = s->inflight[0];
+    GpumeResult res[2] = { in.res[0], in.res[1] }; /* or the backend's read-back */
     AVFrame *frame = in.frame;
     uint64_t sad_sum = 0, bad_area = 0, sad_bwd = 0, bad_bwd = 0;
     int err = 0, n[2] = { 0, 0 };
@@ -598,9 +599,9 @@ static int finish_oldest(AVFilterContext *ctx)
         err = s->backend->sync(s->backend_priv);
     } else {
         if (in.fwd)
-            err = s->backend->wait(s->backend_priv, 2 * in.id);
+            err = s->backend->wait(s->backend_priv, 2 * in.id, &res[0]);
         if (err >= 0 && in.bwd)
-            err = s->backend->wait(s->backend_priv, 2 * in.id + 1);
+            err = s->backend->wait(s->backend_priv, 2 * in.id + 1, &res[1]);
     }
     if (err < 0)
         goto fail;
@@ -611,9 +612,9 @@ static int finish_oldest(AVFilterContext *ctx)
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
     remove_gpume_metadata(frame);
     if (in.fwd)
-        n[0] = count_blocks(p, &in.res[0]);
+        n[0] = count_blocks(p, &res[0]);
     if (in.bwd)
-        n[1] = count_blocks(p, &in.res[1]);
+        n[1] = count_blocks(p, &res[1]);
     frame->pict_type = n[1] ? AV_PICTURE_TYPE_B : n[0] ? AV_PICTURE_TYPE_P : AV_PICTURE_TYPE_I;
     if (n[0] + n[1]) {
         AVBufferRef *buf = av_buffer_pool_get(s->mv_pool);
@@ -627,9 +628,9 @@ static int finish_oldest(AVFilterContext *ctx)
             goto fail;
         }
         if (n[0])
-            export_vectors(ctx, &in.res[0], 0, (AVMotionVector *)sd->data, &sad_sum, &bad_area);
+            export_vectors(ctx, &res[0], 0, (AVMotionVector *)sd->data, &sad_sum, &bad_area);
         if (n[1])
-            export_vectors(ctx, &in.res[1], 1, (AVMotionVector *)sd->data + n[0], &sad_bwd, &bad_bwd);
+            export_vectors(ctx, &res[1], 1, (AVMotionVector *)sd->data + n[0], &sad_bwd, &bad_bwd);
     }
     /* the metadata describe one direction on every frame: the backward
      * vectors with dir=bwd, else the forward ones (none on the first frame) */

@@ -130,9 +130,12 @@ run mcfps-cuda mcfps_same mcfps-cuda -i "$clip" \
 run mcfps-auto mcfps_same mcfps-auto -i "$clip" -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60
 run mcfps-cuda-frames mcfps_same mcfps-cuda-frames -init_hw_device cuda=gpu -filter_hw_device gpu -i "$clip" \
     -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
+# the GPU among OpenCL's devices: FFmpeg refuses to choose where a CPU
+# platform (PoCL) is installed beside it
+ocl_gpu="opencl=ocl:,device_type=gpu"
 run mcfps-opencl mcfps_same mcfps-opencl -i "$clip" \
     -vf format=yuv420p,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
-run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device opencl=ocl -filter_hw_device ocl \
+run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device "$ocl_gpu" -filter_hw_device ocl \
     -i "$clip" -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
 # nv12: the CPU's output on nv12 is its yuv420p output interleaved, and every
 # path gives it: CUDA from software and CUDA frames (hwupload_cuda), NVDEC's
@@ -150,7 +153,7 @@ run mcfps-nv12-cuda-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-cuda-frames -
 run mcfps-nv12-opencl mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl -i "$clip" \
     -vf $nv12,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
 run mcfps-nv12-opencl-frames mcfps_same_as mcfps-nv12-cpu mcfps-nv12-opencl-frames \
-    -init_hw_device opencl=ocl -filter_hw_device ocl \
+    -init_hw_device "$ocl_gpu" -filter_hw_device ocl \
     -i "$clip" -vf $nv12,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=nv12
 # NVDEC does not decode 4:4:4 H.264: realshort.mp4 is 4:2:0 (its CUDA frames
 # are nv12; hwdownload fails on the software frames of a failed hwaccel)

@@ -367,9 +367,10 @@ int main(int argc, char **argv)
     for (int it = -10; it < iters; it++) {
         const int cur = (it + 20) % GPUME_NB_SLOTS, ref = (it + 19) % GPUME_NB_SLOTS;
         const double t0 = now_ms();
+        GpumeResult view;
         if ((err = be->load(priv, cur, frames[(it + 20) % n])) < 0 ||
             (err = be->estimate(priv, cur, ref, pred, -1, it & 1, &res[it & 1])) < 0 ||
-            (it > -10 && (err = (be->wait ? be->wait(priv, (it - 1) & 1) : be->sync(priv))) < 0))
+            (it > -10 && (err = (be->wait ? be->wait(priv, (it - 1) & 1, &view) : be->sync(priv))) < 0))
             goto fail;
         if (it >= 0)
             t_all[it] = now_ms() - t0;
