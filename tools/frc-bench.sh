@@ -17,7 +17,8 @@
 # Clips: build/clips (cityCC0.mpg, cockatoo.mp4, realshort.mp4; with
 # tools/fetch-clips.sh --extra also vtest.avi, tree.avi, Megamind.avi) and
 # three synthetic ones made here: a pan over a still texture, a fast object
-# over texture, a scene cut.
+# over texture, a scene cut. FRC_CLIPS="phone hello motion diver balle
+# calais" runs the footage of tools/fetch-clips.sh --more instead.
 #
 # environment: FFMPEG BUILDDIR CLIPS; FRC_FRAMES, FRC_CLIPS (names to run),
 #   FRC_MCFPS, FRC_GPUME (extra mcfps and gpume options, e.g. lambda=2),
@@ -57,6 +58,22 @@ clip() {
                f=$name.avi; [ "$name" = megamind ] && f=Megamind.avi
                [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --extra)" >&2; return 1; }
                ff -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # more real footage (tools/fetch-clips.sh --more; diver.mov is MJPEG and
+    # the film Theora, which the minimal build does not decode): a phone clip
+    # of a dog, a screen recording with a webcam, a hand moving a coin, a
+    # diver's camera (its capture repeats frames), a ball thrown, a 1906 film
+    phone|hello|motion|diver|balle|calais)
+               case $name in
+               phone)  f=VID_20191220_170832.mp4 ;;
+               hello)  f=movie-hello.mp4 ;;
+               motion) f=motion.mov ;;
+               diver)  f=diver.mov ;;
+               balle)  f=balle-jbart.mp4 ;;
+               calais) f=Shepard_Calais_1906_FrenchGP.ogv.160p.ogv ;;
+               esac
+               [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --more)" >&2; return 1; }
+               ff -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ||
+                   { rm -f "$y4m"; echo "frc-bench: $name skipped: $FFMPEG cannot decode $CLIPS/$f" >&2; return 1; } ;;
     # a still texture seen through a window moving (3, 1) pixels per frame
     pan)       texture 1024x640
                ff -framerate 30 -loop 1 -i "$dir/texture-1024x640.png" -vf "crop=640:360:x=3*n:y=n,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
