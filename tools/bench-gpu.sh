@@ -152,14 +152,24 @@ wall() {
     walltimes "$tmp/times-short" "$@"
     fr=2500
     walltimes "$tmp/times-long" "$@"
+    rate= steady=
     if grep -q failed "$tmp/times-short" "$tmp/times-long"; then
         say "$(printf '%-60s failed: %s' "$label" "$(tail -n 1 "$tmp/stderr")")"
         return
     fi
     t1=$(sort -n "$tmp/times-short" | sed -n 2p) t2=$(sort -n "$tmp/times-long" | sed -n 2p)
+    rate=$(echo "$k $t2" | awk '{ printf "%.1f", $1 * 2500 / $2 }')
+    steady=$(echo "$k $t2 $t1" | awk '{ printf "%.1f", $1 * 2000 / ($2 - $3) }')
     say "$(printf '%-60s %5d frames %8.2f s %9s fps, steady %9s fps' "$label" $((k * 2500)) "$t2" \
-        "$(echo "$k $t2" | awk '{ printf "%.1f", $1 * 2500 / $2 }')" \
-        "$(echo "$k $t2 $t1" | awk '{ printf "%.1f", $1 * 2000 / ($2 - $3) }')")"
+        "$rate" "$steady")"
+}
+# against_one STREAMS LABEL COMMAND...: wall, then its rates against the last "one" row's
+against_one() {
+    wall "$@"
+    [ -n "$rate" ] && [ -n "$one_rate" ] &&
+        say "$(printf '%-60s %.2f times one, steady %.2f times' "    $2 against one" \
+            "$(echo "$rate $one_rate" | awk '{ print $1 / $2 }')" \
+            "$(echo "$steady $one_steady" | awk '{ print $1 / $2 }')")"
 }
 loop="-stream_loop -1 -i $tmp/1080p.y4m"
 one()      { $ff -v error $loop -frames:v $fr -an -vf "$1" -f null -; }
@@ -182,16 +192,17 @@ processes() { # N FILTER
 }
 for f in null gpume=device=cuda; do
     wall 1 "$f: one" one "$f"
-    wall 4 "$f: four -vf" four_vf "$f"
-    wall 4 "$f: filter_complex" four_fc "$f"
-    wall 8 "$f: 8 processes" processes 8 "$f"
+    one_rate=$rate one_steady=$steady
+    against_one 4 "$f: four -vf" four_vf "$f"
+    against_one 4 "$f: filter_complex" four_fc "$f"
+    against_one 8 "$f: 8 processes" processes 8 "$f"
 done
 # CUDA MPS lets the processes' kernels run at once instead of time-sliced
 if command -v nvidia-cuda-mps-control > /dev/null; then
     export CUDA_MPS_PIPE_DIRECTORY=$tmp/mps CUDA_MPS_LOG_DIRECTORY=$tmp/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     if nvidia-cuda-mps-control -d; then
-        wall 8 "gpume=device=cuda: 8 processes, MPS" processes 8 gpume=device=cuda
+        against_one 8 "gpume=device=cuda: 8 processes, MPS" processes 8 gpume=device=cuda
         echo quit | nvidia-cuda-mps-control
     else
         say "MPS: nvidia-cuda-mps-control -d failed"
