@@ -481,34 +481,59 @@ static void sort_u32(uint32_t *keys, uint32_t *tmp, int n)
     memcpy(keys, src, n * sizeof(*keys));
 }
 
+/** Vectors within this many quarter pels per component are counted in a table, the others sorted. */
+#define DOMINANT_R 127
+
 int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy)
 {
-    const int cells = p->cw * p->ch;
-    uint32_t *keys = av_malloc_array(4 * cells, sizeof(*keys));
-    int n = 0, best = 0, best_n = 0;
+    const int cells = p->cw * p->ch, side = 2 * DOMINANT_R + 1;
+    /* the table's entries in index order are the keys' order, (vy, vx) */
+    uint32_t *count = av_calloc(side * side, sizeof(*count)), *keys = NULL;
+    uint32_t best = 0, best_n = 0;
+    int n = 0;
 
     *gx = *gy = 0;
-    if (!keys)
+    if (!count)
         return AVERROR(ENOMEM);
-    for (int k = 0; k < cells; k++) {
-        /* (vx, vy) + 32768 as one ascending key: vy major */
-        if (ra[2 * k] || ra[2 * k + 1])
-            keys[n++] = (uint32_t)(ra[2 * k + 1] + 32768) << 16 | (uint32_t)(ra[2 * k] + 32768);
-        if (rb[2 * k] || rb[2 * k + 1])
-            keys[n++] = (uint32_t)(rb[2 * k + 1] + 32768) << 16 | (uint32_t)(rb[2 * k] + 32768);
+    for (int f = 0; f < 2; f++) {
+        const int16_t *v = f ? rb : ra;
+        for (int k = 0; k < cells; k++) {
+            const int vx = v[2 * k], vy = v[2 * k + 1];
+            if (!vx && !vy)
+                continue;
+            if (FFABS(vx) <= DOMINANT_R && FFABS(vy) <= DOMINANT_R) {
+                count[(vy + DOMINANT_R) * side + vx + DOMINANT_R]++;
+                continue;
+            }
+            if (!keys && !(keys = av_malloc_array(4 * cells, sizeof(*keys)))) {
+                av_free(count);
+                return AVERROR(ENOMEM);
+            }
+            /* (vx, vy) + 32768 as one ascending key: vy major */
+            keys[n++] = (uint32_t)(vy + 32768) << 16 | (uint32_t)(vx + 32768);
+        }
     }
-    sort_u32(keys, keys + 2 * cells, n);
-    for (int i = 0, run = 0; i < n; i++) {
-        run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
-        if (run > best_n) {
-            best_n = run;
-            best   = i;
+    for (int i = 0; i < side * side; i++) {
+        if (count[i] > best_n) {
+            best_n = count[i];
+            best   = (uint32_t)(i / side - DOMINANT_R + 32768) << 16 | (uint32_t)(i % side - DOMINANT_R + 32768);
+        }
+    }
+    if (n) {
+        sort_u32(keys, keys + 2 * cells, n);
+        for (int i = 0, run = 0; i < n; i++) {
+            run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
+            if (run > best_n || (run == best_n && keys[i] < best)) {
+                best_n = run;
+                best   = keys[i];
+            }
         }
     }
     if (best_n) {
-        *gx = (int)(keys[best] & 0xffff) - 32768;
-        *gy = (int)(keys[best] >> 16) - 32768;
+        *gx = (int)(best & 0xffff) - 32768;
+        *gy = (int)(best >> 16) - 32768;
     }
+    av_free(count);
     av_free(keys);
     return 0;
 }

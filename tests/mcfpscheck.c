@@ -272,14 +272,36 @@ static void check_rows(int w, int h, int phi, int range)
 
 static void check_dominant(void)
 {
-    for (int t = 0; t < 40; t++) {
+    /* ties between a vector counted in the table and one sorted beside it:
+     * the least (vy, vx) wins, on either side */
+    for (int t = 0; t < 2; t++) {
+        McfpsParams p = { .cw = 3, .ch = 2 };
+        const int oy = t ? 130 : -130;
+        int16_t f[2][12] = { { 1, 5, 1, 5, 1, 5, 0, oy, 0, oy, 0, oy } }; /* rb: all (0, 0) */
+        int gx, gy;
+        ff_mcfps_dominant(&p, f[0], f[1], &gx, &gy);
+        CHECK(gx == (t ? 1 : 0) && gy == (t ? 5 : oy), "dominant of a tie (1, 5) / (0, %d): (%d, %d)",
+              oy, gx, gy);
+    }
+    for (int t = 0; t < 80; t++) {
         const int cw = 1 + rnd() % 40, ch = 1 + rnd() % 30, cells = cw * ch;
-        const int spread = (int[]){ 1, 3, 50, 32767 }[t % 4];
+        /* 150: vectors on both sides of the counting table's edge (127) */
+        const int spread = (int[]){ 1, 3, t < 40 ? 50 : 150, 32767 }[t % 4];
         McfpsParams p = { .cw = cw, .ch = ch };
         int16_t *ra = malloc(4 * cells * sizeof(*ra)), *rb = ra + 2 * cells;
         int gx, gy, best_n = 0, bx = 0, by = 0;
         for (int i = 0; i < 4 * cells; i++)
             ra[i] = t % 5 == 4 ? 0 : (int16_t)(rnd() % (2 * spread + 1) - spread);
+        /* from t = 40 on, fields of runs, as real ones are: each cell
+         * repeats the one before it (or, at a row's start, the one above)
+         * three times in four, (0, 0) or a vector of either field among them */
+        for (int k = 1; t >= 40 && k < 2 * cells; k++) {
+            const int from = k % cw || k < cw ? k - 1 : k - cw;
+            if (rnd() % 4) {
+                ra[2 * k]     = ra[2 * from];
+                ra[2 * k + 1] = ra[2 * from + 1];
+            }
+        }
         if (t % 7 == 3)
             ra[0] = -32768, ra[1] = 32767;
         ff_mcfps_dominant(&p, ra, rb, &gx, &gy);
