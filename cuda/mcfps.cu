@@ -69,38 +69,13 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         const int live = valid && mcfps_search_probe(p, a.f.ra, a.f.rb, a.f.fa, a.f.fb, i, j,
                                                      &st, q, &dx, &dy);
         uint32_t acc = 0;
-        if (live) {
-            const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
-            const int obx = oax + dx, oby = oay + dy;
-            const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2);
-            const int bx = x0 + (obx >> 2), by = y0 + (oby >> 2);
-            const int w = x1 - x0, h = y1 - y0;
-            if (min(ax, bx) >= 0 && max(ax, bx) + w < p->width &&
-                min(ay, by) >= 0 && max(ay, by) + h < p->height) {
-                /* every sample read lies inside both planes: mcfps_bilateral_px()
-                 * without its clamping, as the CPU's window_sad() */
-                const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
-                const int a00 = (4 - fax) * (4 - fay), a01 = fax * (4 - fay);
-                const int a10 = (4 - fax) * fay, a11 = fax * fay;
-                const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby);
-                const int b10 = (4 - fbx) * fby, b11 = fbx * fby;
-                for (int k = lane; k < MCFPS_WIN * MCFPS_WIN; k += 32) {
-                    const int u = k % MCFPS_WIN, v = k / MCFPS_WIN;
-                    if (u < w && v < h) {
-                        const uint8_t *pa = a.a + (long)(ay + v) * a.sa + ax + u;
-                        const uint8_t *pb = a.b + (long)(by + v) * a.sb + bx + u;
-                        const int va = (a00 * pa[0] + a01 * pa[1] + a10 * pa[a.sa] + a11 * pa[a.sa + 1] + 8) >> 4;
-                        const int vb = (b00 * pb[0] + b01 * pb[1] + b10 * pb[a.sb] + b11 * pb[a.sb + 1] + 8) >> 4;
-                        acc += mcfps_abs(va - vb);
-                    }
-                }
-            } else {
-                for (int k = lane; k < MCFPS_WIN * MCFPS_WIN; k += 32) {
-                    const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
-                    if (x < x1 && y < y1)
-                        acc += mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy);
-                }
-            }
+        /* most probes read inside both planes: no clamping then */
+        const int inside = live && mcfps_window_inside(p, x0, x1, y0, y1, dx, dy);
+        for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
+            const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
+            if (x < x1 && y < y1)
+                acc += inside ? mcfps_bilateral_px_inside(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy) :
+                                mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy);
         }
         s[lane] = acc;
         __syncthreads();

@@ -292,6 +292,43 @@ MCFPS_FN int mcfps_bilateral_px(const McfpsParams *p,
 }
 
 /**
+ * mcfps_sample() of a quarter-pel position (px, py) whose four samples lie
+ * inside the plane: the same value without the clamping.
+ */
+MCFPS_FN int mcfps_sample_inside(const MCFPS_GLOBAL uint8_t *p, int stride, int px, int py)
+{
+    const int fx = px & 3, fy = py & 3;
+    const MCFPS_GLOBAL uint8_t *r = p + (long)(py >> 2) * stride + (px >> 2);
+    return ((4 - fx) * (4 - fy) * r[0] + fx * (4 - fy) * r[1] +
+            (4 - fx) * fy * r[stride] + fx * fy * r[stride + 1] + 8) >> 4;
+}
+
+/**
+ * Whether every sample that the bilateral errors of vector (dx, dy) over the
+ * window [x0, x1) x [y0, y1) read lies inside both planes, so that
+ * mcfps_bilateral_px_inside() gives them.
+ */
+MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, int y1, int dx, int dy)
+{
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2);
+    const int bx = x0 + ((oax + dx) >> 2), by = y0 + ((oay + dy) >> 2);
+    return (ax < bx ? ax : bx) >= 0 && (ax > bx ? ax : bx) + (x1 - x0) < p->width &&
+           (ay < by ? ay : by) >= 0 && (ay > by ? ay : by) + (y1 - y0) < p->height;
+}
+
+/** mcfps_bilateral_px() of a pixel of a window for which mcfps_window_inside() holds. */
+MCFPS_FN int mcfps_bilateral_px_inside(const McfpsParams *p,
+                                       const MCFPS_GLOBAL uint8_t *a, int sa,
+                                       const MCFPS_GLOBAL uint8_t *b, int sb,
+                                       int x, int y, int dx, int dy)
+{
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    return mcfps_abs(mcfps_sample_inside(a, sa, 4 * x + oax, 4 * y + oay) -
+                     mcfps_sample_inside(b, sb, 4 * x + oax + dx, 4 * y + oay + dy));
+}
+
+/**
  * Bilateral matching error of vector (dx, dy) over the window of cell (i, j):
  * the sum of mcfps_bilateral_px() over the window's luma pixels. *n
  * receives the window's pixel count.

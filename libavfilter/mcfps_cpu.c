@@ -166,8 +166,7 @@ static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const u
     const int w = x1 - x0, h = y1 - y0;
     uint32_t sad = 0;
 
-    if (FFMIN(ax, bx) >= 0 && FFMAX(ax, bx) + w < p->width &&
-        FFMIN(ay, by) >= 0 && FFMAX(ay, by) + h < p->height)
+    if (mcfps_window_inside(p, x0, x1, y0, y1, dx, dy))
         return window_sad(a + (ptrdiff_t)ay * sa + ax, sa, oax & 3, oay & 3,
                           b + (ptrdiff_t)by * sb + bx, sb, obx & 3, oby & 3, w, h, limit);
     for (int y = y0; y < y1; y++)

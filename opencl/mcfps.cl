@@ -63,7 +63,11 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         uint sad;
         if (!mcfps_search_probe(&p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
-        sum[t] = x < x1 && y < y1 ? mcfps_bilateral_px(&p, a, sa, b, sb, x, y, dx, dy) : 0;
+        /* most probes read inside both planes: no clamping then */
+        sum[t] = x >= x1 || y >= y1 ? 0 :
+                 mcfps_window_inside(&p, x0, x1, y0, y1, dx, dy) ?
+                 mcfps_bilateral_px_inside(&p, a, sa, b, sb, x, y, dx, dy) :
+                 mcfps_bilateral_px(&p, a, sa, b, sb, x, y, dx, dy);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int h = WIN_PX / 2; h > 0; h >>= 1) {
             if (t < h)
