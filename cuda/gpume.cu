@@ -140,78 +140,141 @@ extern "C" __global__ void gpume_predictor(GpumePredArgs a, const GpumeBlock *bl
 #define L2_MAX_R       ((GPUME_MAX_RANGE + 3) >> 2)
 #define L2_PER_THREAD  (((2 * L2_MAX_R + 1) * (2 * L2_MAX_R + 1) + NT - 1) / NT)
 #define L2_BLOCK       (GPUME_MAX_CTU / 4)                  ///< the CTU's block at level 2
-#define L2_WINDOW      (L2_BLOCK + 2 * L2_MAX_R)            ///< its reference window
 #define L1_BLOCK       (GPUME_MAX_CTU / 2)                  ///< the CTU's block at level 1
-#define L1_WINDOW      (L1_BLOCK + 2 * GPUME_HME_L1_RANGE)  ///< a minimum's reference window
 #define L1_POINTS      ((2 * GPUME_HME_L1_RANGE + 1) * (2 * GPUME_HME_L1_RANGE + 1))
 #define L1_PARTS       (NT / (GPUME_HME_MINIMA * L1_POINTS)) ///< threads sharing a level-1 SAD
+#define L2_PITCH       GPUME_WINDOW_PITCH(L2_BLOCK, L2_MAX_R)
+#define L1_PITCH       GPUME_WINDOW_PITCH(L1_BLOCK, GPUME_HME_L1_RANGE)
 
-/** Copy the w x h samples at (x, y) of plane pl into dst (pitch w), all threads. */
-__device__ static void load_block(const uint8_t *pic, GpumePlane pl, int x, int y, int w, int h,
-                                  uint8_t *dst)
+/** The 4 bytes at p, which need not be aligned. */
+__device__ static inline uint32_t load4_unaligned(const uint8_t *p)
 {
-    for (int i = threadIdx.x; i < w * h; i += NT)
-        dst[i] = pic[pl.offset + (y + i / w) * pl.pitch + x + i % w];
+    const uint64_t a = (uint64_t)p;
+    const uint32_t *w = (const uint32_t *)(a & ~(uint64_t)3);
+    const uint64_t v = (uint64_t)w[1] << 32 | w[0];
+    return (uint32_t)(v >> (8 * (a & 3)));
 }
 
-/** SAD of the w x h block cur (pitch cp) against ref (pitch rp), both in shared memory. */
-__device__ static uint32_t shared_sad(const uint8_t *cur, int cp, const uint8_t *ref, int rp,
-                                      int w, int h)
+/**
+ * The cols x rows samples at (x, y) of plane pl as words, pitch words per
+ * row, 0 past cols and in the words after them; all threads.
+ */
+__device__ static void load_words(const uint8_t *pic, GpumePlane pl, int x, int y, int cols, int rows,
+                                  int pitch, uint32_t *dst)
 {
+    const uint8_t *src = pic + pl.offset + y * pl.pitch + x;
+    for (int i = threadIdx.x; i < rows * pitch; i += NT) {
+        const int row = i / pitch, w = 4 * (i - row * pitch);
+        dst[i] = w < cols ? load4_unaligned(src + row * pl.pitch + w) & gpume_byte_mask(cols - w) : 0;
+    }
+}
+
+/**
+ * SAD of the rows y0, y0 + step, ... below h of a block of BW words a row,
+ * cur (cm: the bytes of each word inside the picture), against ref at byte
+ * offset o of its first row (pitch words a row).
+ */
+template <int BW>
+__device__ static uint32_t words_sad(const uint32_t *cur, const uint32_t (&cm)[BW], const uint32_t *ref,
+                                     int pitch, int o, int y0, int h, int step)
+{
+    const uint32_t sel = 0x3210u + 0x1111u * (o & 3);
     uint32_t sad = 0;
-    for (int y = 0; y < h; y++, cur += cp, ref += rp)
-        for (int x = 0; x < w; x++)
-            sad += gpume_iabs(cur[x] - ref[x]);
+
+    ref += o >> 2;
+    for (int y = y0; y < h; y += step) {
+        const uint32_t *c = cur + y * BW, *w = ref + y * pitch;
+#pragma unroll
+        for (int i = 0; i < BW; i++)
+            sad = sad4(c[i], prmt(w[i], w[i + 1], sel) & cm[i], sad);
+    }
     return sad;
+}
+
+/** The keys of a thread's level-2 candidates c = tid + i NT (block of BW words a row). */
+template <int BW>
+__device__ static void l2_keys(const uint32_t *cur2, const uint32_t *ref2, int pitch, int vw, int vh,
+                               int r, int lambda, uint64_t (&keys)[L2_PER_THREAD])
+{
+    const int n = 2 * r + 1;
+    uint32_t cm[BW];
+
+#pragma unroll
+    for (int i = 0; i < BW; i++)
+        cm[i] = gpume_byte_mask(vw - 4 * i);
+#pragma unroll
+    for (int i = 0; i < L2_PER_THREAD; i++) {
+        const int c = threadIdx.x + i * NT;
+        keys[i] = GPUME_INVALID_KEY;
+        if (c < n * n) {
+            const int dx = c % n - r, dy = c / n - r;
+            const uint32_t sad = words_sad<BW>(cur2, cm, ref2 + (dy + r) * pitch, pitch, dx + r, 0, vh, 1);
+            keys[i] = gpume_key(sad + lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+        }
+    }
+}
+
+/** Part part of the level-1 SAD at point c of minimum k's window (block of BW words a row). */
+template <int BW>
+__device__ static uint32_t l1_part(const uint32_t *cur1, const uint32_t *ref1, int pitch, int vw1, int vh1,
+                                   int c, int part)
+{
+    const int n1 = 2 * GPUME_HME_L1_RANGE + 1;
+    uint32_t cm[BW];
+
+#pragma unroll
+    for (int i = 0; i < BW; i++)
+        cm[i] = gpume_byte_mask(vw1 - 4 * i);
+    return words_sad<BW>(cur1, cm, ref1 + (c / n1) * pitch, pitch, c % n1, part, vh1, L1_PARTS);
 }
 
 /**
  * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
  * the level-2 full search (each thread keeps the keys of its candidates),
  * each refined at level 1; writes the CTU's GpumeHmeCoarse. The blocks and
- * their reference windows are read once into shared memory; the level-1
- * searches of the minima run at once, L1_PARTS threads summing the rows of
- * one point's SAD.
+ * their reference windows are read once into shared memory as words, four
+ * samples a packed SAD; the level-1 searches of the minima run at once,
+ * L1_PARTS threads summing the rows of one point's SAD.
  */
 extern "C" __global__ __attribute__((launch_bounds(NT, 8))) void gpume_hme_coarse(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint64_t red[NT];
-    GPUME_SHARED uint8_t cur2[L2_BLOCK * L2_BLOCK], ref2[L2_WINDOW * L2_WINDOW];
-    GPUME_SHARED uint8_t cur1[L1_BLOCK * L1_BLOCK], ref1[GPUME_HME_MINIMA][L1_WINDOW * L1_WINDOW];
+    GPUME_SHARED uint32_t cur2[L2_BLOCK * L2_BLOCK / 4], ref2[(L2_BLOCK + 2 * L2_MAX_R) * L2_PITCH];
+    GPUME_SHARED uint32_t cur1[L1_BLOCK * L1_BLOCK / 4];
+    GPUME_SHARED uint32_t ref1[GPUME_HME_MINIMA][(L1_BLOCK + 2 * GPUME_HME_L1_RANGE) * L1_PITCH];
     GPUME_SHARED uint32_t part[GPUME_HME_MINIMA * L1_POINTS][L1_PARTS];
     GPUME_SHARED int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
     const int tid = threadIdx.x, ctu_idx = blockIdx.x;
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
-    const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
+    const int bs = a.p.ctu >> 2, bw = bs >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
     const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
-    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
-    const int ww = vw + 2 * r;
+    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1, pitch2 = GPUME_WINDOW_PITCH(bs, r);
     const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
     const int vw1 = min(2 * bs, a.cur[1].w - x1), vh1 = min(2 * bs, a.cur[1].h - y1);
-    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, ww1 = vw1 + 2 * r1;
+    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, pitch1 = GPUME_WINDOW_PITCH(2 * bs, r1);
+    /* the tree of the minima over the threads that hold candidates */
+    int nt = 32;
     uint64_t keys[L2_PER_THREAD];
 
-    load_block(b.cur, a.cur[2], x0, y0, vw, vh, cur2);
-    load_block(b.ref, a.ref[2], x0 - r, y0 - r, ww, vh + 2 * r, ref2);
-    load_block(b.cur, a.cur[1], x1, y1, vw1, vh1, cur1);
+    while (nt < NT && nt < n * n)
+        nt <<= 1;
+    load_words(b.cur, a.cur[2], x0, y0, vw, vh, bw, cur2);
+    load_words(b.ref, a.ref[2], x0 - r, y0 - r, vw + 2 * r, vh + 2 * r, pitch2, ref2);
+    load_words(b.cur, a.cur[1], x1, y1, vw1, vh1, 2 * bw, cur1);
     __syncthreads();
-#pragma unroll
-    for (int i = 0; i < L2_PER_THREAD; i++) {
-        const int c = tid + i * NT;
-        keys[i] = GPUME_INVALID_KEY;
-        if (c < n * n) {
-            const int dx = c % n - r, dy = c / n - r;
-            const uint32_t sad = shared_sad(cur2, vw, ref2 + (dy + r) * ww + dx + r, ww, vw, vh);
-            keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
-        }
-    }
+    if (bw == 1)
+        l2_keys<1>(cur2, ref2, pitch2, vw, vh, r, a.p.lambda, keys);
+    else if (bw == 2)
+        l2_keys<2>(cur2, ref2, pitch2, vw, vh, r, a.p.lambda, keys);
+    else
+        l2_keys<4>(cur2, ref2, pitch2, vw, vh, r, a.p.lambda, keys);
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         uint64_t best = GPUME_INVALID_KEY;
 #pragma unroll
         for (int i = 0; i < L2_PER_THREAD; i++)
             if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
                 best = keys[i];
-        best = block_min_key(best, red, tid, NT);
+        best = block_min_key(best, red, tid, nt);
         if (tid == 0) {
             if (best == GPUME_INVALID_KEY) {  /* nothing far enough: the best again */
                 mx[k] = mx[0];
@@ -226,16 +289,16 @@ extern "C" __global__ __attribute__((launch_bounds(NT, 8))) void gpume_hme_coars
 
     /* level 1: the 5x5 points around each minimum, scaled */
     for (int k = 0; k < GPUME_HME_MINIMA; k++)
-        load_block(b.ref, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, ww1, vh1 + 2 * r1, ref1[k]);
+        load_words(b.ref, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, vw1 + 2 * r1, vh1 + 2 * r1,
+                   pitch1, ref1[k]);
     __syncthreads();
     if (tid < GPUME_HME_MINIMA * L1_POINTS * L1_PARTS) {
         const int part_idx = tid % L1_PARTS, point = tid / L1_PARTS;
         const int k = point / L1_POINTS, c = point % L1_POINTS;
-        const uint8_t *rw = ref1[k] + (c / n1) * ww1 + c % n1;
-        uint32_t sad = 0;
-        for (int y = part_idx; y < vh1; y += L1_PARTS)
-            sad += shared_sad(cur1 + y * vw1, vw1, rw + y * ww1, ww1, vw1, 1);
-        part[point][part_idx] = sad;
+        part[point][part_idx] =
+            bw == 1 ? l1_part<2>(cur1, ref1[k], pitch1, vw1, vh1, c, part_idx) :
+            bw == 2 ? l1_part<4>(cur1, ref1[k], pitch1, vw1, vh1, c, part_idx) :
+                      l1_part<8>(cur1, ref1[k], pitch1, vw1, vh1, c, part_idx);
     }
     __syncthreads();
     if (tid < GPUME_HME_MINIMA) {
@@ -492,15 +555,6 @@ __device__ constexpr int pus_of_ctu(int ctu, int s = GPUME_MIN_CU)
 
 /* PUs a thread of the PU-table search of a CTU owns, at most: one per thread at CTU 16 and 32 */
 #define PUS_PER_THREAD ((pus_of_ctu(CTU) + NT - 1) / NT)
-
-/** The 4 bytes at p, which need not be aligned. */
-__device__ static inline uint32_t load4_unaligned(const uint8_t *p)
-{
-    const uint64_t a = (uint64_t)p;
-    const uint32_t *w = (const uint32_t *)(a & ~(uint64_t)3);
-    const uint64_t v = (uint64_t)w[1] << 32 | w[0];
-    return (uint32_t)(v >> (8 * (a & 3)));
-}
 
 /**
  * Row uy of the unit-SAD table of one candidate as running sums along the

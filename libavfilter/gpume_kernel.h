@@ -40,6 +40,14 @@
 #define GPUME_PART_TMP       (2 * (GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8))
 
 /**
+ * hme's coarse search: words per row of a reference window kept as words,
+ * for a block of `block` samples searched at byte offsets 0 .. 2r: the
+ * block's words, one more for the offsets and one that a word straddles;
+ * odd, so that the rows a warp's threads read lie in different banks.
+ */
+#define GPUME_WINDOW_PITCH(block, r) ((((block) >> 2) + ((2 * (r)) >> 2) + 2) | 1)
+
+/**
  * A padded plane inside a picture's buffer, which holds the picture's
  * pyramid (level 0 and the coarse levels): sample (0, 0) of the plane is
  * at byte offset of the buffer, with pad samples of border around it.

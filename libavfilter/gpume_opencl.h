@@ -35,8 +35,10 @@
 
 /* hme's coarse levels: the CTU's blocks and the reference windows they are searched in */
 #define GPUME_OCL_L2_MAX_R     ((GPUME_MAX_RANGE + 3) >> 2)        ///< gpume_hme_l2_range() at most
-#define GPUME_OCL_L2_WINDOW(ctu) ((ctu) / 4 + 2 * GPUME_OCL_L2_MAX_R)
-#define GPUME_OCL_L1_WINDOW(ctu) ((ctu) / 2 + 2 * GPUME_HME_L1_RANGE)
+#define GPUME_OCL_L2_ROWS(ctu)  ((ctu) / 4 + 2 * GPUME_OCL_L2_MAX_R)
+#define GPUME_OCL_L2_PITCH(ctu) GPUME_WINDOW_PITCH((ctu) / 4, GPUME_OCL_L2_MAX_R)
+#define GPUME_OCL_L1_ROWS(ctu)  ((ctu) / 2 + 2 * GPUME_HME_L1_RANGE)
+#define GPUME_OCL_L1_PITCH(ctu) GPUME_WINDOW_PITCH((ctu) / 2, GPUME_HME_L1_RANGE)
 #define GPUME_OCL_L1_POINTS    ((2 * GPUME_HME_L1_RANGE + 1) * (2 * GPUME_HME_L1_RANGE + 1))
 /** Work-items sharing the SAD of one level-1 point (rows split among them). */
 #define GPUME_OCL_L1_PARTS     (GPUME_KERNEL_THREADS / (GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS))
@@ -71,10 +73,10 @@
 #define GPUME_OCL_COARSE_LOCALS(X, ctu)                                                 \
     X(uint64_t, red,       GPUME_KERNEL_THREADS)                                        \
     X(uint32_t, part,      GPUME_HME_MINIMA * GPUME_OCL_L1_POINTS * GPUME_OCL_L1_PARTS) \
-    X(uint8_t,  cur2,      ((ctu) / 4) * ((ctu) / 4))                                   \
-    X(uint8_t,  ref2,      GPUME_OCL_L2_WINDOW(ctu) * GPUME_OCL_L2_WINDOW(ctu))         \
-    X(uint8_t,  cur1,      ((ctu) / 2) * ((ctu) / 2))                                   \
-    X(uint8_t,  ref1,      GPUME_HME_MINIMA * GPUME_OCL_L1_WINDOW(ctu) * GPUME_OCL_L1_WINDOW(ctu))
+    X(uint32_t, cur2,      ((ctu) / 4) * ((ctu) / 4) / 4)                               \
+    X(uint32_t, ref2,      GPUME_OCL_L2_ROWS(ctu) * GPUME_OCL_L2_PITCH(ctu))            \
+    X(uint32_t, cur1,      ((ctu) / 2) * ((ctu) / 2) / 4)                               \
+    X(uint32_t, ref1,      GPUME_HME_MINIMA * GPUME_OCL_L1_ROWS(ctu) * GPUME_OCL_L1_PITCH(ctu))
 /* part_best: as many parts per row as it holds (P of gpume_hme_blocks) */
 #define GPUME_OCL_BLOCKS_LOCALS(X, ctu)                                                 \
     X(uint64_t, part_best, GPUME_OCL_LB_BLOCKS * GPUME_OCL_LB_N)                        \

@@ -143,37 +143,88 @@ __kernel void gpume_predictor(GpumePredArgs a, __global const GpumeBlock *blocks
         gpume_ctu_predictor(blocks, counts, a.max_out, c, pred);
 }
 
-/** Copy the w x h samples at (x, y) of plane pl into dst (pitch w), all work-items. */
-static void load_block(__global const uchar *pic, GpumePlane pl, int x, int y, int w, int h,
-                       __local uchar *dst)
+/** The 4 bytes at p, which need not be aligned (two aligned loads; little-endian). */
+static inline uint load4_unaligned(__global const uchar *p)
 {
-    for (int i = get_local_id(0); i < w * h; i += NT)
-        dst[i] = pic[pl.offset + (y + i / w) * pl.pitch + x + i % w];
+    const uint o = (uint)((size_t)p & 3);
+    __global const uint *w = (__global const uint *)(p - o);
+    const ulong v = (ulong)w[1] << 32 | w[0];
+    return (uint)(v >> (8 * o));
 }
 
-/** SAD of the w x h block cur (pitch cp) against ref (pitch rp), both in local memory. */
-static uint local_sad(__local const uchar *cur, int cp, __local const uchar *ref, int rp,
-                      int w, int h)
+/** Bytes o..o+3 of the 8 bytes lo, hi (little-endian; o = 0..3): a funnel shift. */
+static inline uint full_bytes(uint lo, uint hi, int o)
 {
-    uint sad = 0;
-    for (int y = 0; y < h; y++, cur += cp, ref += rp)
-        for (int x = 0; x < w; x++)
-            sad += abs_diff(cur[x], ref[x]);
-    return sad;
+    return (uint)(upsample(hi, lo) >> (8 * o));
 }
 
+/**
+ * The cols x rows samples at (x, y) of plane pl as words, pitch words per
+ * row, 0 past cols and in the words after them; all work-items.
+ */
+static void load_words(__global const uchar *pic, GpumePlane pl, int x, int y, int cols, int rows,
+                       int pitch, __local uint *dst)
+{
+    __global const uchar *src = pic + pl.offset + y * pl.pitch + x;
+    for (int i = get_local_id(0); i < rows * pitch; i += NT) {
+        const int row = i / pitch, w = 4 * (i - row * pitch);
+        dst[i] = w < cols ? load4_unaligned(src + row * pl.pitch + w) & gpume_byte_mask(cols - w) : 0;
+    }
+}
+
+/**
+ * SAD of the rows y0, y0 + step, ... below h of a block of BW words a row,
+ * cur (cm: the bytes of each word inside the picture), against ref at byte
+ * offset o of its first row (pitch words a row).
+ */
+#define WORDS_SAD(BW)                                                                          \
+static uint words_sad_##BW(__local const uint *cur, const uint cm[BW], __local const uint *ref, \
+                           int pitch, int o, int y0, int h, int step)                          \
+{                                                                                              \
+    const int sh = o & 3;                                                                      \
+    uint sad = 0;                                                                              \
+                                                                                               \
+    ref += o >> 2;                                                                             \
+    for (int y = y0; y < h; y += step) {                                                       \
+        __local const uint *c = cur + y * (BW), *w = ref + y * pitch;                          \
+        _Pragma("unroll")                                                                      \
+        for (int i = 0; i < (BW); i++)                                                         \
+            sad = sad4(c[i], full_bytes(w[i], w[i + 1], sh) & cm[i], sad);                     \
+    }                                                                                          \
+    return sad;                                                                                \
+}
 #define L2_PER_ITEM (((2 * GPUME_OCL_L2_MAX_R + 1) * (2 * GPUME_OCL_L2_MAX_R + 1) + NT - 1) / NT)
 #define L1_POINTS   GPUME_OCL_L1_POINTS
 #define L1_PARTS    GPUME_OCL_L1_PARTS
-#define L1_WINDOW   (GPUME_OCL_L1_WINDOW(GPUME_CTU) * GPUME_OCL_L1_WINDOW(GPUME_CTU))
+#define L2_BW       (GPUME_CTU / 16)   ///< words per row of the CTU's level-2 block
+#define L1_BW       (GPUME_CTU / 8)    ///< words per row of its level-1 block
+#define L1_WINDOW   (GPUME_OCL_L1_ROWS(GPUME_CTU) * GPUME_OCL_L1_PITCH(GPUME_CTU))
+
+/* one function per block width, so that its loop unrolls */
+#if GPUME_CTU == 16
+WORDS_SAD(1)
+WORDS_SAD(2)
+#define l2_sad words_sad_1
+#define l1_sad words_sad_2
+#elif GPUME_CTU == 32
+WORDS_SAD(2)
+WORDS_SAD(4)
+#define l2_sad words_sad_2
+#define l1_sad words_sad_4
+#else
+WORDS_SAD(4)
+WORDS_SAD(8)
+#define l2_sad words_sad_4
+#define l1_sad words_sad_8
+#endif
 
 /**
  * hme levels 2 and 1 of every CTU: the GPUME_HME_MINIMA separated minima of
  * the level-2 full search (each work-item keeps the keys of its
  * candidates), each refined at level 1; writes the CTU's GpumeHmeCoarse.
- * The blocks and their reference windows are read once into local memory;
- * the level-1 searches of the minima run at once, L1_PARTS work-items
- * summing the rows of one point's SAD.
+ * The blocks and their reference windows are read once into local memory
+ * as words, four samples a packed SAD; the level-1 searches of the minima
+ * run at once, L1_PARTS work-items summing the rows of one point's SAD.
  */
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
@@ -183,25 +234,36 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     const int cx = ctu_idx % a.p.ctu_cols, cy = ctu_idx / a.p.ctu_cols;
     const int bs = a.p.ctu >> 2, x0 = (cx * a.p.ctu) >> 2, y0 = (cy * a.p.ctu) >> 2;
     const int vw = min(bs, a.cur[2].w - x0), vh = min(bs, a.cur[2].h - y0);
-    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1, ww = vw + 2 * r;
+    const int r = gpume_hme_l2_range(a.p.range), n = 2 * r + 1;
+    const int pitch2 = GPUME_WINDOW_PITCH(bs, r);
     const int x1 = (cx * a.p.ctu) >> 1, y1 = (cy * a.p.ctu) >> 1;
     const int vw1 = min(2 * bs, a.cur[1].w - x1), vh1 = min(2 * bs, a.cur[1].h - y1);
-    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, ww1 = vw1 + 2 * r1;
+    const int r1 = GPUME_HME_L1_RANGE, n1 = 2 * r1 + 1, pitch1 = GPUME_OCL_L1_PITCH(GPUME_CTU);
     ulong keys[L2_PER_ITEM];
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
+    /* the tree of the minima over the work-items that hold candidates */
+    int nt = 32;
 
-    load_block(cur_buf, a.cur[2], x0, y0, vw, vh, cur2);
-    load_block(ref_buf, a.ref[2], x0 - r, y0 - r, ww, vh + 2 * r, ref2);
-    load_block(cur_buf, a.cur[1], x1, y1, vw1, vh1, cur1);
+    while (nt < NT && nt < n * n)
+        nt <<= 1;
+    load_words(cur_buf, a.cur[2], x0, y0, vw, vh, L2_BW, cur2);
+    load_words(ref_buf, a.ref[2], x0 - r, y0 - r, vw + 2 * r, vh + 2 * r, pitch2, ref2);
+    load_words(cur_buf, a.cur[1], x1, y1, vw1, vh1, L1_BW, cur1);
     barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        uint cm[L2_BW];
 #pragma unroll
-    for (int i = 0; i < L2_PER_ITEM; i++) {
-        const int c = tid + i * NT;
-        keys[i] = GPUME_INVALID_KEY;
-        if (c < n * n) {
-            const int dx = c % n - r, dy = c / n - r;
-            const uint sad = local_sad(cur2, vw, ref2 + (dy + r) * ww + dx + r, ww, vw, vh);
-            keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+        for (int i = 0; i < L2_BW; i++)
+            cm[i] = gpume_byte_mask(vw - 4 * i);
+#pragma unroll
+        for (int i = 0; i < L2_PER_ITEM; i++) {
+            const int c = tid + i * NT;
+            keys[i] = GPUME_INVALID_KEY;
+            if (c < n * n) {
+                const int dx = c % n - r, dy = c / n - r;
+                const uint sad = l2_sad(cur2, cm, ref2 + (dy + r) * pitch2, pitch2, dx + r, 0, vh, 1);
+                keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
+            }
         }
     }
     /* every work-item gets each minimum, so each keeps them all */
@@ -211,7 +273,7 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
         for (int i = 0; i < L2_PER_ITEM; i++)
             if (keys[i] < best && gpume_hme_separate(tid + i * NT, r, k, mx, my))
                 best = keys[i];
-        best = wg_min_key(best, red, tid, NT);
+        best = wg_min_key(best, red, tid, nt);
         if (best == GPUME_INVALID_KEY) {    /* nothing far enough: the best again */
             mx[k] = mx[0];
             my[k] = my[0];
@@ -223,17 +285,19 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
 
     /* level 1: the 5x5 points around each minimum, scaled */
     for (int k = 0; k < GPUME_HME_MINIMA; k++)
-        load_block(ref_buf, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, ww1, vh1 + 2 * r1,
-                   ref1 + k * L1_WINDOW);
+        load_words(ref_buf, a.ref[1], x1 + 2 * mx[k] - r1, y1 + 2 * my[k] - r1, vw1 + 2 * r1, vh1 + 2 * r1,
+                   pitch1, ref1 + k * L1_WINDOW);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (tid < GPUME_HME_MINIMA * L1_POINTS * L1_PARTS) {
         const int part_idx = tid % L1_PARTS, point = tid / L1_PARTS;
         const int k = point / L1_POINTS, c = point % L1_POINTS;
-        __local const uchar *rw = ref1 + k * L1_WINDOW + (c / n1) * ww1 + c % n1;
-        uint sad = 0;
-        for (int y = part_idx; y < vh1; y += L1_PARTS)
-            sad += local_sad(cur1 + y * vw1, vw1, rw + y * ww1, ww1, vw1, 1);
-        part[point * L1_PARTS + part_idx] = sad;
+        uint cm[L1_BW];
+#pragma unroll
+        for (int i = 0; i < L1_BW; i++)
+            cm[i] = gpume_byte_mask(vw1 - 4 * i);
+        part[point * L1_PARTS + part_idx] =
+            l1_sad(cur1, cm, ref1 + k * L1_WINDOW + (c / n1) * pitch1, pitch1, c % n1,
+                   part_idx, vh1, L1_PARTS);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (tid < GPUME_HME_MINIMA) {
@@ -507,14 +571,6 @@ static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *
 #define PUS_PER_ITEM (((NB_PUS) + NT - 1) / NT)
 #define NO_CAND GPUME_NO_CANDIDATE
 
-/** The 4 bytes at p, which need not be aligned (two aligned loads; little-endian). */
-static inline uint load4_unaligned(__global const uchar *p)
-{
-    const uint o = (uint)((size_t)p & 3);
-    __global const uint *w = (__global const uint *)(p - o);
-    const ulong v = (ulong)w[1] << 32 | w[0];
-    return (uint)(v >> (8 * o));
-}
 
 /**
  * Row uy of the unit-SAD table of one candidate as running sums along the
@@ -885,12 +941,6 @@ static inline int full_cell(int block, int cy, int ux)
 {
     const int nq = block == 0 ? 4 : block < 32 ? 16 / block : 1;  /* cell rows per quadrant */
     return block == 32 ? ux : (cy % nq) * 16 + (cy / nq) * 8 + ux;
-}
-
-/** Bytes o..o+3 of the 8 bytes lo, hi (little-endian; o = 0..3): a funnel shift. */
-static inline uint full_bytes(uint lo, uint hi, int o)
-{
-    return (uint)(upsample(hi, lo) >> (8 * o));
 }
 
 /** *key = min(*key, the key of cost sum with the candidate's term ct). */
