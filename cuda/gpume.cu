@@ -49,6 +49,11 @@ __device__ static inline uint32_t sad4(uint32_t a, uint32_t b, uint32_t c)
     return d;
 }
 
+/** Four words that one vector load reads (16-byte aligned). */
+typedef struct __attribute__((aligned(16))) GpumeWords4 {
+    uint32_t w[4];
+} GpumeWords4;
+
 /** Bytes s..s+3 of the 8 bytes lo, hi (s = sel's step). */
 __device__ static inline uint32_t prmt(uint32_t lo, uint32_t hi, uint32_t sel)
 {
@@ -944,9 +949,9 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
  * block of NT threads per CTU. The CTU's whole search area, (32 + 2 range)^2
  * samples, is copied into shared memory once, so that no candidate reads
  * the reference in global memory. Warp w owns rows 8 (w / 2) .. + 7 and
- * columns 16 (w % 2) .. + 15 of the CTU, two blocks: it keeps their pixels
- * in registers and costs one candidate per lane; the lanes' minima meet
- * in reduce_groups().
+ * columns 16 (w % 2) .. + 15 of the CTU, two blocks: its lanes read a row
+ * of their pixels at once, the same for all, and each costs one candidate;
+ * the lanes' minima meet in reduce_groups().
  */
 #define PB_CTU   32
 #define PB_NB    ((PB_CTU / 8) * (PB_CTU / 8))                       ///< blocks of a CTU
@@ -955,11 +960,13 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
 
 /**
  * SADs of the two blocks of a warp's part at byte offset o of the search
- * area: cw holds the part's pixels, cm the bytes of each column word and
- * rows the rows that lie in the picture (EDGE only).
+ * area: cur points at the part's first row of pixels in the CTU (16-byte
+ * aligned rows of PB_CTU / 4 words, one vector load a row, the same for all
+ * lanes), cm the bytes of each column word and rows the rows that lie in
+ * the picture (EDGE only).
  */
 template <bool EDGE>
-__device__ static inline void pb_sads(const uint32_t (&cw)[8][4], const uint32_t *area, int pitch, int o,
+__device__ static inline void pb_sads(const uint32_t *cur, const uint32_t *area, int pitch, int o,
                                       const uint32_t (&cm)[4], int rows, uint32_t *s0, uint32_t *s1)
 {
     const uint32_t *w = area + (o >> 2);
@@ -971,6 +978,7 @@ __device__ static inline void pb_sads(const uint32_t (&cw)[8][4], const uint32_t
         const uint32_t r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
         uint32_t v0 = prmt(r0, r1, sel), v1 = prmt(r1, r2, sel);
         uint32_t v2 = prmt(r2, r3, sel), v3 = prmt(r3, r4, sel);
+        const GpumeWords4 c = *(const GpumeWords4 *)(cur + y * (PB_CTU / 4));
         if (EDGE) {
             /* samples outside the picture count nothing: cur holds 0 there */
             const uint32_t m = y < rows ? ~0u : 0;
@@ -979,10 +987,10 @@ __device__ static inline void pb_sads(const uint32_t (&cw)[8][4], const uint32_t
             v2 &= cm[2] & m;
             v3 &= cm[3] & m;
         }
-        a0 = sad4(cw[y][0], v0, a0);
-        a0 = sad4(cw[y][1], v1, a0);
-        a1 = sad4(cw[y][2], v2, a1);
-        a1 = sad4(cw[y][3], v3, a1);
+        a0 = sad4(c.w[0], v0, a0);
+        a0 = sad4(c.w[1], v1, a0);
+        a1 = sad4(c.w[2], v2, a1);
+        a1 = sad4(c.w[3], v3, a1);
     }
     *s0 = a0;
     *s1 = a1;
@@ -999,11 +1007,13 @@ __device__ static void pb_reduce(uint64_t *red, int k0, int k1, uint64_t best0, 
     reduce_groups(red, PB_NB, 32);
 }
 
-extern "C" __global__ __attribute__((launch_bounds(NT, 4)))
+/* 5 blocks an SM (48 registers): the CTU's pixels are read from shared
+ * memory a row at a time rather than held in 32 registers */
+extern "C" __global__ __attribute__((launch_bounds(NT, 5)))
 void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint32_t area[PB_ROWS * PB_PITCH];
-    GPUME_SHARED uint32_t cur_w[PB_CTU * PB_CTU / 4];
+    GPUME_SHARED __attribute__((aligned(16))) uint32_t cur_w[PB_CTU * PB_CTU / 4];
     GPUME_SHARED uint64_t red[32 * PB_NB];
     const int LIST = GPUME_HME_CANDIDATES + GPUME_HME_BLOCK_MINIMA * PB_NB;
     GPUME_SHARED uint32_t list_idx[LIST];
@@ -1020,6 +1030,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
     const int edge = vw < PB_CTU || vh < PB_CTU;
     const int px = b.pred[2 * ctu_idx], py = b.pred[2 * ctu_idx + 1];
     const int part_x = 16 * (warp & 1), part_y = 8 * (warp >> 1);
+    const uint32_t *cur_part = cur_w + part_y * (PB_CTU / 4) + part_x / 4;
     const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
     int total = gpume_pu_nb_candidates(a.p.algo, R);
     int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
@@ -1065,14 +1076,6 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
         __syncthreads();    /* the search area */
 
     for (;;) {
-        /* the part's pixels in registers, loaded again after each round:
-         * kept across the calls below, they would go to the stack */
-        uint32_t cw[8][4];
-#pragma unroll
-        for (int y = 0; y < 8; y++)
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                cw[y][i] = cur_w[(part_y + y) * (PB_CTU / 4) + part_x / 4 + i];
         for (int c = lane; c < total; c += 32) {
             /* gpume_table_candidate(), whose full raster is all in range */
             const int dx = hme ? list_dx[c] : c % (2 * R + 1) - R;
@@ -1085,9 +1088,9 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
             uint64_t key;
             /* the same branch for a whole block */
             if (edge)
-                pb_sads<true>(cw, area, pitch, o, cm, vh - part_y, &s0, &s1);
+                pb_sads<true>(cur_part, area, pitch, o, cm, vh - part_y, &s0, &s1);
             else
-                pb_sads<false>(cw, area, pitch, o, cm, vh - part_y, &s0, &s1);
+                pb_sads<false>(cur_part, area, pitch, o, cm, vh - part_y, &s0, &s1);
             key   = gpume_key(s0 + mvc, idx);
             best0 = key < best0 ? key : best0;
             key   = gpume_key(s1 + mvc, idx);

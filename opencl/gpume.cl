@@ -1342,12 +1342,16 @@ FULL_SEARCH32(gpume_full32_b32, 32)
  * SAD straight from the pixels, in the structure of CUDA's
  * gpume_pu_blocks32. The CTU's whole search area is copied into local
  * memory once; work-items 32 w .. 32 w + 31 own rows 8 (w / 2) .. + 7 and
- * columns 16 (w % 2) .. + 15 of the CTU, two blocks, keep their pixels in
- * private memory and cost one candidate each; the 32 keys of a block meet
+ * columns 16 (w % 2) .. + 15 of the CTU, two blocks, read a row of their
+ * pixels at once and cost one candidate each; the 32 keys of a block meet
  * in reduce_groups(). Every barrier is reached by all work-items.
  */
-/** SADs of the two blocks of a part at byte offset o of the search area (edge: cm, rows as in CUDA). */
-static inline void b8_sads(const uint cw[8][4], __local const uint *area, int pitch, int o,
+/**
+ * SADs of the two blocks of a part at byte offset o of the search area; cur:
+ * the part's first row of pixels in the CTU, 8 words a row (edge: cm, rows
+ * as in CUDA).
+ */
+static inline void b8_sads(__local const uint *cur, __local const uint *area, int pitch, int o,
                            const uint cm[4], int rows, int edge, uint *s0, uint *s1)
 {
     __local const uint *w = area + (o >> 2);
@@ -1358,10 +1362,11 @@ static inline void b8_sads(const uint cw[8][4], __local const uint *area, int pi
     for (int y = 0; y < 8; y++, w += pitch) {
         const uint r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
         const uint m = !edge ? ~0u : y < rows ? ~0u : 0;
-        a0 = sad4(cw[y][0], full_bytes(r0, r1, sh) & (cm[0] & m), a0);
-        a0 = sad4(cw[y][1], full_bytes(r1, r2, sh) & (cm[1] & m), a0);
-        a1 = sad4(cw[y][2], full_bytes(r2, r3, sh) & (cm[2] & m), a1);
-        a1 = sad4(cw[y][3], full_bytes(r3, r4, sh) & (cm[3] & m), a1);
+        const uint4 c = vload4(0, cur + 8 * y);
+        a0 = sad4(c.x, full_bytes(r0, r1, sh) & (cm[0] & m), a0);
+        a0 = sad4(c.y, full_bytes(r1, r2, sh) & (cm[1] & m), a0);
+        a1 = sad4(c.z, full_bytes(r2, r3, sh) & (cm[2] & m), a1);
+        a1 = sad4(c.w, full_bytes(r3, r4, sh) & (cm[3] & m), a1);
     }
     *s0 = a0;
     *s1 = a1;
@@ -1418,13 +1423,6 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
                    &total);
 
     for (int more = 1; more; ) {
-        /* the part's pixels, loaded again for each list */
-        uint cw[8][4];
-#pragma unroll
-        for (int y = 0; y < 8; y++)
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                cw[y][i] = cur_w[(part_y + y) * 8 + part_x / 4 + i];
         for (int c = lane; c < total; c += 32) {
             /* gpume_table_candidate(), whose full raster is all in range */
             const int dx = hme ? list_dx[c] : c % (2 * R + 1) - R;
@@ -1433,7 +1431,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
             const uint mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
             uint s0, s1;
             ulong key;
-            b8_sads(cw, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
+            b8_sads(cur_w + part_y * 8 + part_x / 4, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
                     vh - part_y, edge, &s0, &s1);
             key   = gpume_key(s0 + mvc, idx);
             best0 = key < best0 ? key : best0;
