@@ -176,16 +176,20 @@ __device__ static void load_words(const uint8_t *pic, GpumePlane pl, int x, int 
 
 /**
  * SAD of the rows y0, y0 + step, ... below h of a block of BW words a row,
- * cur (cm: the bytes of each word inside the picture), against ref at byte
- * offset o of its first row (pitch words a row).
+ * cur (its first vw samples of a row inside the picture, 0 after them),
+ * against ref at byte offset o of its first row (pitch words a row).
  */
 template <int BW>
-__device__ static uint32_t words_sad(const uint32_t *cur, const uint32_t (&cm)[BW], const uint32_t *ref,
+__device__ static uint32_t words_sad(const uint32_t *cur, int vw, const uint32_t *ref,
                                      int pitch, int o, int y0, int h, int step)
 {
     const uint32_t sel = 0x3210u + 0x1111u * (o & 3);
-    uint32_t sad = 0;
+    uint32_t cm[BW], sad = 0;
 
+    /* the reference's bytes past vw count nothing, as cur's */
+#pragma unroll
+    for (int i = 0; i < BW; i++)
+        cm[i] = gpume_byte_mask(vw - 4 * i);
     ref += o >> 2;
     for (int y = y0; y < h; y += step) {
         const uint32_t *c = cur + y * BW, *w = ref + y * pitch;
@@ -202,18 +206,14 @@ __device__ static void l2_keys(const uint32_t *cur2, const uint32_t *ref2, int p
                                int r, int lambda, uint64_t (&keys)[L2_PER_THREAD])
 {
     const int n = 2 * r + 1;
-    uint32_t cm[BW];
 
-#pragma unroll
-    for (int i = 0; i < BW; i++)
-        cm[i] = gpume_byte_mask(vw - 4 * i);
 #pragma unroll
     for (int i = 0; i < L2_PER_THREAD; i++) {
         const int c = threadIdx.x + i * NT;
         keys[i] = GPUME_INVALID_KEY;
         if (c < n * n) {
             const int dx = c % n - r, dy = c / n - r;
-            const uint32_t sad = words_sad<BW>(cur2, cm, ref2 + (dy + r) * pitch, pitch, dx + r, 0, vh, 1);
+            const uint32_t sad = words_sad<BW>(cur2, vw, ref2 + (dy + r) * pitch, pitch, dx + r, 0, vh, 1);
             keys[i] = gpume_key(sad + lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
         }
     }
@@ -225,12 +225,7 @@ __device__ static uint32_t l1_part(const uint32_t *cur1, const uint32_t *ref1, i
                                    int c, int part)
 {
     const int n1 = 2 * GPUME_HME_L1_RANGE + 1;
-    uint32_t cm[BW];
-
-#pragma unroll
-    for (int i = 0; i < BW; i++)
-        cm[i] = gpume_byte_mask(vw1 - 4 * i);
-    return words_sad<BW>(cur1, cm, ref1 + (c / n1) * pitch, pitch, c % n1, part, vh1, L1_PARTS);
+    return words_sad<BW>(cur1, vw1, ref1 + (c / n1) * pitch, pitch, c % n1, part, vh1, L1_PARTS);
 }
 
 /**

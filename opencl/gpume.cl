@@ -174,16 +174,20 @@ static void load_words(__global const uchar *pic, GpumePlane pl, int x, int y, i
 
 /**
  * SAD of the rows y0, y0 + step, ... below h of a block of BW words a row,
- * cur (cm: the bytes of each word inside the picture), against ref at byte
- * offset o of its first row (pitch words a row).
+ * cur (its first vw samples of a row inside the picture, 0 after them),
+ * against ref at byte offset o of its first row (pitch words a row); the
+ * reference's bytes past vw count nothing, as cur's.
  */
 #define WORDS_SAD(BW)                                                                          \
-static uint words_sad_##BW(__local const uint *cur, const uint cm[BW], __local const uint *ref, \
+static uint words_sad_##BW(__local const uint *cur, int vw, __local const uint *ref,           \
                            int pitch, int o, int y0, int h, int step)                          \
 {                                                                                              \
     const int sh = o & 3;                                                                      \
-    uint sad = 0;                                                                              \
+    uint cm[BW], sad = 0;                                                                      \
                                                                                                \
+    _Pragma("unroll")                                                                          \
+    for (int i = 0; i < (BW); i++)                                                             \
+        cm[i] = gpume_byte_mask(vw - 4 * i);                                                   \
     ref += o >> 2;                                                                             \
     for (int y = y0; y < h; y += step) {                                                       \
         __local const uint *c = cur + y * (BW), *w = ref + y * pitch;                          \
@@ -250,20 +254,14 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     load_words(ref_buf, a.ref[2], x0 - r, y0 - r, vw + 2 * r, vh + 2 * r, pitch2, ref2);
     load_words(cur_buf, a.cur[1], x1, y1, vw1, vh1, L1_BW, cur1);
     barrier(CLK_LOCAL_MEM_FENCE);
-    {
-        uint cm[L2_BW];
 #pragma unroll
-        for (int i = 0; i < L2_BW; i++)
-            cm[i] = gpume_byte_mask(vw - 4 * i);
-#pragma unroll
-        for (int i = 0; i < L2_PER_ITEM; i++) {
-            const int c = tid + i * NT;
-            keys[i] = GPUME_INVALID_KEY;
-            if (c < n * n) {
-                const int dx = c % n - r, dy = c / n - r;
-                const uint sad = l2_sad(cur2, cm, ref2 + (dy + r) * pitch2, pitch2, dx + r, 0, vh, 1);
-                keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
-            }
+    for (int i = 0; i < L2_PER_ITEM; i++) {
+        const int c = tid + i * NT;
+        keys[i] = GPUME_INVALID_KEY;
+        if (c < n * n) {
+            const int dx = c % n - r, dy = c / n - r;
+            const uint sad = l2_sad(cur2, vw, ref2 + (dy + r) * pitch2, pitch2, dx + r, 0, vh, 1);
+            keys[i] = gpume_key(sad + a.p.lambda * (gpume_iabs(dx) + gpume_iabs(dy)), c);
         }
     }
     /* every work-item gets each minimum, so each keeps them all */
@@ -291,12 +289,8 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
     if (tid < GPUME_HME_MINIMA * L1_POINTS * L1_PARTS) {
         const int part_idx = tid % L1_PARTS, point = tid / L1_PARTS;
         const int k = point / L1_POINTS, c = point % L1_POINTS;
-        uint cm[L1_BW];
-#pragma unroll
-        for (int i = 0; i < L1_BW; i++)
-            cm[i] = gpume_byte_mask(vw1 - 4 * i);
         part[point * L1_PARTS + part_idx] =
-            l1_sad(cur1, cm, ref1 + k * L1_WINDOW + (c / n1) * pitch1, pitch1, c % n1,
+            l1_sad(cur1, vw1, ref1 + k * L1_WINDOW + (c / n1) * pitch1, pitch1, c % n1,
                    part_idx, vh1, L1_PARTS);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -1383,6 +1377,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
     const int edge = vw < 32 || vh < 32;
     const int px = pred[2 * ctu_idx], py = pred[2 * ctu_idx + 1];
     const int part_x = 16 * (part & 1), part_y = 8 * (part >> 1);
+    __local const uint *cur_part = cur_w + part_y * 8 + part_x / 4;
     const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
     int total = gpume_pu_nb_candidates(a.p.algo, R);
     int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
@@ -1431,7 +1426,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
             const uint mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
             uint s0, s1;
             ulong key;
-            b8_sads(cur_w + part_y * 8 + part_x / 4, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
+            b8_sads(cur_part, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
                     vh - part_y, edge, &s0, &s1);
             key   = gpume_key(s0 + mvc, idx);
             best0 = key < best0 ? key : best0;
