@@ -32,11 +32,9 @@
 #endif
 
 #ifdef __NVCC__
-#define GPUME_ATOMIC_OR(p, v) atomicOr(p, v)
-#define GPUME_POPC(v)         __popc(v)
+#define GPUME_POPC(v) __popc(v)
 #else
-#define GPUME_ATOMIC_OR(p, v) __atomic_fetch_or(p, v, __ATOMIC_RELAXED)
-#define GPUME_POPC(v)         __builtin_popcount(v)
+#define GPUME_POPC(v) __builtin_popcount(v)
 #endif
 
 #define NT GPUME_KERNEL_THREADS
@@ -603,22 +601,52 @@ __device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_
     }
 }
 
+/*
+ * Warp votes and shuffles, all 32 lanes taking part. FFmpeg's clang build
+ * targets sm_30 (PTX ISA 3.2), which has only the forms without .sync.
+ */
+#ifdef __NVCC__
+#define WARP_BALLOT(p)     __ballot_sync(0xffffffffu, p)
+#define WARP_XOR(v, m)     __shfl_xor_sync(0xffffffffu, v, m)
+#else
+__device__ static inline uint32_t warp_ballot(int p)
+{
+    uint32_t r;
+    asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.ballot.b32 %0, q; }" : "=r"(r) : "r"(p));
+    return r;
+}
+
+__device__ static inline uint32_t warp_xor(uint32_t v, int m)
+{
+    asm volatile("shfl.bfly.b32 %0, %0, %1, 0x1f;" : "+r"(v) : "r"(m));
+    return v;
+}
+#define WARP_BALLOT(p)     warp_ballot(p)
+#define WARP_XOR(v, m)     warp_xor(v, m)
+#endif
+
+/** The lesser of the keys of this lane and of lane (this ^ m) of the warp. */
+__device__ static inline uint64_t warp_min_xor(uint64_t k, int m)
+{
+    const uint64_t o = (uint64_t)WARP_XOR((uint32_t)(k >> 32), m) << 32 | WARP_XOR((uint32_t)k, m);
+    return o < k ? o : k;
+}
+
 /**
  * Ordered compaction, one flag per thread: the number of threads before
  * this one whose keep is set; *count gets the number of all. mask holds
- * NT / 32 words of shared memory. Called by all threads.
+ * NT / 32 words of shared memory, which the caller's last compaction has
+ * finished reading (a barrier since). Called by all threads.
  */
 __device__ static int compact_place(int keep, uint32_t *mask, int *count)
 {
     static_assert(GPUME_HME_CANDIDATES <= NT, "hme compacts one candidate per thread");
     const int tid = threadIdx.x, w = tid >> 5;
+    const uint32_t flags = WARP_BALLOT(keep);
     int pos = 0, n = 0;
 
-    if (tid < NT / 32)
-        mask[tid] = 0;
-    __syncthreads();
-    if (keep)
-        GPUME_ATOMIC_OR(&mask[w], 1u << (tid & 31));
+    if ((tid & 31) == 0)
+        mask[w] = flags;
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < NT / 32; i++) {
@@ -707,22 +735,38 @@ __device__ static int hme_round_step(int ns, int range, const int16_t *seed_x, c
 }
 
 /**
+ * hme: the windows x0[], y0[] of a CTU into win_x, win_y, in shared memory
+ * for the searches' lists; by one thread, with a barrier after. Called by
+ * all threads.
+ */
+__device__ static void hme_share_windows(const int *x0, const int *y0, int *win_x, int *win_y)
+{
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int w = 0; w < GPUME_HME_WINDOWS; w++) {
+            win_x[w] = x0[w];
+            win_y[w] = y0[w];
+        }
+    }
+    __syncthreads();
+}
+
+/**
  * hme: the first candidates of the PU-table search of a CTU, compacted into
- * list_*: those of its windows that can win (in range, not in an earlier
- * window), in index order, then the block vectors not costed before; the
- * windows go to win_x, win_y. Returns their number. Called by all threads.
+ * list_*: those of its windows win_x, win_y (hme_share_windows()) that can
+ * win (in range, not in an earlier window), in index order, then the block
+ * vectors not costed before. Returns their number. Called by all threads.
  */
 __device__ static int hme_first_list(int ctu, int block, int range, const GpumeHmeCoarse *coarse,
-                                     const int *wx0, const int *wy0, uint32_t *mask,
-                                     uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy,
-                                     int *win_x, int *win_y)
+                                     const int *win_x, const int *win_y, uint32_t *mask,
+                                     uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy)
 {
     /* compaction: each candidate's place is the number kept before it */
     const int k = threadIdx.x;
     int dx = 0, dy = 0, count, pos, total;
-    const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, wx0, wy0, &dx, &dy) : 0;
+    const uint32_t idx = k < GPUME_HME_CANDIDATES ? gpume_hme_candidate(k, win_x, win_y, &dx, &dy) : 0;
     int keep = k < GPUME_HME_CANDIDATES && gpume_in_range(dx, dy, range) &&
-               !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, wx0, wy0);
+               !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, win_x, win_y);
 
     pos = compact_place(keep, mask, &count);
     if (keep) {
@@ -733,7 +777,7 @@ __device__ static int hme_first_list(int ctu, int block, int range, const GpumeH
     total = count;
     __syncthreads();    /* mask is read until here */
     keep = k < gpume_hme_nb_block_vectors(ctu, block) &&
-           gpume_hme_block_new(coarse, k, wx0, wy0, &dx, &dy);
+           gpume_hme_block_new(coarse, k, win_x, win_y, &dx, &dy);
     pos = total + compact_place(keep, mask, &count);
     if (keep) {
         list_idx[pos] = gpume_hme_round_index(dx, dy, range);
@@ -741,10 +785,6 @@ __device__ static int hme_first_list(int ctu, int block, int range, const GpumeH
         list_dy[pos]  = dy;
     }
     total += count;
-    if (k < GPUME_HME_WINDOWS) {
-        win_x[k] = wx0[k];
-        win_y[k] = wy0[k];
-    }
     __syncthreads();
     return total;
 }
@@ -811,9 +851,11 @@ __device__ static void pu_search(const GpumeSearchArgs &a, const GpumeCudaBuffer
         const int x = i % CTU, y = i / CTU;
         ((uint8_t *)cur_w)[i] = x < vw && y < vh ? b.cur[a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x] : 0;
     }
-    if (hme)
-        total = hme_first_list(CTU, a.p.block, a.p.range, &b.coarse[ctu_idx], wx0, wy0, mask,
-                               list_idx, list_dx, list_dy, win_x, win_y);
+    if (hme) {
+        hme_share_windows(wx0, wy0, win_x, win_y);
+        total = hme_first_list(CTU, a.p.block, a.p.range, &b.coarse[ctu_idx], win_x, win_y, mask,
+                               list_idx, list_dx, list_dy);
+    }
 
     for (;;) {
         for (int base = 0; base < total; base += B) {
@@ -946,7 +988,7 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
  * the reference in global memory. Warp w owns rows 8 (w / 2) .. + 7 and
  * columns 16 (w % 2) .. + 15 of the CTU, two blocks: its lanes read a row
  * of their pixels at once, the same for all, and each costs one candidate;
- * the lanes' minima meet in reduce_groups().
+ * the lanes' minima meet by warp shuffles (pb_reduce()).
  */
 #define PB_CTU   32
 #define PB_NB    ((PB_CTU / 8) * (PB_CTU / 8))                       ///< blocks of a CTU
@@ -991,15 +1033,22 @@ __device__ static inline void pb_sads(const uint32_t *cur, const uint32_t *area,
     *s1 = a1;
 }
 
-/** The keys of a lane's two blocks reduced over the 32 lanes of each warp, into red[k]; called by all threads. */
+/**
+ * The keys of a warp's two blocks, the least over its 32 lanes, into
+ * red[k0] and red[k1]; called by all threads.
+ */
 __device__ static void pb_reduce(uint64_t *red, int k0, int k1, uint64_t best0, uint64_t best1)
 {
-    const int lane = threadIdx.x & 31;
-
-    red[lane * PB_NB + k0] = best0;
-    red[lane * PB_NB + k1] = best1;
+#pragma unroll
+    for (int m = 16; m > 0; m >>= 1) {
+        best0 = warp_min_xor(best0, m);
+        best1 = warp_min_xor(best1, m);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        red[k0] = best0;
+        red[k1] = best1;
+    }
     __syncthreads();
-    reduce_groups(red, PB_NB, 32);
 }
 
 /* 5 blocks an SM (48 registers): the CTU's pixels are read from shared
@@ -1009,7 +1058,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint32_t area[PB_ROWS * PB_PITCH];
     GPUME_SHARED __attribute__((aligned(16))) uint32_t cur_w[PB_CTU * PB_CTU / 4];
-    GPUME_SHARED uint64_t red[32 * PB_NB];
+    GPUME_SHARED uint64_t red[PB_NB];
     const int LIST = GPUME_HME_CANDIDATES + GPUME_HME_BLOCK_MINIMA * PB_NB;
     GPUME_SHARED uint32_t list_idx[LIST];
     GPUME_SHARED int16_t list_dx[LIST], list_dy[LIST];
@@ -1064,11 +1113,13 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
         if (4 * pu.t == part_y && 4 * pu.l == part_x + 8)
             k1 = k;
     }
-    if (hme)
-        total = hme_first_list(PB_CTU, 8, R, &b.coarse[ctu_idx], wx0, wy0, mask,
-                               list_idx, list_dx, list_dy, win_x, win_y);
-    else
+    if (hme) {
+        hme_share_windows(wx0, wy0, win_x, win_y);
+        total = hme_first_list(PB_CTU, 8, R, &b.coarse[ctu_idx], win_x, win_y, mask,
+                               list_idx, list_dx, list_dy);
+    } else {
         __syncthreads();    /* the search area */
+    }
 
     for (;;) {
         for (int c = lane; c < total; c += 32) {

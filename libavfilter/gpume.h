@@ -358,8 +358,9 @@ GPUME_FN int gpume_hme_block_new(const GPUME_GLOBAL GpumeHmeCoarse *coarse, int 
     *dx = coarse->b[j][0];
     *dy = coarse->b[j][1];
     fresh = !gpume_hme_seen(*dx, *dy, GPUME_HME_WINDOWS, x0, y0);
-    for (int e = 0; e < j && fresh; e++)
-        fresh = coarse->b[e][0] != *dx || coarse->b[e][1] != *dy;
+    /* no early exit: on a GPU the loads of all e then overlap */
+    for (int e = 0; e < j; e++)
+        fresh &= coarse->b[e][0] != *dx || coarse->b[e][1] != *dy;
     return fresh;
 }
 
@@ -394,8 +395,8 @@ GPUME_FN int gpume_hme_round_new(int c, const GPUME_LOCAL int16_t *sx, const GPU
     gpume_hme_round_vector(c, sx, sy, first, dx, dy);
     fresh = gpume_in_range(*dx, *dy, range) &&
             !gpume_hme_seen(*dx, *dy, GPUME_HME_WINDOWS, x0, y0);
-    for (int e = 0; e < e0 && fresh; e++)
-        fresh = gpume_iabs(*dx - sx[e]) > 1 || gpume_iabs(*dy - sy[e]) > 1;
+    for (int e = 0; e < e0; e++)
+        fresh &= gpume_iabs(*dx - sx[e]) > 1 || gpume_iabs(*dy - sy[e]) > 1;
     return fresh;
 }
 

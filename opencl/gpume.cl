@@ -1338,13 +1338,31 @@ FULL_SEARCH32(gpume_full32_b32, 32)
  * memory once; work-items 32 w .. 32 w + 31 own rows 8 (w / 2) .. + 7 and
  * columns 16 (w % 2) .. + 15 of the CTU, two blocks, read a row of their
  * pixels at once and cost one candidate each; the 32 keys of a block meet
- * in reduce_groups(). Every barrier is reached by all work-items.
+ * in b8_reduce_lanes(). Every barrier is reached by all work-items.
  */
 /**
  * SADs of the two blocks of a part at byte offset o of the search area; cur:
  * the part's first row of pixels in the CTU, 8 words a row (edge: cm, rows
  * as in CUDA).
  */
+/**
+ * The keys of the 16 blocks' 32 work-items each, red[32 j + l] for block j
+ * and lane l, reduced into red[32 j]: a tree over l, whose neighbouring
+ * work-items read neighbouring words (no bank conflicts). Called by all
+ * work-items, after a barrier.
+ */
+static void b8_reduce_lanes(__local ulong *red)
+{
+    const int tid = get_local_id(0);
+
+    for (int s = 16; s > 0; s >>= 1) {
+        const int i = (tid / s) * 32 + tid % s;
+        if (tid < 16 * s && red[i + s] < red[i])
+            red[i] = red[i + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 static inline void b8_sads(__local const uint *cur, __local const uint *area, int pitch, int o,
                            const uint cm[4], int rows, int edge, uint *s0, uint *s1)
 {
@@ -1438,14 +1456,14 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         {
             const int seeding = more && !c0;
             if (seeding) {
-                red[lane * 16 + k0] = best0;
-                red[lane * 16 + k1] = best1;
+                red[k0 * 32 + lane] = best0;
+                red[k1 * 32 + lane] = best1;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                b8_reduce_lanes(red);
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            reduce_groups(red, 16, seeding ? 32 : 1);
             if (seeding && tid < 16) {
                 int vx, vy;
-                gpume_key_vector(red[tid], GPUME_ALGO_HME, R, wx0, wy0, &vx, &vy);
+                gpume_key_vector(red[tid * 32], GPUME_ALGO_HME, R, wx0, wy0, &vx, &vy);
                 seed_x[round * 16 + tid] = vx;
                 seed_y[round * 16 + tid] = vy;
             }
@@ -1455,12 +1473,12 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
                                list_idx, list_dx, list_dy, &round, &c0, &added);
     }
 
-    red[lane * 16 + k0] = best0;
-    red[lane * 16 + k1] = best1;
+    red[k0 * 32 + lane] = best0;
+    red[k1 * 32 + lane] = best1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    reduce_groups(red, 16, 32);
+    b8_reduce_lanes(red);
     if (tid < 16)
-        pu_keys[(size_t)ctu_idx * a.p.nb_pus + fixed_pus[tid]] = red[tid];
+        pu_keys[(size_t)ctu_idx * a.p.nb_pus + fixed_pus[tid]] = red[tid * 32];
 }
 #endif /* GPUME_CTU == 32 */
 
