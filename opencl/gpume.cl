@@ -77,6 +77,24 @@ static inline uint sad4(uint a, uint b, uint c)
     asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
     return d;
 }
+
+/*
+ * Warp votes and shuffles, all 32 lanes taking part: NVIDIA runs work-items
+ * 32 w .. 32 w + 31 of a work-group as warp w.
+ */
+static inline uint warp_ballot(int p)
+{
+    uint r;
+    asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }"
+                 : "=r"(r) : "r"(p));
+    return r;
+}
+
+static inline uint warp_xor(uint v, int m)
+{
+    asm volatile("shfl.sync.bfly.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(v) : "r"(m));
+    return v;
+}
 #else
 /** Sum of |a_i - b_i| over the four bytes of a and b, plus c. */
 static inline uint sad4(uint a, uint b, uint c)
@@ -622,11 +640,18 @@ static int compact_place(int keep, volatile __local uint *mask, int *count)
     const int tid = get_local_id(0), w = tid >> 5;
     int pos = 0, n = 0;
 
+#if GPUME_OCL_PTX
+    /* mask was last read before a barrier of the caller's */
+    const uint flags = warp_ballot(keep);
+    if ((tid & 31) == 0)
+        mask[w] = flags;
+#else
     if (tid < NT / 32)
         mask[tid] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (keep)
         atomic_or(&mask[w], 1u << (tid & 31));
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (int i = 0; i < NT / 32; i++) {
@@ -1338,7 +1363,7 @@ FULL_SEARCH32(gpume_full32_b32, 32)
  * memory once; work-items 32 w .. 32 w + 31 own rows 8 (w / 2) .. + 7 and
  * columns 16 (w % 2) .. + 15 of the CTU, two blocks, read a row of their
  * pixels at once and cost one candidate each; the 32 keys of a block meet
- * in b8_reduce_lanes(). Every barrier is reached by all work-items.
+ * in b8_reduce(). Every barrier is reached by all work-items.
  */
 /**
  * SADs of the two blocks of a part at byte offset o of the search area; cur:
@@ -1346,21 +1371,38 @@ FULL_SEARCH32(gpume_full32_b32, 32)
  * as in CUDA).
  */
 /**
- * The keys of the 16 blocks' 32 work-items each, red[32 j + l] for block j
- * and lane l, reduced into red[32 j]: a tree over l, whose neighbouring
- * work-items read neighbouring words (no bank conflicts). Called by all
- * work-items, after a barrier.
+ * The keys of the 16 blocks, the least of their 32 work-items' (best0 for
+ * block k0 and best1 for k1 from each work-item of a part), into red[32 j]
+ * for block j. Called by all work-items.
  */
-static void b8_reduce_lanes(__local ulong *red)
+static void b8_reduce(__local ulong *red, int k0, int k1, ulong best0, ulong best1)
 {
     const int tid = get_local_id(0);
 
+#if GPUME_OCL_PTX
+    for (int m = 16; m > 0; m >>= 1) {
+        const ulong o0 = upsample(warp_xor((uint)(best0 >> 32), m), warp_xor((uint)best0, m));
+        const ulong o1 = upsample(warp_xor((uint)(best1 >> 32), m), warp_xor((uint)best1, m));
+        best0 = o0 < best0 ? o0 : best0;
+        best1 = o1 < best1 ? o1 : best1;
+    }
+    if ((tid & 31) == 0) {
+        red[k0 * 32] = best0;
+        red[k1 * 32] = best1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    /* a tree over the lanes, neighbouring work-items reading neighbouring words */
+    red[k0 * 32 + (tid & 31)] = best0;
+    red[k1 * 32 + (tid & 31)] = best1;
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = 16; s > 0; s >>= 1) {
         const int i = (tid / s) * 32 + tid % s;
         if (tid < 16 * s && red[i + s] < red[i])
             red[i] = red[i + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
 }
 
 static inline void b8_sads(__local const uint *cur, __local const uint *area, int pitch, int o,
@@ -1455,12 +1497,8 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         more = hme && round < GPUME_HME_ROUNDS;
         {
             const int seeding = more && !c0;
-            if (seeding) {
-                red[k0 * 32 + lane] = best0;
-                red[k1 * 32 + lane] = best1;
-                barrier(CLK_LOCAL_MEM_FENCE);
-                b8_reduce_lanes(red);
-            }
+            if (seeding)
+                b8_reduce(red, k0, k1, best0, best1);
             if (seeding && tid < 16) {
                 int vx, vy;
                 gpume_key_vector(red[tid * 32], GPUME_ALGO_HME, R, wx0, wy0, &vx, &vy);
@@ -1473,10 +1511,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
                                list_idx, list_dx, list_dy, &round, &c0, &added);
     }
 
-    red[k0 * 32 + lane] = best0;
-    red[k1 * 32 + lane] = best1;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    b8_reduce_lanes(red);
+    b8_reduce(red, k0, k1, best0, best1);
     if (tid < 16)
         pu_keys[(size_t)ctu_idx * a.p.nb_pus + fixed_pus[tid]] = red[tid * 32];
 }
