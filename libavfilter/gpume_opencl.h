@@ -161,7 +161,8 @@ typedef struct GpumeOclFullArgs {
     X(int16_t,  list_dy,   GPUME_OCL_LIST(32))                                          \
     X(uint32_t, mask,      GPUME_KERNEL_THREADS / 32)                                   \
     X(int16_t,  seed_x,    GPUME_HME_ROUNDS * 16)                                       \
-    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * 16)
+    X(int16_t,  seed_y,    GPUME_HME_ROUNDS * 16)                                       \
+    X(int32_t,  win,       2 * GPUME_HME_WINDOWS)
 
 /** A list entry as a kernel parameter, after the buffers. */
 #define GPUME_OCL_LOCAL_PARAM(type, name, count) , __local type *name

@@ -345,7 +345,10 @@ void gpume_hme_coarse(GpumeSearchArgs a, SEARCH_BUFFERS
  * picture; with EXCL, leaving out the columns within 1 of xout. Four bytes
  * per operation, the reference words of a row shared by adjacent quads.
  * BLOCK_PART(BS, EXCL) defines it as block_part_BS_EXCL, one function per
- * block side (4, 8, 16, 32) and EXCL (0, 1), so that its loops unroll.
+ * block side (4, 8, 16, 32) and EXCL (0, 1), so that its loops unroll: 8
+ * rows at most, or NVIDIA's compiler holds the rows of a larger block in
+ * registers across the quads, for every block side (190 registers at CTU
+ * 32, a work-group an SM, instead of 60).
  */
 #define BLOCK_PART(BS, EXCL)                                                                  \
 static ulong block_part_##BS##_##EXCL(__local const uint *cur_w, __local const uint *ref_w,   \
@@ -360,7 +363,7 @@ static ulong block_part_##BS##_##EXCL(__local const uint *cur_w, __local const u
     for (int q = q0; q < q1; q++) {                                                           \
         __local const uint *rw = ref_w + (by + dy + r) * pitch + bx / 4 + q;                  \
         uint sad[4] = { 0, 0, 0, 0 };                                                         \
-        _Pragma("unroll")                                                                     \
+        _Pragma("unroll 8")                                                                   \
         for (int y = 0; y < BS; y++) {                                                        \
             uint lo = rw[y * pitch];                                                          \
             _Pragma("unroll")                                                                 \
@@ -1366,11 +1369,6 @@ FULL_SEARCH32(gpume_full32_b32, 32)
  * in b8_reduce(). Every barrier is reached by all work-items.
  */
 /**
- * SADs of the two blocks of a part at byte offset o of the search area; cur:
- * the part's first row of pixels in the CTU, 8 words a row (edge: cm, rows
- * as in CUDA).
- */
-/**
  * The keys of the 16 blocks, the least of their 32 work-items' (best0 for
  * block k0 and best1 for k1 from each work-item of a part), into red[32 j]
  * for block j. Called by all work-items.
@@ -1405,8 +1403,13 @@ static void b8_reduce(__local ulong *red, int k0, int k1, ulong best0, ulong bes
 #endif
 }
 
+/**
+ * SADs of the two blocks of a part inside the picture at byte offset o of
+ * the search area; cur: the part's first row of pixels in the CTU, 8 words
+ * a row.
+ */
 static inline void b8_sads(__local const uint *cur, __local const uint *area, int pitch, int o,
-                           const uint cm[4], int rows, int edge, uint *s0, uint *s1)
+                           uint *s0, uint *s1)
 {
     __local const uint *w = area + (o >> 2);
     const int sh = o & 3;
@@ -1415,15 +1418,52 @@ static inline void b8_sads(__local const uint *cur, __local const uint *area, in
 #pragma unroll
     for (int y = 0; y < 8; y++, w += pitch) {
         const uint r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
-        const uint m = !edge ? ~0u : y < rows ? ~0u : 0;
         const uint4 c = vload4(0, cur + 8 * y);
-        a0 = sad4(c.x, full_bytes(r0, r1, sh) & (cm[0] & m), a0);
-        a0 = sad4(c.y, full_bytes(r1, r2, sh) & (cm[1] & m), a0);
-        a1 = sad4(c.z, full_bytes(r2, r3, sh) & (cm[2] & m), a1);
-        a1 = sad4(c.w, full_bytes(r3, r4, sh) & (cm[3] & m), a1);
+        a0 = sad4(c.x, full_bytes(r0, r1, sh), a0);
+        a0 = sad4(c.y, full_bytes(r1, r2, sh), a0);
+        a1 = sad4(c.z, full_bytes(r2, r3, sh), a1);
+        a1 = sad4(c.w, full_bytes(r3, r4, sh), a1);
     }
     *s0 = a0;
     *s1 = a1;
+}
+
+/**
+ * b8_sads() for a part cut by the picture's edge: samples past column vw
+ * of the part or past its row rows count nothing. Not unrolled, so that
+ * its masks take no registers of the kernel's.
+ */
+static void b8_sads_edge(__local const uint *cur, __local const uint *area, int pitch, int o,
+                         int vw, int rows, uint *s0, uint *s1)
+{
+    __local const uint *w = area + (o >> 2);
+    const int sh = o & 3;
+    uint a0 = 0, a1 = 0;
+
+#pragma unroll 1
+    for (int y = 0; y < min(rows, 8); y++, w += pitch) {
+        const uint r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3], r4 = w[4];
+        const uint4 c = vload4(0, cur + 8 * y);
+        a0 = sad4(c.x, full_bytes(r0, r1, sh) & gpume_byte_mask(vw),      a0);
+        a0 = sad4(c.y, full_bytes(r1, r2, sh) & gpume_byte_mask(vw - 4),  a0);
+        a1 = sad4(c.z, full_bytes(r2, r3, sh) & gpume_byte_mask(vw - 8),  a1);
+        a1 = sad4(c.w, full_bytes(r3, r4, sh) & gpume_byte_mask(vw - 12), a1);
+    }
+    *s0 = a0;
+    *s1 = a1;
+}
+
+/**
+ * The windows of a CTU from local memory (win: x0 then y0) into x0[], y0[]:
+ * read again where needed, they hold no registers through the search.
+ */
+static inline void b8_windows(__local const int *win, int *x0, int *y0)
+{
+#pragma unroll
+    for (int w = 0; w < GPUME_HME_WINDOWS; w++) {
+        x0[w] = win[w];
+        y0[w] = win[GPUME_HME_WINDOWS + w];
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
@@ -1441,12 +1481,17 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
     const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
     int total = gpume_pu_nb_candidates(a.p.algo, R);
     int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
-    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
-    uint cm[4];
     ulong best0 = GPUME_INVALID_KEY, best1 = GPUME_INVALID_KEY;
 
-    if (hme)
+    if (hme && tid == 0) {
+        int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
         gpume_hme_windows(coarse, a.p.ctu_cols, a.p.ctu_rows, ctu_idx, px, py, R, wx0, wy0);
+#pragma unroll
+        for (int w = 0; w < GPUME_HME_WINDOWS; w++) {
+            win[w] = wx0[w];
+            win[GPUME_HME_WINDOWS + w] = wy0[w];
+        }
+    }
     /* the search area: rows Y - R .., columns X - R .. of the reference, 0 past the picture's part */
     {
         const int rp = a.ref[0].pitch, rows = vh + 2 * R, cols = vw + 2 * R;
@@ -1463,9 +1508,6 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
                    load4_unaligned(cur_buf + a.cur[0].offset + (Y + y) * a.cur[0].pitch + X + x) &
                    gpume_byte_mask(vw - x) : 0;
     }
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-        cm[i] = gpume_byte_mask(vw - part_x - 4 * i);
     /* this part's blocks among the fixed PUs */
     for (int k = 0; k < 16; k++) {
         const GpumePU pu = pu_table[fixed_pus[k]];
@@ -1474,8 +1516,13 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
         if (4 * pu.t == part_y && 4 * pu.l == part_x + 8)
             k1 = k;
     }
-    hme_first_list(hme, 32, 8, R, coarse + ctu_idx, wx0, wy0, mask, list_idx, list_dx, list_dy,
-                   &total);
+    barrier(CLK_LOCAL_MEM_FENCE);   /* win */
+    {
+        int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
+        b8_windows(win, wx0, wy0);
+        hme_first_list(hme, 32, 8, R, coarse + ctu_idx, wx0, wy0, mask, list_idx, list_dx, list_dy,
+                       &total);
+    }
 
     for (int more = 1; more; ) {
         for (int c = lane; c < total; c += 32) {
@@ -1484,10 +1531,13 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
             const int dy = hme ? list_dy[c] : c / (2 * R + 1) - R;
             const uint idx = hme ? list_idx[c] : (uint)c;
             const uint mvc = gpume_mv_cost(lambda, 4 * dx, 4 * dy, px, py);
+            const int o = (R + dy + part_y) * 4 * pitch + R + dx + part_x;
             uint s0, s1;
             ulong key;
-            b8_sads(cur_part, area, pitch, (R + dy + part_y) * 4 * pitch + R + dx + part_x, cm,
-                    vh - part_y, edge, &s0, &s1);
+            if (edge)
+                b8_sads_edge(cur_part, area, pitch, o, vw - part_x, vh - part_y, &s0, &s1);
+            else
+                b8_sads(cur_part, area, pitch, o, &s0, &s1);
             key   = gpume_key(s0 + mvc, idx);
             best0 = key < best0 ? key : best0;
             key   = gpume_key(s1 + mvc, idx);
@@ -1500,15 +1550,20 @@ void gpume_pu_blocks32(GpumeSearchArgs a, SEARCH_BUFFERS
             if (seeding)
                 b8_reduce(red, k0, k1, best0, best1);
             if (seeding && tid < 16) {
-                int vx, vy;
+                int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS], vx, vy;
+                b8_windows(win, wx0, wy0);
                 gpume_key_vector(red[tid * 32], GPUME_ALGO_HME, R, wx0, wy0, &vx, &vy);
                 seed_x[round * 16 + tid] = vx;
                 seed_y[round * 16 + tid] = vy;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        total = hme_round_step(more, 16, R, seed_x, seed_y, wx0, wy0, mask,
-                               list_idx, list_dx, list_dy, &round, &c0, &added);
+        {
+            int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
+            b8_windows(win, wx0, wy0);
+            total = hme_round_step(more, 16, R, seed_x, seed_y, wx0, wy0, mask,
+                                   list_idx, list_dx, list_dy, &round, &c0, &added);
+        }
     }
 
     b8_reduce(red, k0, k1, best0, best1);
