@@ -32,9 +32,11 @@
 #endif
 
 #ifdef __NVCC__
-#define GPUME_POPC(v) __popc(v)
+#define GPUME_ATOMIC_OR(p, v) atomicOr(p, v)
+#define GPUME_POPC(v)         __popc(v)
 #else
-#define GPUME_POPC(v) __builtin_popcount(v)
+#define GPUME_ATOMIC_OR(p, v) __atomic_fetch_or(p, v, __ATOMIC_RELAXED)
+#define GPUME_POPC(v)         __builtin_popcount(v)
 #endif
 
 #define NT GPUME_KERNEL_THREADS
@@ -601,52 +603,22 @@ __device__ static void unit_row_edge(const uint8_t *cur_s, int ctu, const uint8_
     }
 }
 
-/*
- * Warp votes and shuffles, all 32 lanes taking part. FFmpeg's clang build
- * targets sm_30 (PTX ISA 3.2), which has only the forms without .sync.
- */
-#ifdef __NVCC__
-#define WARP_BALLOT(p)     __ballot_sync(0xffffffffu, p)
-#define WARP_XOR(v, m)     __shfl_xor_sync(0xffffffffu, v, m)
-#else
-__device__ static inline uint32_t warp_ballot(int p)
-{
-    uint32_t r;
-    asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.ballot.b32 %0, q; }" : "=r"(r) : "r"(p));
-    return r;
-}
-
-__device__ static inline uint32_t warp_xor(uint32_t v, int m)
-{
-    asm volatile("shfl.bfly.b32 %0, %0, %1, 0x1f;" : "+r"(v) : "r"(m));
-    return v;
-}
-#define WARP_BALLOT(p)     warp_ballot(p)
-#define WARP_XOR(v, m)     warp_xor(v, m)
-#endif
-
-/** The lesser of the keys of this lane and of lane (this ^ m) of the warp. */
-__device__ static inline uint64_t warp_min_xor(uint64_t k, int m)
-{
-    const uint64_t o = (uint64_t)WARP_XOR((uint32_t)(k >> 32), m) << 32 | WARP_XOR((uint32_t)k, m);
-    return o < k ? o : k;
-}
-
 /**
  * Ordered compaction, one flag per thread: the number of threads before
  * this one whose keep is set; *count gets the number of all. mask holds
- * NT / 32 words of shared memory, which the caller's last compaction has
- * finished reading (a barrier since). Called by all threads.
+ * NT / 32 words of shared memory. Called by all threads.
  */
 __device__ static int compact_place(int keep, uint32_t *mask, int *count)
 {
     static_assert(GPUME_HME_CANDIDATES <= NT, "hme compacts one candidate per thread");
     const int tid = threadIdx.x, w = tid >> 5;
-    const uint32_t flags = WARP_BALLOT(keep);
     int pos = 0, n = 0;
 
-    if ((tid & 31) == 0)
-        mask[w] = flags;
+    if (tid < NT / 32)
+        mask[tid] = 0;
+    __syncthreads();
+    if (keep)
+        GPUME_ATOMIC_OR(&mask[w], 1u << (tid & 31));
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < NT / 32; i++) {
@@ -757,9 +729,10 @@ __device__ static void hme_share_windows(const int *x0, const int *y0, int *win_
  * win (in range, not in an earlier window), in index order, then the block
  * vectors not costed before. Returns their number. Called by all threads.
  */
-__device__ static int hme_first_list(int ctu, int block, int range, const GpumeHmeCoarse *coarse,
-                                     const int *win_x, const int *win_y, uint32_t *mask,
-                                     uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy)
+__device__ static inline __attribute__((always_inline))
+int hme_first_list_inline(int ctu, int block, int range, const GpumeHmeCoarse *coarse,
+                          const int *win_x, const int *win_y, uint32_t *mask,
+                          uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy)
 {
     /* compaction: each candidate's place is the number kept before it */
     const int k = threadIdx.x;
@@ -787,6 +760,14 @@ __device__ static int hme_first_list(int ctu, int block, int range, const GpumeH
     total += count;
     __syncthreads();
     return total;
+}
+
+/** hme_first_list_inline() out of line: inlined, it raised the register count of the PU-table search. */
+__device__ static GPUME_NOINLINE int hme_first_list(int ctu, int block, int range, const GpumeHmeCoarse *coarse,
+                                                    const int *win_x, const int *win_y, uint32_t *mask,
+                                                    uint32_t *list_idx, int16_t *list_dx, int16_t *list_dy)
+{
+    return hme_first_list_inline(ctu, block, range, coarse, win_x, win_y, mask, list_idx, list_dx, list_dy);
 }
 
 /**
@@ -988,7 +969,7 @@ extern "C" __global__ PU_SEARCH_BOUNDS(3) void gpume_pu_search64(GpumeSearchArgs
  * the reference in global memory. Warp w owns rows 8 (w / 2) .. + 7 and
  * columns 16 (w % 2) .. + 15 of the CTU, two blocks: its lanes read a row
  * of their pixels at once, the same for all, and each costs one candidate;
- * the lanes' minima meet by warp shuffles (pb_reduce()).
+ * the lanes' minima meet in pb_reduce().
  */
 #define PB_CTU   32
 #define PB_NB    ((PB_CTU / 8) * (PB_CTU / 8))                       ///< blocks of a CTU
@@ -1035,19 +1016,26 @@ __device__ static inline void pb_sads(const uint32_t *cur, const uint32_t *area,
 
 /**
  * The keys of a warp's two blocks, the least over its 32 lanes, into
- * red[k0] and red[k1]; called by all threads.
+ * keys[k0] and keys[k1]: a tree over the lanes in red[32 k + lane], whose
+ * neighbouring threads read neighbouring words (no bank conflicts). Called
+ * by all threads.
  */
-__device__ static void pb_reduce(uint64_t *red, int k0, int k1, uint64_t best0, uint64_t best1)
+__device__ static void pb_reduce(uint64_t *red, uint64_t *keys, int k0, int k1,
+                                 uint64_t best0, uint64_t best1)
 {
-#pragma unroll
-    for (int m = 16; m > 0; m >>= 1) {
-        best0 = warp_min_xor(best0, m);
-        best1 = warp_min_xor(best1, m);
+    const int tid = threadIdx.x, lane = tid & 31;
+
+    red[k0 * 32 + lane] = best0;
+    red[k1 * 32 + lane] = best1;
+    __syncthreads();
+    for (int s = 16; s > 1; s >>= 1) {
+        const int i = (tid / s) * 32 + tid % s;
+        if (tid < PB_NB * s && red[i + s] < red[i])
+            red[i] = red[i + s];
+        __syncthreads();
     }
-    if ((threadIdx.x & 31) == 0) {
-        red[k0] = best0;
-        red[k1] = best1;
-    }
+    if (tid < PB_NB)
+        keys[tid] = red[32 * tid + 1] < red[32 * tid] ? red[32 * tid + 1] : red[32 * tid];
     __syncthreads();
 }
 
@@ -1058,7 +1046,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
 {
     GPUME_SHARED uint32_t area[PB_ROWS * PB_PITCH];
     GPUME_SHARED __attribute__((aligned(16))) uint32_t cur_w[PB_CTU * PB_CTU / 4];
-    GPUME_SHARED uint64_t red[PB_NB];
+    GPUME_SHARED uint64_t red[32 * PB_NB], keys[PB_NB];
     const int LIST = GPUME_HME_CANDIDATES + GPUME_HME_BLOCK_MINIMA * PB_NB;
     GPUME_SHARED uint32_t list_idx[LIST];
     GPUME_SHARED int16_t list_dx[LIST], list_dy[LIST];
@@ -1066,6 +1054,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
     GPUME_SHARED int nb_list;
     GPUME_SHARED int16_t seed_x[GPUME_HME_ROUNDS * PB_NB], seed_y[GPUME_HME_ROUNDS * PB_NB];
     GPUME_SHARED int win_x[GPUME_HME_WINDOWS], win_y[GPUME_HME_WINDOWS];
+    GPUME_SHARED GpumeHmeCoarse coarse_s; /* the CTU's, for the block vectors' tests */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int ctu_idx = blockIdx.x, R = a.p.range, pitch = GPUME_B8_PITCH(R);
@@ -1114,9 +1103,12 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
             k1 = k;
     }
     if (hme) {
+        static_assert(sizeof(GpumeHmeCoarse) % 4 == 0 && sizeof(GpumeHmeCoarse) <= 4 * NT, "one word a thread");
+        if (tid < sizeof(GpumeHmeCoarse) / 4)
+            ((uint32_t *)&coarse_s)[tid] = ((const uint32_t *)&b.coarse[ctu_idx])[tid];
         hme_share_windows(wx0, wy0, win_x, win_y);
-        total = hme_first_list(PB_CTU, 8, R, &b.coarse[ctu_idx], win_x, win_y, mask,
-                               list_idx, list_dx, list_dy);
+        total = hme_first_list_inline(PB_CTU, 8, R, &coarse_s, win_x, win_y, mask,
+                                      list_idx, list_dx, list_dy);
     } else {
         __syncthreads();    /* the search area */
     }
@@ -1147,17 +1139,17 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
 
         /* hme rounds, as in pu_search(): the seeds are the blocks' winners */
         if (!c0) {
-            pb_reduce(red, k0, k1, best0, best1);
-            round_seeds(red, PB_NB, PB_CTU, 8, GPUME_ALGO_HME, R, win_x, win_y,
+            pb_reduce(red, keys, k0, k1, best0, best1);
+            round_seeds(keys, PB_NB, PB_CTU, 8, GPUME_ALGO_HME, R, win_x, win_y,
                         seed_x + round * PB_NB, seed_y + round * PB_NB);
         }
         total = hme_round_step(PB_NB, R, seed_x, seed_y, win_x, win_y, mask,
                                list_idx, list_dx, list_dy, &nb_list, &round, &c0, &added);
     }
 
-    pb_reduce(red, k0, k1, best0, best1);
+    pb_reduce(red, keys, k0, k1, best0, best1);
     if (tid < PB_NB)
-        b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + b.fixed_pus[tid]] = red[tid];
+        b.pu_keys[(uint64_t)ctu_idx * a.p.nb_pus + b.fixed_pus[tid]] = keys[tid];
 }
 
 /*
