@@ -812,7 +812,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
 {
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
-    const int nb_jobs = FFMIN(s->p.ctu_rows, FFMAX(1, s->host->nb_threads));
+    const int nb_jobs = s->host->nb_threads > 1 ? s->p.ctu_rows : 1;
 
     if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);

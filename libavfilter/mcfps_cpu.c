@@ -637,7 +637,7 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
 
 static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int nb_jobs), int rows)
 {
-    const int n = FFMAX(1, FFMIN(rows, s->host.nb_threads));
+    const int n = s->host.nb_threads > 1 ? FFMIN(rows, 8 * s->host.nb_threads) : 1;
     if (s->host.execute)
         return s->host.execute(s->host.exec_opaque, job, s, n);
     for (int i = 0; i < n; i++)
