@@ -144,13 +144,15 @@ walltimes() {
         fi
     done > "$times_file"
 }
-# wall STREAMS LABEL COMMAND...: the command with $fr = 500 and 2500 frames per stream
+# wall STREAMS LABEL COMMAND...: the command with $fr = $fr_short and $fr_long
+# frames per stream (500 and 2500 unless set)
+fr_short=500 fr_long=2500
 wall() {
     k=$1 label=$2
     shift 2
-    fr=500
+    fr=$fr_short
     walltimes "$tmp/times-short" "$@"
-    fr=2500
+    fr=$fr_long
     walltimes "$tmp/times-long" "$@"
     rate= steady=
     if grep -q failed "$tmp/times-short" "$tmp/times-long"; then
@@ -158,9 +160,9 @@ wall() {
         return
     fi
     t1=$(sort -n "$tmp/times-short" | sed -n 2p) t2=$(sort -n "$tmp/times-long" | sed -n 2p)
-    rate=$(echo "$k $t2" | awk '{ printf "%.1f", $1 * 2500 / $2 }')
-    steady=$(echo "$k $t2 $t1" | awk '{ printf "%.1f", $1 * 2000 / ($2 - $3) }')
-    say "$(printf '%-60s %5d frames %8.2f s %9s fps, steady %9s fps' "$label" $((k * 2500)) "$t2" \
+    rate=$(echo "$k $t2 $fr_long" | awk '{ printf "%.1f", $1 * $3 / $2 }')
+    steady=$(echo "$k $t2 $t1 $fr_long $fr_short" | awk '{ printf "%.1f", $1 * ($4 - $5) / ($2 - $3) }')
+    say "$(printf '%-60s %5d frames %8.2f s %9s fps, steady %9s fps' "$label" $((k * fr_long)) "$t2" \
         "$rate" "$steady")"
 }
 # against_one STREAMS LABEL COMMAND...: wall, then its rates against the last "one" row's
@@ -246,6 +248,25 @@ else
     cmd all null "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
     cmd all gpume "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
     cmd all gpume=dir=bi "$nvclip" -hwaccel cuda -hwaccel_output_format cuda
+    # several streams as above, from NVDEC: the host moves no pictures, so
+    # FFmpeg's own pipeline of software frames does not bound one process;
+    # the clip once through (fr_long, its frames), and its first fifth
+    say "   one process, four NVDEC inputs, four outputs of a filter graph each, against one;"
+    say "   steady = streams * (frames - frames / 5) / (t(frames) - t(frames / 5))"
+    fr_long=$($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
+                  -show_entries stream=nb_read_packets -of csv=p=0 "$nvclip")
+    fr_short=$((fr_long / 5))
+    nv="-hwaccel cuda -hwaccel_output_format cuda -i $nvclip"
+    nv_one()  { $ff -v error $nv -an -frames:v $fr -vf "$1" -f null -; }
+    nv_four() { $ff -v error $nv $nv $nv $nv \
+                    -map 0:v -frames:v $fr -vf "$1" -f null - -map 1:v -frames:v $fr -vf "$1" -f null - \
+                    -map 2:v -frames:v $fr -vf "$1" -f null - -map 3:v -frames:v $fr -vf "$1" -f null -; }
+    for f in null gpume gpume=dir=bi; do
+        wall 1 "$f, NVDEC: one" nv_one "$f"
+        one_rate=$rate one_steady=$steady
+        against_one 4 "$f, NVDEC: four -vf" nv_four "$f"
+    done
+    fr_short=500 fr_long=2500
 fi
 
 say ""
