@@ -532,11 +532,42 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     return ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
 }
 
+/**
+ * A frame for an output of the pictures of a: from the output link where a
+ * is of its format and frames context, else (after a change mid-stream)
+ * like a, so that every plane the backend writes is there.
+ */
+static AVFrame *output_buffer(AVFilterContext *ctx, const AVFrame *a)
+{
+    McfpsContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+    const FilterLink *ol = ff_filter_link(outlink);
+    AVFrame *out;
+    int err;
+
+    if (a->hw_frames_ctx ? ol->hw_frames_ctx && a->hw_frames_ctx->data == ol->hw_frames_ctx->data :
+                           !ol->hw_frames_ctx && a->format == outlink->format)
+        return ff_get_video_buffer(outlink, s->p.width, s->p.height);
+    out = av_frame_alloc();
+    if (!out)
+        return NULL;
+    if (a->hw_frames_ctx) {
+        err = av_hwframe_get_buffer(a->hw_frames_ctx, out, 0);
+    } else {
+        out->format = a->format;
+        out->width  = s->p.width;
+        out->height = s->p.height;
+        err = av_frame_get_buffer(out, 0);
+    }
+    if (err < 0)
+        av_frame_free(&out);
+    return out;
+}
+
 /** Make and send output tick s->next between s->a and b at phase phi (1..255). */
 static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
 {
     McfpsContext *s = ctx->priv;
-    AVFilterLink *outlink = ctx->outputs[0];
     const AVFrame *a = s->a;
     AVFrame *out;
     int err;
@@ -544,7 +575,7 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     if (s->mode == MCFPS_MODE_DUP || s->pair_cut)
         return emit_copy(ctx, phi <= MCFPS_PHI_ONE / 2 ? a : b);
 
-    out = ff_get_video_buffer(outlink, s->p.width, s->p.height);
+    out = output_buffer(ctx, a);
     if (!out)
         return AVERROR(ENOMEM);
     /* a hardware frames context may hold larger frames (NVDEC's are of the
