@@ -508,7 +508,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else if (op == 6) {
             fmt = FORMATS[rd8(&r) % NB_FORMATS];
         }
-        if (f->nb_sent && (w != pw || h != ph || fmt != pfmt || (hw && op == 4))) {
+        /* the first frame too: OpenCL frames take their size and format
+         * from their frames context */
+        if (w != pw || h != ph || fmt != pfmt || (hw && op == 4)) {
             seg++;
             if (hw) {
                 av_buffer_unref(&frames);
