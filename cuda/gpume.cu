@@ -725,7 +725,7 @@ __device__ static void hme_share_windows(const int *x0, const int *y0, int *win_
 
 /**
  * hme: the first candidates of the PU-table search of a CTU, compacted into
- * list_*: those of its windows win_x, win_y (hme_share_windows()) that can
+ * list_*: those of its windows win_x, win_y (in shared memory) that can
  * win (in range, not in an earlier window), in index order, then the block
  * vectors not costed before. Returns their number. Called by all threads.
  */
@@ -1067,13 +1067,14 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
     const int hme = a.p.algo == GPUME_ALGO_HME, lambda = a.p.lambda;
     int total = gpume_pu_nb_candidates(a.p.algo, R);
     int round = 0, c0 = 0, added = 0, k0 = 0, k1 = 0;
-    int wx0[GPUME_HME_WINDOWS], wy0[GPUME_HME_WINDOWS];
     uint32_t cm[4];
     uint64_t best0 = GPUME_INVALID_KEY, best1 = GPUME_INVALID_KEY;
 
-    /* no pointer to the kernel's arguments, which would copy them to the stack */
-    if (hme)
-        gpume_hme_windows(b.coarse, a.p.ctu_cols, a.p.ctu_rows, ctu_idx, px, py, R, wx0, wy0);
+    /* the windows, by one thread, read from shared memory by all (the
+     * barrier before the first list); no pointer to the kernel's
+     * arguments, which would copy them to the stack */
+    if (hme && tid == 0)
+        gpume_hme_windows(b.coarse, a.p.ctu_cols, a.p.ctu_rows, ctu_idx, px, py, R, win_x, win_y);
     /* the search area: rows Y - R .., columns X - R .. of the reference, 0
      * past the picture's part; aligned words, where the border allows */
     {
@@ -1106,7 +1107,7 @@ void gpume_pu_blocks32(GpumeSearchArgs a, GpumeCudaBuffers b)
         static_assert(sizeof(GpumeHmeCoarse) % 4 == 0 && sizeof(GpumeHmeCoarse) <= 4 * NT, "one word a thread");
         if (tid < sizeof(GpumeHmeCoarse) / 4)
             ((uint32_t *)&coarse_s)[tid] = ((const uint32_t *)&b.coarse[ctu_idx])[tid];
-        hme_share_windows(wx0, wy0, win_x, win_y);
+        __syncthreads();    /* the search area, coarse_s and the windows */
         total = hme_first_list_inline(PB_CTU, 8, R, &coarse_s, win_x, win_y, mask,
                                       list_idx, list_dx, list_dy);
     } else {
