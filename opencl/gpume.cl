@@ -586,7 +586,6 @@ static void pu_windows(const GpumeSearchArgs *a, __global const GpumeHmeCoarse *
 #define PUS_PER_ITEM (((NB_PUS) + NT - 1) / NT)
 #define NO_CAND GPUME_NO_CANDIDATE
 
-
 /**
  * Row uy of the unit-SAD table of one candidate as running sums along the
  * row, written to row[1..U], for a CTU entirely inside the frame: four
