@@ -256,17 +256,15 @@ else
     fr_long=$($b/ffmpeg/ffprobe -v error -select_streams v:0 -count_packets \
                   -show_entries stream=nb_read_packets -of csv=p=0 "$nvclip")
     fr_short=$((fr_long / 5))
-    nv="-hwaccel cuda -hwaccel_output_format cuda -i $nvclip"
-    nv_one()  { $ff -v error $nv -an -frames:v $fr -vf "$1" -f null -; }
-    nv_four() { $ff -v error $nv $nv $nv $nv \
-                    -map 0:v -frames:v $fr -vf "$1" -f null - -map 1:v -frames:v $fr -vf "$1" -f null - \
-                    -map 2:v -frames:v $fr -vf "$1" -f null - -map 3:v -frames:v $fr -vf "$1" -f null -; }
+    # one and four_vf above, with this input instead of the looped .y4m
+    loop_y4m=$loop
+    loop="-hwaccel cuda -hwaccel_output_format cuda -i $nvclip"
     for f in null gpume gpume=dir=bi; do
-        wall 1 "$f, NVDEC: one" nv_one "$f"
+        wall 1 "$f, NVDEC: one" one "$f"
         one_rate=$rate one_steady=$steady
-        against_one 4 "$f, NVDEC: four -vf" nv_four "$f"
+        against_one 4 "$f, NVDEC: four -vf" four_vf "$f"
     done
-    fr_short=500 fr_long=2500
+    loop=$loop_y4m fr_short=500 fr_long=2500
 fi
 
 say ""
