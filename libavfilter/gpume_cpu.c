@@ -418,12 +418,6 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
     }
 }
 
-/* hme's level-1 block search on the CPU keeps the HME_BLOCK_TOP least
- * keys: at most 9 (GPUME_HME_BLOCK_MINIMA - 1) of them lie within 1 of an
- * earlier minimum, so every minimum is among them, and a candidate whose
- * partial cost reaches the last kept one can stop */
-#define HME_BLOCK_TOP (9 * (GPUME_HME_BLOCK_MINIMA - 1) + 1)
-
 /* side of hme's level-1 block search at the largest range */
 #define HME_L1_MAX_SIDE (2 * ((GPUME_MAX_RANGE + 1) >> 1) + 1)
 
@@ -449,45 +443,67 @@ static GPUME_VECTORIZE void hme_row_costs(const uint8_t *cb, int cs, const uint8
 }
 
 /**
- * hme level 1, one block of vw x vh at cb: the HME_BLOCK_TOP least keys of
- * its full search over (dx, dy) in [-r, r]^2 around rb, least first, in
- * top; returns how many there are.
+ * hme level 1, one block of vw x vh at cb: the costs of its full search
+ * over (dx, dy) in [-r, r]^2 around rb, in raster order.
  */
-static int hme_block_top(const GpumeCPUContext *s, const uint8_t *cb, int cs,
-                         const uint8_t *rb, int rs, int vw, int vh, int r, uint64_t *top)
+static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
+                            const uint8_t *rb, int rs, int vw, int vh, int r, uint32_t *cost)
 {
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
-    const int n = 2 * r + 1, rows4 = vw == 4 && vh == 4;
-    int nb_top = 0;
+    const int n = 2 * r + 1;
 
-    /* in raster order, so a later candidate of equal cost never enters */
-    for (int dy = -r, c = 0; dy <= r; dy++) {
-        uint32_t row_cost[HME_L1_MAX_SIDE];
-
-        if (rows4)
-            hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, row_cost);
-        for (int dx = -r; dx <= r; dx++, c++) {
-            const uint32_t limit = nb_top < HME_BLOCK_TOP ? UINT32_MAX :
-                                   (uint32_t)(top[HME_BLOCK_TOP - 1] >> 32);
+    for (int dy = -r; dy <= r; dy++, cost += n) {
+        if (vw == 4 && vh == 4) {
+            hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, cost);
+            continue;
+        }
+        for (int dx = -r; dx <= r; dx++) {
             const uint8_t *rr = rb + dy * rs + dx;
-            uint32_t cost = rows4 ? row_cost[dx + r] : s->p.lambda * (FFABS(dx) + FFABS(dy));
-            int t;
-
-            if (cost >= limit)
-                continue;
-            if (!rows4) {
-                cost = sad ? cost + sad(cb, cs, rr, rs) : sad_rect_until(cb, cs, rr, rs, vw, vh, cost, limit);
-                if (cost >= limit)
-                    continue;
-            }
-            t = FFMIN(nb_top, HME_BLOCK_TOP - 1);
-            for (; t > 0 && top[t - 1] > gpume_key(cost, c); t--)
-                top[t] = top[t - 1];
-            top[t] = gpume_key(cost, c);
-            nb_top = FFMIN(nb_top + 1, HME_BLOCK_TOP);
+            cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
+                           (sad ? sad(cb, cs, rr, rs) : sad_rect(cb, cs, rr, rs, vw, vh));
         }
     }
-    return nb_top;
+}
+
+/**
+ * The least of the (2r + 1)^2 costs, the first in raster order, among the
+ * candidates separated from the k earlier minima (mx[], my[]) as
+ * gpume_hme_separate() defines it; -1 where none is.
+ */
+static int hme_least_separated(const uint32_t *cost, int r, int k, const int *mx, const int *my)
+{
+    const int n = 2 * r + 1;
+    uint32_t best = UINT32_MAX;
+    int best_c = -1;
+
+    for (int dy = -r; dy <= r; dy++) {
+        const uint32_t *row = cost + (dy + r) * n;
+        int near = 0;
+
+        for (int e = 0; e < k; e++)
+            near |= FFABS(dy - my[e]) <= GPUME_HME_MINIMA_SEP;
+        if (!near) {
+            /* the row's least first, so that most rows take no branch */
+            uint32_t m = UINT32_MAX;
+            for (int x = 0; x < n; x++)
+                m = FFMIN(m, row[x]);
+            if (m >= best)
+                continue;
+            best = m;
+            for (int x = 0; ; x++)
+                if (row[x] == m) {
+                    best_c = (dy + r) * n + x;
+                    break;
+                }
+            continue;
+        }
+        for (int x = 0; x < n; x++)
+            if (row[x] < best && gpume_hme_separate((dy + r) * n + x, r, k, mx, my)) {
+                best   = row[x];
+                best_c = (dy + r) * n + x;
+            }
+    }
+    return best_c;
 }
 
 /**
@@ -507,9 +523,8 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
         const int x1 = x >> 1, y1 = y >> 1;
         const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
-        const uint8_t *cb = cur->data + y1 * cur->stride + x1;
-        uint64_t top[HME_BLOCK_TOP];
-        int nb_top, mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
+        uint32_t cost[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE];
+        int mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
 
         if (x >= p->width || y >= p->height) {
             for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
@@ -518,22 +533,13 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             }
             continue;
         }
-        nb_top = hme_block_top(s, cb, cur->stride, ref->data + y1 * ref->stride + x1, ref->stride,
-                               vw, vh, r, top);
+        hme_block_costs(s, cur->data + y1 * cur->stride + x1, cur->stride,
+                        ref->data + y1 * ref->stride + x1, ref->stride, vw, vh, r, cost);
         for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
-            int t = 0;
-            for (; t < nb_top; t++) {
-                const int c = (uint32_t)top[t], dx = c % n - r, dy = c / n - r;
-                int far = 1;
-                for (int e = 0; e < k; e++)
-                    far &= FFABS(dx - mx[e]) > GPUME_HME_MINIMA_SEP ||
-                           FFABS(dy - my[e]) > GPUME_HME_MINIMA_SEP;
-                if (far)
-                    break;
-            }
+            const int c = hme_least_separated(cost, r, k, mx, my);
             /* nothing far enough: the first again */
-            mx[k] = t < nb_top ? (int)((uint32_t)top[t] % n) - r : mx[0];
-            my[k] = t < nb_top ? (int)((uint32_t)top[t] / n) - r : my[0];
+            mx[k] = c >= 0 ? c % n - r : mx[0];
+            my[k] = c >= 0 ? c / n - r : my[0];
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = gpume_clip(2 * mx[k], -p->range, p->range);
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = gpume_clip(2 * my[k], -p->range, p->range);
         }
@@ -622,25 +628,40 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         }
     }
 
-    /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far */
+    /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far;
+     * a seed equal to an earlier one adds nothing, so only the distinct
+     * seeds are kept, and the test of gpume_hme_round_new() against them
+     * is the same as against all earlier seeds */
     {
         const int ns = gpume_hme_nb_seeds(p->ctu, p->block, nb);
-        int16_t sx[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
-        int16_t sy[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+        int16_t sx[GPUME_HME_SEEDS(GPUME_MAX_CTU)], sy[GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+        int16_t ux[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+        int16_t uy[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
+        int nu = 0;
 
         for (int r = 0; r < GPUME_HME_ROUNDS; r++) {
             for (int i = 0; i < ns; i++) {
                 const int k = list ? list[i] : gpume_hme_seed_pu(p->ctu, i);
                 int vx, vy;
                 gpume_key_vector(best[k], p->algo, R, cand_x0, cand_y0, &vx, &vy);
-                sx[r * ns + i] = vx;
-                sy[r * ns + i] = vy;
+                sx[i] = vx;
+                sy[i] = vy;
             }
-            for (int k = 0; k < 9 * ns; k++) {
-                int dx, dy;
-                if (gpume_hme_round_new(k, sx, sy, r * ns, cand_x0, cand_y0, R, &dx, &dy))
-                    pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
-                                       gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+            for (int i = 0; i < ns; i++) {
+                int e = 0;
+                while (e < nu && (ux[e] != sx[i] || uy[e] != sy[i]))
+                    e++;
+                if (e < nu)
+                    continue;
+                ux[nu] = sx[i];
+                uy[nu] = sy[i];
+                for (int k = 9 * nu; k < 9 * (nu + 1); k++) {
+                    int dx, dy;
+                    if (gpume_hme_round_new(k, ux, uy, 0, cand_x0, cand_y0, R, &dx, &dy))
+                        pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                           gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+                }
+                nu++;
             }
         }
     }
