@@ -418,59 +418,82 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
     }
 }
 
-/* side of hme's level-1 block search at the largest range */
-#define HME_L1_MAX_SIDE (2 * ((GPUME_MAX_RANGE + 1) >> 1) + 1)
+/* radius and side of hme's level-1 block search at the largest range */
+#define HME_L1_MAX_R    ((GPUME_MAX_RANGE + 1) >> 1)
+#define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
+
+#if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R > INT16_MAX
+#error "hme_row_costs() keeps the costs of 4x4 blocks in int16_t"
+#endif
 
 /**
  * Costs of the n candidates (dx, dy), dx = -r .. r, of a 4x4 block cb
  * (4x4 blocks, block=8, have no SIMD SAD): the vector cost plus the SAD
- * against ref, which points at the candidate dx = -r. Every candidate of a
- * row at once, for the vectoriser, instead of one by one.
+ * against ref, which points at the candidate dx = -r; returns the least.
+ * Every candidate of a row at once, for the vectoriser, instead of one by
+ * one; a cost, at most 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R,
+ * fits int16_t, and differences of bytes stay bytes.
  */
-static GPUME_VECTORIZE void hme_row_costs(const uint8_t *cb, int cs, const uint8_t *ref, int rs, int n,
-                                          int lambda, int r, int dy, uint32_t *cost)
+static GPUME_VECTORIZE uint32_t hme_row_costs(const uint8_t *cb, int cs, const uint8_t *ref, int rs, int n,
+                                              int lambda, int r, int dy, uint32_t *cost)
 {
+    int16_t c16[HME_L1_MAX_SIDE];
+    int16_t least = INT16_MAX;
+
     for (int x = 0; x < n; x++)
-        cost[x] = lambda * (FFABS(x - r) + FFABS(dy));
+        c16[x] = lambda * (FFABS(x - r) + FFABS(dy));
     for (int y = 0; y < 4; y++) {
         for (int k = 0; k < 4; k++) {
-            const int c = cb[y * cs + k];
+            const uint8_t c = cb[y * cs + k];
             const uint8_t *p = ref + y * rs + k;
             for (int x = 0; x < n; x++)
-                cost[x] += FFABS(c - p[x]);
+                c16[x] += (uint8_t)(p[x] > c ? p[x] - c : c - p[x]);
         }
     }
+    for (int x = 0; x < n; x++) {
+        cost[x] = c16[x];
+        least   = FFMIN(least, c16[x]);
+    }
+    return least;
 }
 
 /**
  * hme level 1, one block of vw x vh at cb: the costs of its full search
- * over (dx, dy) in [-r, r]^2 around rb, in raster order.
+ * over (dx, dy) in [-r, r]^2 around rb, in raster order, and the least of
+ * each row.
  */
 static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
-                            const uint8_t *rb, int rs, int vw, int vh, int r, uint32_t *cost)
+                            const uint8_t *rb, int rs, int vw, int vh, int r,
+                            uint32_t *cost, uint32_t *row_least)
 {
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
     const int n = 2 * r + 1;
 
     for (int dy = -r; dy <= r; dy++, cost += n) {
+        uint32_t least = UINT32_MAX;
+
         if (vw == 4 && vh == 4) {
-            hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, cost);
+            row_least[dy + r] = hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, cost);
             continue;
         }
         for (int dx = -r; dx <= r; dx++) {
             const uint8_t *rr = rb + dy * rs + dx;
             cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
                            (sad ? sad(cb, cs, rr, rs) : sad_rect(cb, cs, rr, rs, vw, vh));
+            least = FFMIN(least, cost[dx + r]);
         }
+        row_least[dy + r] = least;
     }
 }
 
 /**
  * The least of the (2r + 1)^2 costs, the first in raster order, among the
  * candidates separated from the k earlier minima (mx[], my[]) as
- * gpume_hme_separate() defines it; -1 where none is.
+ * gpume_hme_separate() defines it; -1 where none is. A row far from every
+ * earlier minimum is read only where its least cost wins.
  */
-static int hme_least_separated(const uint32_t *cost, int r, int k, const int *mx, const int *my)
+static int hme_least_separated(const uint32_t *cost, const uint32_t *row_least, int r, int k,
+                               const int *mx, const int *my)
 {
     const int n = 2 * r + 1;
     uint32_t best = UINT32_MAX;
@@ -483,15 +506,11 @@ static int hme_least_separated(const uint32_t *cost, int r, int k, const int *mx
         for (int e = 0; e < k; e++)
             near |= FFABS(dy - my[e]) <= GPUME_HME_MINIMA_SEP;
         if (!near) {
-            /* the row's least first, so that most rows take no branch */
-            uint32_t m = UINT32_MAX;
-            for (int x = 0; x < n; x++)
-                m = FFMIN(m, row[x]);
-            if (m >= best)
+            if (row_least[dy + r] >= best)
                 continue;
-            best = m;
+            best = row_least[dy + r];
             for (int x = 0; ; x++)
-                if (row[x] == m) {
+                if (row[x] == best) {
                     best_c = (dy + r) * n + x;
                     break;
                 }
@@ -523,7 +542,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
         const int x1 = x >> 1, y1 = y >> 1;
         const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
-        uint32_t cost[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE];
+        uint32_t cost[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
         int mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
 
         if (x >= p->width || y >= p->height) {
@@ -534,9 +553,9 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             continue;
         }
         hme_block_costs(s, cur->data + y1 * cur->stride + x1, cur->stride,
-                        ref->data + y1 * ref->stride + x1, ref->stride, vw, vh, r, cost);
+                        ref->data + y1 * ref->stride + x1, ref->stride, vw, vh, r, cost, row_least);
         for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
-            const int c = hme_least_separated(cost, r, k, mx, my);
+            const int c = hme_least_separated(cost, row_least, r, k, mx, my);
             /* nothing far enough: the first again */
             mx[k] = c >= 0 ? c % n - r : mx[0];
             my[k] = c >= 0 ? c / n - r : my[0];
@@ -798,33 +817,33 @@ static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 }
 
 /** hme's first pass: the coarse levels of every CTU, which the level-0 windows of its neighbours read. */
-static int coarse_rows(void *arg, int jobnr, int nb_jobs)
+/* a job is a run of CTUs in raster order, so that both threads stay busy
+ * to the end of a pass */
+static int coarse_ctus(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;
     GpumeCPUContext *s = job->s;
-    const int start = s->p.ctu_rows * jobnr / nb_jobs;
-    const int end   = s->p.ctu_rows * (jobnr + 1) / nb_jobs;
+    const int start = s->p.nb_ctus * jobnr / nb_jobs;
+    const int end   = s->p.nb_ctus * (jobnr + 1) / nb_jobs;
 
-    for (int cy = start; cy < end; cy++)
-        for (int cx = 0; cx < s->p.ctu_cols; cx++)
-            hme_coarse(s, job, cx, cy);
+    for (int c = start; c < end; c++)
+        hme_coarse(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
     return 0;
 }
 
-static int estimate_rows(void *arg, int jobnr, int nb_jobs)
+static int estimate_ctus(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;
     GpumeCPUContext *s = job->s;
-    const int start = s->p.ctu_rows * jobnr / nb_jobs;
-    const int end   = s->p.ctu_rows * (jobnr + 1) / nb_jobs;
+    const int start = s->p.nb_ctus * jobnr / nb_jobs;
+    const int end   = s->p.nb_ctus * (jobnr + 1) / nb_jobs;
 
-    for (int cy = start; cy < end; cy++)
-        for (int cx = 0; cx < s->p.ctu_cols; cx++) {
-            if (s->p.algo == GPUME_ALGO_LFS)
-                ctu_lfs(s, job, cx, cy);
-            else
-                ctu_pu_search(s, job, cx, cy);
-        }
+    for (int c = start; c < end; c++) {
+        if (s->p.algo == GPUME_ALGO_LFS)
+            ctu_lfs(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
+        else
+            ctu_pu_search(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
+    }
     return 0;
 }
 
@@ -833,7 +852,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
 {
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
-    const int nb_jobs = s->host->nb_threads > 1 ? s->p.ctu_rows : 1;
+    const int nb_jobs = s->host->nb_threads > 1 ? FFMIN(s->p.nb_ctus, 32 * s->host->nb_threads) : 1;
 
     if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);
@@ -851,11 +870,11 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     }
     s->res[out] = *res;
     if (s->p.algo == GPUME_ALGO_HME) {
-        const int err = s->host->execute(s->host->exec_opaque, coarse_rows, &job, nb_jobs);
+        const int err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
         if (err < 0)
             return err;
     }
-    return s->host->execute(s->host->exec_opaque, estimate_rows, &job, nb_jobs);
+    return s->host->execute(s->host->exec_opaque, estimate_ctus, &job, nb_jobs);
 }
 
 static int cpu_sync(void *priv)

@@ -585,8 +585,8 @@ typedef struct McfpsCPUContext {
     uint16_t *info;
     /* the job of the moment */
     const McfpsParams *p;
-    McfpsPlane pl;
-    int mode;
+    McfpsPlane pl[MCFPS_MAX_PLANES];
+    int mode, plane_jobs;
 } McfpsCPUContext;
 
 static void cpu_uninit(void *priv)
@@ -635,13 +635,19 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     return av_frame_ref(s->pic[slot], frame);
 }
 
-static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int nb_jobs), int rows)
+/* jobs of a pass: parts of rows, several per thread, which the slice
+ * threads take as they come free */
+static int cpu_jobs(const McfpsCPUContext *s, int rows)
 {
-    const int n = s->host.nb_threads > 1 ? FFMIN(rows, 8 * s->host.nb_threads) : 1;
+    return s->host.nb_threads > 1 ? FFMIN(rows, 16 * s->host.nb_threads) : 1;
+}
+
+static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int nb_jobs), int nb_jobs)
+{
     if (s->host.execute)
-        return s->host.execute(s->host.exec_opaque, job, s, n);
-    for (int i = 0; i < n; i++)
-        job(s, i, n);
+        return s->host.execute(s->host.exec_opaque, job, s, nb_jobs);
+    for (int i = 0; i < nb_jobs; i++)
+        job(s, i, nb_jobs);
     return 0;
 }
 
@@ -664,26 +670,31 @@ static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
     s->ra = s->raw[0];
     s->rb = s->raw[1];
     s->p  = p;
-    return cpu_execute(s, cpu_smooth_job, p->ch);
+    return cpu_execute(s, cpu_smooth_job, cpu_jobs(s, p->ch));
 }
 
 static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
+    const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_select_rows(s->p, s->pl.a, s->pl.sa, s->pl.b, s->pl.sb,
+    ff_mcfps_select_rows(s->p, pl->a, pl->sa, pl->b, pl->sb,
                          s->ra, s->rb, s->fa, s->fb, s->vec, s->info, j0, j1);
     return 0;
 }
 
+/* every plane in one pass: plane_jobs jobs each, so that no thread waits
+ * between planes */
 static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const int y0 = s->pl.h * jobnr / nb_jobs, y1 = s->pl.h * (jobnr + 1) / nb_jobs;
+    const McfpsPlane *pl = &s->pl[jobnr / s->plane_jobs];
+    const int part = jobnr % s->plane_jobs;
+    const int y0 = pl->h * part / s->plane_jobs, y1 = pl->h * (part + 1) / s->plane_jobs;
     if (s->mode == MCFPS_MODE_BLEND)
-        ff_mcfps_blend_rows(&s->pl, s->p->phi, y0, y1);
+        ff_mcfps_blend_rows(pl, s->p->phi, y0, y1);
     else
-        ff_mcfps_render_rows(s->p, &s->pl, s->vec, s->info, y0, y1);
+        ff_mcfps_render_rows(s->p, pl, s->vec, s->info, y0, y1);
     return 0;
 }
 
@@ -691,30 +702,30 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
 {
     McfpsCPUContext *s = priv;
     const AVFrame *fa = s->pic[a], *fb = s->pic[b];
-    int err;
+    int err, min_h = s->f.h[0];
 
     if (!fa->data[0] || !fb->data[0] || out->hw_frames_ctx)
         return AVERROR(EINVAL);
     s->p    = p;
     s->mode = mode;
-    if (mode == MCFPS_MODE_MC) {
-        s->pl = (McfpsPlane) { .a = fa->data[0], .b = fb->data[0], .sa = fa->linesize[0], .sb = fb->linesize[0] };
-        err = cpu_execute(s, cpu_select_job, p->ch);
-        if (err < 0)
-            return err;
-    }
     for (int i = 0; i < s->f.nb_planes; i++) {
         const int k = s->f.plane[i], o = s->f.offset[i];
-        s->pl = (McfpsPlane) {
+        s->pl[i] = (McfpsPlane) {
             .a = fa->data[k] + o, .b = fb->data[k] + o, .dst = out->data[k] + o,
             .sa = fa->linesize[k], .sb = fb->linesize[k], .sd = out->linesize[k], .step = s->f.step[i],
             .w = s->f.w[i], .h = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
         };
-        err = cpu_execute(s, cpu_render_job, s->pl.h);
+    }
+    if (mode == MCFPS_MODE_MC) {
+        err = cpu_execute(s, cpu_select_job, cpu_jobs(s, p->ch));
         if (err < 0)
             return err;
     }
-    return 0;
+    /* the least plane height bounds the jobs per plane */
+    for (int i = 1; i < s->f.nb_planes; i++)
+        min_h = FFMIN(min_h, s->pl[i].h);
+    s->plane_jobs = cpu_jobs(s, min_h);
+    return cpu_execute(s, cpu_render_job, s->f.nb_planes * s->plane_jobs);
 }
 
 const McfpsBackend ff_mcfps_backend_cpu = {

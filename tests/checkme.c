@@ -1281,8 +1281,9 @@ static void test_threads(void)
                 Drive d = { exec_serial, NULL, 1, 1, 0, NULL };
                 ok = ok && run_backend(&p, &d, fc, fr, pred, &base) == 0 && check_guards(&base);
             }
-            /* with 2, 3 and 7 threads, a job per CTU row, run in reverse
-             * order and on real threads: identical results */
+            /* with 2, 3 and 7 threads, runs of CTUs as jobs (a CTU each in
+             * small frames, 32 jobs per thread in large ones), run in
+             * reverse order and on real threads: identical results */
             for (int t = 0; t < 6 && ok; t++) {
                 static const int nt[] = { 2, 3, 7, 2, 3, 7 };
                 ExecStats stats = { 0 };
@@ -1292,9 +1293,9 @@ static void test_threads(void)
                     run_backend(&p, &d, fc, fr, pred, &o) < 0) {
                     detail("nb_threads=%d: backend failed\n", nt[t]);
                     ok = 0;
-                } else if (stats.jobs != p.ctu_rows) {
-                    detail("nb_threads=%d, %d CTU rows: the backend used %d jobs\n",
-                           nt[t], p.ctu_rows, stats.jobs);
+                } else if (stats.jobs != FFMIN(p.nb_ctus, 32 * nt[t])) {
+                    detail("nb_threads=%d, %d CTUs: the backend used %d jobs\n",
+                           nt[t], p.nb_ctus, stats.jobs);
                     ok = 0;
                 } else if (!check_guards(&o) || !compare_outputs(&o, &base, p.ctu_cols, p.ctu_rows)) {
                     detail("nb_threads=%d (%s) differs from nb_threads=1\n",
