@@ -14,6 +14,9 @@
 #                                     a header libavfilter/Y.h the kernels
 #                                     need is embedded as opencl/Y_h.o
 #                                     (source string ff_source_Y_h_cl)
+#   X86ASM-OBJS-$(CONFIG_X_FILTER) += x86 objects, built when FFmpeg has
+#                                     x86 assembly (libavfilter/x86/Makefile):
+#                                     x86/Y.o from libavfilter/x86/Y.asm or .c
 # - Object names are relative to libavfilter/, as in FFmpeg. Each filter
 #   lists everything it needs; an object shared by two filters appears under
 #   both (FFmpeg links it once), e.g. opencl.o, cuda/load_helper.o.
@@ -29,6 +32,7 @@
 #   filter is the rule.
 
 OBJS-$(CONFIG_GPUME_FILTER)        += vf_gpume.o gpume_cpu.o gpume_device.o gpume_params.o gpume_vme.o
+X86ASM-OBJS-$(CONFIG_GPUME_FILTER) += x86/gpume_dsp_init.o x86/gpume_dsp.o
 CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume_cuda_staging.o gpume.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o gpume_opencl_program.o opencl.o \
                                       opencl/gpume.o opencl/gpume_vme.o          \

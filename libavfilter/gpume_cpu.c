@@ -29,6 +29,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/pixelutils.h"
 #include "gpume_backend.h"
+#include "gpume_dsp.h"
 
 /**
  * A pyramid level with a replicated border of at least pad samples on
@@ -53,6 +54,7 @@ typedef struct GpumeCPUContext {
     int16_t *pred;                              ///< predictors taken from a result slot
     GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
+    GpumeDSPContext dsp;
 } GpumeCPUContext;
 
 typedef struct EstimateJob {
@@ -83,6 +85,7 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
     s->nb_fixed_pus = p->nb_fixed_pus;
+    ff_gpume_dsp_init(&s->dsp);
 #if CONFIG_PIXELUTILS
     /* libavutil's SIMD SADs, for any alignment: the planes' borders make
      * block addresses odd */
@@ -98,7 +101,8 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
             pl->w      = p->lw[k];
             pl->h      = p->lh[k];
             pl->stride = FFALIGN(pl->w + 2 * s->pad, 64);
-            pl->buf    = av_malloc((size_t)pl->stride * (pl->h + 2 * s->pad));
+            /* sad4x4_rows() may read a few bytes past a row's border */
+            pl->buf    = av_mallocz((size_t)pl->stride * (pl->h + 2 * s->pad) + 16);
             if (!pl->buf) {
                 cpu_uninit(s);
                 return AVERROR(ENOMEM);
@@ -421,38 +425,55 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 /* radius and side of hme's level-1 block search at the largest range */
 #define HME_L1_MAX_R    ((GPUME_MAX_RANGE + 1) >> 1)
 #define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
+#define HME_L1_SAD_STRIDE FFALIGN(HME_L1_MAX_SIDE, 8)
 
 #if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R > INT16_MAX
 #error "hme_row_costs() keeps the costs of 4x4 blocks in int16_t"
 #endif
 
-/**
- * Costs of the n candidates (dx, dy), dx = -r .. r, of a 4x4 block cb
- * (4x4 blocks, block=8, have no SIMD SAD): the vector cost plus the SAD
- * against ref, which points at the candidate dx = -r; returns the least.
- * Every candidate of a row at once, for the vectoriser, instead of one by
- * one; a cost, at most 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R,
- * fits int16_t, and differences of bytes stay bytes.
- */
-static GPUME_VECTORIZE uint32_t hme_row_costs(const uint8_t *cb, int cs, const uint8_t *ref, int rs, int n,
-                                              int lambda, int r, int dy, uint32_t *cost)
+/** sad4x4_rows() in C: every candidate of a row at once, for the vectoriser. */
+static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride,
+                                          const uint8_t *cur, ptrdiff_t cur_stride,
+                                          const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
 {
-    int16_t c16[HME_L1_MAX_SIDE];
-    int16_t least = INT16_MAX;
-
-    for (int x = 0; x < n; x++)
-        c16[x] = lambda * (FFABS(x - r) + FFABS(dy));
-    for (int y = 0; y < 4; y++) {
-        for (int k = 0; k < 4; k++) {
-            const uint8_t c = cb[y * cs + k];
-            const uint8_t *p = ref + y * rs + k;
-            for (int x = 0; x < n; x++)
-                c16[x] += (uint8_t)(p[x] > c ? p[x] - c : c - p[x]);
+    for (int y = 0; y < h; y++, sad += sad_stride, ref += ref_stride) {
+        for (int x = 0; x < w; x++)
+            sad[x] = 0;
+        /* differences of bytes stay bytes; 16 of them fit 16 bits */
+        for (int i = 0; i < 4; i++) {
+            for (int k = 0; k < 4; k++) {
+                const uint8_t c = cur[i * cur_stride + k];
+                const uint8_t *p = ref + i * ref_stride + k;
+                for (int x = 0; x < w; x++)
+                    sad[x] += (uint8_t)(p[x] > c ? p[x] - c : c - p[x]);
+            }
         }
     }
+}
+
+void ff_gpume_dsp_init(GpumeDSPContext *c)
+{
+    c->sad4x4_rows = sad4x4_rows_c;
+#if ARCH_X86 && HAVE_X86ASM
+    ff_gpume_dsp_init_x86(c);
+#endif
+}
+
+/**
+ * Costs of the n candidates (dx, dy), dx = -r .. r, of a row of a 4x4
+ * block's search: the vector cost plus their SADs sad[]; returns the least.
+ * A cost, at most 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R, fits
+ * int16_t.
+ */
+static GPUME_VECTORIZE uint32_t hme_row_costs(const uint16_t *sad, int n, int lambda, int r, int dy,
+                                              uint32_t *cost)
+{
+    int16_t least = INT16_MAX;
+
     for (int x = 0; x < n; x++) {
-        cost[x] = c16[x];
-        least   = FFMIN(least, c16[x]);
+        const int16_t c = lambda * (FFABS(x - r) + FFABS(dy)) + sad[x];
+        cost[x] = c;
+        least   = FFMIN(least, c);
     }
     return least;
 }
@@ -469,13 +490,18 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
     const int n = 2 * r + 1;
 
+    /* 4x4 blocks (block=8) have no pixelutils SAD */
+    if (vw == 4 && vh == 4) {
+        uint16_t sads[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
+        const int stride = FFALIGN(n, 8);
+        s->dsp.sad4x4_rows(sads, stride, cb, cs, rb - r * rs - r, rs, n, n);
+        for (int dy = -r; dy <= r; dy++)
+            row_least[dy + r] = hme_row_costs(sads + (dy + r) * stride, n, s->p.lambda, r, dy,
+                                              cost + (dy + r) * n);
+        return;
+    }
     for (int dy = -r; dy <= r; dy++, cost += n) {
         uint32_t least = UINT32_MAX;
-
-        if (vw == 4 && vh == 4) {
-            row_least[dy + r] = hme_row_costs(cb, cs, rb + dy * rs - r, rs, n, s->p.lambda, r, dy, cost);
-            continue;
-        }
         for (int dx = -r; dx <= r; dx++) {
             const uint8_t *rr = rb + dy * rs + dx;
             cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +

@@ -209,6 +209,10 @@ void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const 
 
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
 
+#if 4 * MCFPS_CELL * MCFPS_CELL * MCFPS_OBMC_RMAX > INT16_MAX
+#error "accumulate() keeps the OBMC weights in int16_t"
+#endif
+
 /**
  * 4-tap prediction (mcfps_sample4()) of a w x h block whose footprint lies
  * inside the plane: src points at the integer sample of the block's first
@@ -217,8 +221,9 @@ void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const 
 static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx, int fy,
                                          int w, int h, int16_t *out)
 {
-    const int h0 = mcfps_tap(fx, 0), h1 = mcfps_tap(fx, 1), h2 = mcfps_tap(fx, 2), h3 = mcfps_tap(fx, 3);
-    const int v0 = mcfps_tap(fy, 0), v1 = mcfps_tap(fy, 1), v2 = mcfps_tap(fy, 2), v3 = mcfps_tap(fy, 3);
+    /* int16_t taps: 16-bit multiplies, widening ones in the vertical pass */
+    const int16_t h0 = mcfps_tap(fx, 0), h1 = mcfps_tap(fx, 1), h2 = mcfps_tap(fx, 2), h3 = mcfps_tap(fx, 3);
+    const int16_t v0 = mcfps_tap(fy, 0), v1 = mcfps_tap(fy, 1), v2 = mcfps_tap(fy, 2), v3 = mcfps_tap(fy, 3);
     /* horizontal sums in [-10 * 255, 74 * 255]: int16 */
     int16_t tmp[(TILE + 3) * TILE];
 
@@ -241,7 +246,8 @@ static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx,
 static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx, int fy,
                                           int w, int h, int16_t *out)
 {
-    int hc[8], vc[8];
+    /* int16_t taps: 16-bit multiplies, widening ones in the vertical pass */
+    int16_t hc[8], vc[8];
     /* horizontal sums in [-24 * 255, 88 * 255]: int16 */
     int16_t tmp[(TILE + 7) * TILE];
 
@@ -310,18 +316,23 @@ static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
  * Add one cell's terms to a tile: acc += wx wy r P and wsum += wx wy r over
  * w x h pixels, P = (m mc + (256 - m) avg + 128) >> 8 with
  * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one).
- * Rows are TILE apart.
+ * Rows are TILE apart. The weights and terms fit int16_t (wx wy r at most
+ * 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit and widening
+ * multiplies.
  */
 static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, const int16_t *vb,
-                                       const int16_t *avg, const int *wx, const int *wy,
+                                       const int16_t *avg, const int16_t *wx, const int16_t *wy,
                                        int w, int h, int ca, int cb, int m, int r)
 {
+    const int16_t ca16 = ca, cb16 = cb, m16 = m, avg_w = MCFPS_PHI_ONE - m;
+
     for (int y = 0; y < h; y++) {
+        const int16_t wyr = wy[y] * r;
         for (int x = 0; x < w; x++) {
-            const int o  = y * TILE + x;
-            const int wt = wx[x] * wy[y] * r;
-            const int mc = (ca * va[o] + cb * vb[o] + 128) >> 8;
-            acc[o]  += wt * ((m * mc + (MCFPS_PHI_ONE - m) * avg[o] + 128) >> 8);
+            const int o = y * TILE + x;
+            const int16_t wt = wx[x] * wyr;
+            const int16_t mc = (ca16 * va[o] + cb16 * vb[o] + 128) >> 8;
+            acc[o]  += wt * (int16_t)((m16 * mc + avg_w * avg[o] + 128) >> 8);
             wsum[o] += wt;
         }
     }
@@ -362,7 +373,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
             int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
             int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
             const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
-            int wx[2][TILE], wy[2][TILE], cell_v[4][2];
+            int16_t wx[2][TILE], wy[2][TILE];
+            int cell_v[4][2];
 
             for (int y = 0; y < h; y++) {
                 const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0 * step;

@@ -36,11 +36,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "libavutil/cpu.h"
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
+#include "libavutil/macros.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
 #include "libavfilter/gpume_backend.h"
+#include "libavfilter/gpume_dsp.h"
 #include "naive_me.h"
 
 #define DEFAULT_SEED 0x67706d65u    /* "gpme" */
@@ -1625,6 +1628,59 @@ static void test_translation(void)
     free(ref);
 }
 
+/* ---------------------------------------------------------------- dsp */
+
+/*
+ * The CPU backend's SIMD functions against their C versions (those of a
+ * context initialised with no CPU flags): random content and block
+ * positions, every width of a row of candidates, the values from 0 to 255
+ * at both ends.
+ */
+static void test_dsp(void)
+{
+    enum { W = 160, H = 96, STRIDE = 72 };
+    GpumeDSPContext c, simd;
+    uint8_t *cur = av_malloc(W * H), *ref = av_malloc(W * H);
+
+    group_begin("dsp");
+    av_force_cpu_flags(0);
+    ff_gpume_dsp_init(&c);
+    av_force_cpu_flags(-1);
+    ff_gpume_dsp_init(&simd);
+    if (simd.sad4x4_rows == c.sad4x4_rows && st.verbose)
+        printf("  (no SIMD sad4x4_rows on this CPU: C against C)\n");
+    for (int t = 0; t < 64 && cur && ref; t++) {
+        Rng r = rng_init(case_seed("dsp", t));
+        const int w = 1 + t % 65, h = 1 + rnd(&r, 65), extreme = t % 4 == 3;
+        const int cx = rnd(&r, W - 4), cy = rnd(&r, H - 4);
+        const int rx = rnd(&r, W - FFALIGN(w, 8) - 8 + 1), ry = rnd(&r, H - h - 3 + 1);
+        uint16_t want[65 * STRIDE], got[65 * STRIDE];
+        char name[96];
+        int ok = 1;
+
+        snprintf(name, sizeof(name), "dsp sad4x4_rows w=%d h=%d%s", w, h, extreme ? " 0/255" : "");
+        if (!selected(name))
+            continue;
+        for (int i = 0; i < W * H; i++) {
+            cur[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+            ref[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+        }
+        c.sad4x4_rows(want, STRIDE, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
+        simd.sad4x4_rows(got, STRIDE, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
+        for (int y = 0; y < h && ok; y++)
+            for (int x = 0; x < w && ok; x++)
+                if (want[y * STRIDE + x] != got[y * STRIDE + x]) {
+                    detail("row %d, candidate %d: SIMD %d, C %d\n", y, x,
+                           got[y * STRIDE + x], want[y * STRIDE + x]);
+                    ok = 0;
+                }
+        report(name, ok);
+    }
+    group_end();
+    av_free(cur);
+    av_free(ref);
+}
+
 /* --------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -1650,6 +1706,7 @@ int main(int argc, char **argv)
            st.filter ? " filter=" : "", st.filter ? st.filter : "");
 
     test_params();
+    test_dsp();
     test_pyramid();
     test_geometry();
     test_partition();

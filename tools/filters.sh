@@ -2,7 +2,7 @@
 # Read the filter manifest (libavfilter/filters.mak) and print one line per
 # object list:
 #   KIND NAME SYMBOL OBJECT...
-# KIND is all, cuda or opencl; NAME the filter's name (gpume); SYMBOL its
+# KIND is all, cuda, opencl or x86asm; NAME the filter's name (gpume); SYMBOL its
 # definition in allfilters.c (ff_vf_gpume, from the vf_gpume.o object of its
 # list "all"; ff_vf_NAME when there is none).
 #
@@ -18,7 +18,7 @@ awk '
     { line = buf $0; buf = "" }
     line ~ /^[ \t]*$/ { next }
     {
-        if (!match(line, /^[ \t]*(CUDA-|OPENCL-)?OBJS-\$\(CONFIG_[A-Z0-9_]+_FILTER\)[ \t]*\+=/)) {
+        if (!match(line, /^[ \t]*(CUDA-|OPENCL-|X86ASM-)?OBJS-\$\(CONFIG_[A-Z0-9_]+_FILTER\)[ \t]*\+=/)) {
             printf "filters: %s: cannot parse: %s\n", FILENAME, line > "/dev/stderr"
             bad = 1; next
         }
@@ -26,6 +26,7 @@ awk '
         kind = "all"
         if (head ~ /CUDA-OBJS/)   kind = "cuda"
         if (head ~ /OPENCL-OBJS/) kind = "opencl"
+        if (head ~ /X86ASM-OBJS/) kind = "x86asm"
         name = head
         sub(/.*\$\(CONFIG_/, "", name); sub(/_FILTER\).*/, "", name)
         name = tolower(name)
@@ -44,8 +45,8 @@ awk '
                 if (o[j] ~ ("^(vf|af|vsrc|asrc|avsrc|vsink|asink|avf|f)_" name "\\.o$")) {
                     sym = o[j]; sub(/\.o$/, "", sym); sym = "ff_" sym
                 }
-            for (kk = 1; kk <= 3; kk++) {
-                kind = kk == 1 ? "all" : kk == 2 ? "cuda" : "opencl"
+            for (kk = 1; kk <= 4; kk++) {
+                kind = kk == 1 ? "all" : kk == 2 ? "cuda" : kk == 3 ? "opencl" : "x86asm"
                 if ((name, kind) in list)
                     print kind, name, sym, list[name, kind]
             }

@@ -69,7 +69,8 @@ add() {
     done
 }
 cd "$root"
-add libavfilter/*.c libavfilter/*.h cuda/*.cu cuda/*.h opencl/*.cl fate/ref/*
+add libavfilter/*.c libavfilter/*.h libavfilter/x86/*.c libavfilter/x86/*.asm \
+    cuda/*.cu cuda/*.h opencl/*.cl fate/ref/*
 for n in $filters; do
     add "fate/$n.mak"
 done
@@ -93,16 +94,18 @@ for o in $all_objs; do
     case $o in
     *.ptx.o)   s=cuda/${o%.ptx.o}.cu ;;
     opencl/*)  s=$(grep " libavfilter/${o%.o}.cl\$" "$list" | cut -d' ' -f1) ;;
+    x86/*)     s=libavfilter/${o%.o}.c; [ -f "$s" ] || s=libavfilter/${o%.o}.asm ;;
     *)         s=libavfilter/${o%.o}.c ;;
     esac
     if [ -z "$s" ] || { [ ! -f "$s" ] && [ ! -f "$src/libavfilter/${o%.o}.c" ]; }; then
         die "libavfilter/filters.mak: no source for $o (expected ${s:-opencl/${o#opencl/}})"
     fi
 done
-for f in libavfilter/*.c cuda/*.cu opencl/*.cl; do
+for f in libavfilter/*.c libavfilter/x86/*.c libavfilter/x86/*.asm cuda/*.cu opencl/*.cl; do
     [ -f "$f" ] || continue
     b=${f##*/}
     case $f in
+    libavfilter/x86/*) o=x86/${b%.*}.o ;;
     libavfilter/*) o=${b%.c}.o ;;
     cuda/*)        o=${b%.cu}.ptx.o ;;
     opencl/*)      o=opencl/${b%.cl}.o ;;
@@ -148,6 +151,7 @@ put "$tmp" "$tree/libavfilter/allfilters.c"
 # before this file). The .ptx rule only knows the .cu, so add the headers it
 # may include. Filters the source tree already has are left as they are.
 : > "$tmp.mak"
+: > "$tmp.x86"
 ptx=
 for n in $filters; do
     N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
@@ -155,6 +159,10 @@ for n in $filters; do
     while read -r kind name _ objs; do
         [ "$name" = "$n" ] || continue
         line="OBJS-\$(CONFIG_${N}_FILTER)                 += $objs"
+        if [ "$kind" = x86asm ]; then
+            echo "X86ASM-$line" >> "$tmp.x86"
+            continue
+        fi
         case $kind in
         all)    echo "$line" ;;
         cuda)   echo "ifeq (\$(CONFIG_CUDA),yes)"
@@ -187,6 +195,12 @@ awk -v block="$tmp.mak" '
     die "OBJS-\$(CONFIG_MESTIMATE_FILTER) not found in libavfilter/Makefile"
 rm -f "$tmp.mak"
 put "$tmp" "$tree/libavfilter/Makefile"
+
+# libavfilter/x86/Makefile: the x86 objects (built where FFmpeg has x86
+# assembly), after the source tree's lists
+cat "$src/libavfilter/x86/Makefile" "$tmp.x86" > "$tmp"
+rm -f "$tmp.x86"
+put "$tmp" "$tree/libavfilter/x86/Makefile"
 
 # tests/Makefile: each filter's FATE tests (fate/NAME.mak), after the last
 # fate include

@@ -1,0 +1,43 @@
+/*
+ * gpume: SIMD functions of the CPU backend.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_DSP_H
+#define AVFILTER_GPUME_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct GpumeDSPContext {
+    /**
+     * SADs of the 4x4 block at cur against the 4x4 blocks at ref + y rs + x,
+     * for x = 0 .. w - 1 and y = 0 .. h - 1: sad[y sad_stride + x],
+     * sad_stride in elements, at least FFALIGN(w, 8). May write sad[]
+     * up to x = FFALIGN(w, 8) - 1 and read FFALIGN(w, 8) + 8 bytes of each
+     * of the h + 3 rows of ref from ref + y rs on.
+     */
+    void (*sad4x4_rows)(uint16_t *sad, ptrdiff_t sad_stride,
+                        const uint8_t *cur, ptrdiff_t cur_stride,
+                        const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+} GpumeDSPContext;
+
+void ff_gpume_dsp_init(GpumeDSPContext *c);
+void ff_gpume_dsp_init_x86(GpumeDSPContext *c);
+
+#endif /* AVFILTER_GPUME_DSP_H */

@@ -1,0 +1,70 @@
+;******************************************************************************
+;* gpume: SIMD functions of the CPU backend
+;*
+;* This file is part of FFmpeg.
+;*
+;* FFmpeg is free software; you can redistribute it and/or
+;* modify it under the terms of the GNU Lesser General Public
+;* License as published by the Free Software Foundation; either
+;* version 2.1 of the License, or (at your option) any later version.
+;*
+;* FFmpeg is distributed in the hope that it will be useful,
+;* but WITHOUT ANY WARRANTY; without even the implied warranty of
+;* MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+;* Lesser General Public License for more details.
+;*
+;* You should have received a copy of the GNU Lesser General Public
+;* License along with FFmpeg; if not, write to the Free Software
+;* Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+;******************************************************************************
+
+%include "libavutil/x86/x86util.asm"
+
+SECTION .text
+
+%if ARCH_X86_64
+
+;------------------------------------------------------------------------------
+; void ff_gpume_sad4x4_rows(uint16_t *sad, ptrdiff_t sad_stride,
+;                           const uint8_t *cur, ptrdiff_t cur_stride,
+;                           const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
+;
+; mpsadbw gives the SADs of a row of 4 samples at 8 consecutive positions:
+; four of them, one per row of the block, make 8 candidates of a row.
+;------------------------------------------------------------------------------
+INIT_XMM sse4
+cglobal gpume_sad4x4_rows, 8, 10, 8, sad, sstride, cur, cstride, ref, rstride, w, h, x, rstride3
+    movd          m4, [curq]
+    movd          m5, [curq+cstrideq]
+    lea         curq, [curq+cstrideq*2]
+    movd          m6, [curq]
+    movd          m7, [curq+cstrideq]
+    lea    rstride3q, [rstrideq*3]
+    add     sstrideq, sstrideq          ; elements to bytes
+    movsxdifnidn  wq, wd
+.row:
+    xor           xq, xq
+.col:
+    lea         curq, [refq+xq]         ; the block is in m4-m7: cur is free
+    movu          m0, [curq]
+    movu          m1, [curq+rstrideq]
+    movu          m2, [curq+rstrideq*2]
+    movu          m3, [curq+rstride3q]
+    mpsadbw       m0, m4, 0
+    mpsadbw       m1, m5, 0
+    mpsadbw       m2, m6, 0
+    mpsadbw       m3, m7, 0
+    paddw         m0, m1
+    paddw         m2, m3
+    paddw         m0, m2
+    movu [sadq+xq*2], m0
+    add           xq, 8
+    cmp           xq, wq
+    jl .col
+    add         sadq, sstrideq
+    add         refq, rstrideq
+    dec           hd
+    jg .row
+    RET
+
+%endif ; ARCH_X86_64

@@ -1,0 +1,39 @@
+/*
+ * gpume: SIMD functions of the CPU backend, x86.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "config.h"
+#include "libavutil/attributes.h"
+#include "libavutil/cpu.h"
+#include "libavutil/x86/cpu.h"
+#include "libavfilter/gpume_dsp.h"
+
+void ff_gpume_sad4x4_rows_sse4(uint16_t *sad, ptrdiff_t sad_stride,
+                               const uint8_t *cur, ptrdiff_t cur_stride,
+                               const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+
+av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
+{
+#if ARCH_X86_64 && HAVE_X86ASM
+    const int cpu_flags = av_get_cpu_flags();
+
+    if (EXTERNAL_SSE4(cpu_flags))
+        c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
+#endif
+}
