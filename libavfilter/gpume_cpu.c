@@ -569,7 +569,8 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         const int x1 = x >> 1, y1 = y >> 1;
         const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
         uint32_t cost[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
-        int mx[GPUME_HME_BLOCK_MINIMA], my[GPUME_HME_BLOCK_MINIMA];
+        /* set before use; zeroed as the compiler may read them ahead, which valgrind reports */
+        int mx[GPUME_HME_BLOCK_MINIMA] = { 0 }, my[GPUME_HME_BLOCK_MINIMA] = { 0 };
 
         if (x >= p->width || y >= p->height) {
             for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
