@@ -40,6 +40,7 @@ OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o gpume_op
                                       opencl/gpume_opencl_h.o opencl/gpume_vme_h.o
 
 OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o gpume_device.o
+X86ASM-OBJS-$(CONFIG_MCFPS_FILTER) += x86/mcfps_dsp_init.o x86/mcfps_dsp.o
 CUDA-OBJS-$(CONFIG_MCFPS_FILTER)   += mcfps_cuda.o gpume_cuda_staging.o mcfps.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_MCFPS_FILTER) += mcfps_opencl.o gpume_opencl_program.o opencl.o \
                                       opencl/mcfps.o opencl/mcfps_h.o

@@ -23,10 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "libavutil/pixdesc.h"
 
 #include "mcfps_backend.h"
 #include "mcfps_cpu.h"
+#include "mcfps_dsp.h"
 
 /** Vector of one AVMotionVector as A -> B displacement in quarter pel, from its own frame's view. */
 static void mv_qpel(const AVMotionVector *mv, int *qx, int *qy)
@@ -129,16 +131,16 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 /**
  * Bilateral error over a w x h window (w <= MCFPS_WIN) whose bilinear
  * footprints lie inside both planes: a and b point at the top-left integer
- * samples, f* are the quarter-pel fractions. Equals the sum of
- * mcfps_bilateral_px() over the window where that is below limit, else it
- * is some value of at least limit (the rows stop once the sum reaches it).
+ * samples, wt[] holds the bilinear weights of the four samples of a, then
+ * of b (bilateral_sad16()). Equals the sum of mcfps_bilateral_px() over
+ * the window where that is below limit, else it is some value of at least
+ * limit (the rows stop once the sum reaches it).
  */
-static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, int sa, int fax, int fay,
-                                           const uint8_t *b, int sb, int fbx, int fby,
-                                           int w, int h, uint32_t limit)
+static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t sb,
+                                           const int8_t *wt, int w, int h, uint32_t limit)
 {
-    const int a00 = (4 - fax) * (4 - fay), a01 = fax * (4 - fay), a10 = (4 - fax) * fay, a11 = fax * fay;
-    const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby), b10 = (4 - fbx) * fby, b11 = fbx * fby;
+    const int a00 = wt[0], a01 = wt[1], a10 = wt[2], a11 = wt[3];
+    const int b00 = wt[4], b01 = wt[5], b10 = wt[6], b11 = wt[7];
     uint32_t sad = 0;
 
     for (int y = 0; y < h && sad < limit; y++) {
@@ -153,11 +155,19 @@ static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, int sa, int fax, in
     return sad;
 }
 
+static uint32_t bilateral_sad16_c(const uint8_t *a, ptrdiff_t a_stride,
+                                  const uint8_t *b, ptrdiff_t b_stride,
+                                  const int8_t *w, int h, uint32_t limit)
+{
+    return window_sad(a, a_stride, b, b_stride, w, 16, h, limit);
+}
+
 /**
  * mcfps_bilateral_sad(), without clamping where every sample read lies
  * inside the plane; a sum that reaches limit may stop there (window_sad()).
  */
-static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
+static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
+                         const uint8_t *a, int sa, const uint8_t *b, int sb,
                          int x0, int x1, int y0, int y1, int dx, int dy, uint32_t limit)
 {
     const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
@@ -166,16 +176,25 @@ static uint32_t cell_sad(const McfpsParams *p, const uint8_t *a, int sa, const u
     const int w = x1 - x0, h = y1 - y0;
     uint32_t sad = 0;
 
-    if (mcfps_window_inside(p, x0, x1, y0, y1, dx, dy))
-        return window_sad(a + (ptrdiff_t)ay * sa + ax, sa, oax & 3, oay & 3,
-                          b + (ptrdiff_t)by * sb + bx, sb, obx & 3, oby & 3, w, h, limit);
+    if (mcfps_window_inside(p, x0, x1, y0, y1, dx, dy)) {
+        const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
+        const int8_t wt[8] = {
+            (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
+            (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
+        };
+        a += (ptrdiff_t)ay * sa + ax;
+        b += (ptrdiff_t)by * sb + bx;
+        return w == 16 ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
+                         window_sad(a, sa, b, sb, wt, w, h, limit);
+    }
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++)
             sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
     return sad;
 }
 
-void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
+void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
+                          const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           int16_t *vec, uint16_t *info, int j0, int j1)
 {
@@ -200,7 +219,7 @@ void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const 
                     limit = st.best_cost > vc ? st.best_cost - vc : 0;
                 }
                 mcfps_search_update(p, &st, q, dx, dy,
-                                    cell_sad(p, a, sa, b, sb, x0, x1, y0, y1, dx, dy, limit), n);
+                                    cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, dx, dy, limit), n);
             }
             info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, vec);
         }
@@ -242,8 +261,11 @@ static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx,
     }
 }
 
-/** predict_tile() with the 8-tap luma filter of mcfps_sample8(); fx, fy in quarter pel. */
-static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx, int fy,
+/**
+ * predict_tile() with the 8-tap luma filter of mcfps_sample8(): the taps of
+ * mcfps_tap8() in x, then in y (predict8_8tap()).
+ */
+static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, ptrdiff_t stride, const int8_t *taps,
                                           int w, int h, int16_t *out)
 {
     /* int16_t taps: 16-bit multiplies, widening ones in the vertical pass */
@@ -252,8 +274,8 @@ static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx
     int16_t tmp[(TILE + 7) * TILE];
 
     for (int t = 0; t < 8; t++) {
-        hc[t] = mcfps_tap8(fx, t);
-        vc[t] = mcfps_tap8(fy, t);
+        hc[t] = taps[t];
+        vc[t] = taps[8 + t];
     }
     src -= 3 * stride + 3;
     for (int y = 0; y < h + 7; y++) {
@@ -272,6 +294,20 @@ static MCFPS_VECTORIZE void predict_tile8(const uint8_t *src, int stride, int fx
     }
 }
 
+static void predict8_8tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, const int8_t *taps, int h)
+{
+    predict_tile8(src, stride, taps, 8, h, out);
+}
+
+void ff_mcfps_dsp_init(McfpsDSPContext *c)
+{
+    c->bilateral_sad16 = bilateral_sad16_c;
+    c->predict8_8tap   = predict8_8tap_c;
+#if ARCH_X86 && HAVE_X86ASM
+    ff_mcfps_dsp_init_x86(c);
+#endif
+}
+
 /**
  * Whether the footprints of a filter of 2 * half taps at the positions
  * pos0 .. pos1 (units of 1/2^s pixel) lie inside [0, size): then no sample
@@ -287,7 +323,7 @@ static int inside(int pos0, int pos1, int s, int size, int half)
  * pl of src, its first pixel's end at (px, py) in units of 1/(4 * 2^l)
  * pixel; the footprints lie inside the plane. Rows of out are TILE apart.
  */
-static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
+static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
                           int px, int py, int w, int h, int16_t *out)
 {
     const int sx = 2 + pl->lx, sy = 2 + pl->ly;
@@ -295,7 +331,16 @@ static void predict_block(const McfpsPlane *pl, const uint8_t *src, int stride,
     uint8_t packed[(TILE + 3) * (TILE + 3)];
 
     if (!pl->lx && !pl->ly) {
-        predict_tile8(src + (ptrdiff_t)(py >> 2) * stride + (px >> 2), stride, px & 3, py & 3, w, h, out);
+        int8_t taps[16];
+        for (int t = 0; t < 8; t++) {
+            taps[t]     = mcfps_tap8(px & 3, t);
+            taps[8 + t] = mcfps_tap8(py & 3, t);
+        }
+        src += (ptrdiff_t)(py >> 2) * stride + (px >> 2);
+        if (w == TILE)
+            dsp->predict8_8tap(out, src, stride, taps, h);
+        else
+            predict_tile8(src, stride, taps, w, h, out);
         return;
     }
     src += (ptrdiff_t)(py >> sy) * stride + (px >> sx) * pl->step;
@@ -344,7 +389,7 @@ static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, c
  * ends lie inside the plane over the whole tile is predicted as one block,
  * the others pixel by pixel; the sums equal mcfps_render_pixel()'s.
  */
-void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
+void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,
                           const int16_t *vec, const uint16_t *info, int y0, int y1)
 {
     const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi, step = pl->step;
@@ -425,11 +470,11 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
                             vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
-                        predict_block(pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
                         va_of[c] = pred[c][0];
                     }
                     if (side != MCFPS_SIDE_A && !vb_of[c]) {
-                        predict_block(pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
                     accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb_of[c] : va_of[c],
@@ -599,6 +644,7 @@ typedef struct McfpsCPUContext {
     const McfpsParams *p;
     McfpsPlane pl[MCFPS_MAX_PLANES];
     int mode, plane_jobs;
+    McfpsDSPContext dsp;
 } McfpsCPUContext;
 
 static void cpu_uninit(void *priv)
@@ -622,6 +668,7 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
 
     s->host   = *host;
     s->f      = *f;
+    ff_mcfps_dsp_init(&s->dsp);
     s->pic[0] = av_frame_alloc();
     s->pic[1] = av_frame_alloc();
     s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
@@ -690,7 +737,7 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
     McfpsCPUContext *s = arg;
     const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_select_rows(s->p, pl->a, pl->sa, pl->b, pl->sb,
+    ff_mcfps_select_rows(s->p, &s->dsp, pl->a, pl->sa, pl->b, pl->sb,
                          s->ra, s->rb, s->fa, s->fb, s->vec, s->info, j0, j1);
     return 0;
 }
@@ -706,7 +753,7 @@ static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
     if (s->mode == MCFPS_MODE_BLEND)
         ff_mcfps_blend_rows(pl, s->p->phi, y0, y1);
     else
-        ff_mcfps_render_rows(s->p, pl, s->vec, s->info, y0, y1);
+        ff_mcfps_render_rows(s->p, &s->dsp, pl, s->vec, s->info, y0, y1);
     return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "libavutil/motion_vector.h"
 
 #include "mcfps.h"
+#include "mcfps_dsp.h"
 
 /**
  * One plane of the two input frames and of the output, w x h samples,
@@ -67,12 +68,13 @@ int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb
 void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1);
 
 /** Vectors and info words of the intermediate frame's cell rows [j0, j1) (luma planes a, b). */
-void ff_mcfps_select_rows(const McfpsParams *p, const uint8_t *a, int sa, const uint8_t *b, int sb,
+void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
+                          const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           int16_t *vec, uint16_t *info, int j0, int j1);
 
 /** Interpolated rows [y0, y1) of one plane. */
-void ff_mcfps_render_rows(const McfpsParams *p, const McfpsPlane *pl,
+void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,
                           const int16_t *vec, const uint16_t *info, int y0, int y1);
 
 /** Weighted average at phase phi of rows [y0, y1) of one plane (mode=blend). */

@@ -29,13 +29,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/cpu.h"
 #include "libavutil/pixdesc.h"
 
 #include "libavfilter/mcfps_backend.h"
 #include "libavfilter/mcfps_cpu.h"
+#include "libavfilter/mcfps_dsp.h"
 #include "mcfps_frames.h"
 
 static int passed, failed;
+static McfpsDSPContext dsp;     ///< the SIMD functions of this CPU, or those in C
 
 #define CHECK(cond, ...) do {                         \
         if (cond) {                                   \
@@ -175,10 +178,10 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, a, p.width, b, p.width, ra, rb, fa, fb, vec, info,
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, vec, info,
                              p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_render_rows(&p, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
+        ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
     free(ra); free(rb); free(fa); free(fb); free(vec); free(info);
 }
 
@@ -237,7 +240,7 @@ static void check_rows(int w, int h, int phi, int range)
     random_field(rb, cells, range);
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, a, w, b, w, ra, rb, fa, fb, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, vec, info, 0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
@@ -258,7 +261,7 @@ static void check_rows(int w, int h, int phi, int range)
                           .w = (w + lx) >> lx, .h = (h + ly) >> ly, .lx = lx, .ly = ly };
         const int slices = 1 + l;
         for (int s = 0; s < slices; s++)
-            ff_mcfps_render_rows(&p, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
+            ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
         for (int y = 0; y < pl.h; y++)
             for (int x = 0; x < pl.w; x++)
                 bad_px += o[y * w + x] != mcfps_render_pixel(&p, a, w, b, w, 1, pl.w, pl.h, lx, ly,
@@ -268,6 +271,64 @@ static void check_rows(int w, int h, int phi, int range)
           w, h, phi, range, bad_px);
     free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb);
     free(vec); free(vec1); free(info); free(info1);
+}
+
+/* the SIMD bilateral_sad16() against the C one: random and extreme samples,
+ * every weight, limits that stop it early or not */
+static void check_dsp(void)
+{
+    enum { W = 64, H = 40 };
+    McfpsDSPContext c, simd;
+    uint8_t a[W * H], b[W * H];
+    int bad = 0;
+
+    av_force_cpu_flags(0);
+    ff_mcfps_dsp_init(&c);
+    av_force_cpu_flags(-1);
+    ff_mcfps_dsp_init(&simd);
+    for (int t = 0; t < 2000; t++) {
+        const int extreme = t % 5 == 4, h = 1 + rnd() % 16;
+        const int fa = rnd() % 16, fb = rnd() % 16, fax = fa & 3, fay = fa >> 2, fbx = fb & 3, fby = fb >> 2;
+        const int8_t wt[8] = {
+            (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
+            (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
+        };
+        const int ax = rnd() % (W - 17 + 1), ay = rnd() % (H - h - 1 + 1);
+        const int bx = rnd() % (W - 17 + 1), by = rnd() % (H - h - 1 + 1);
+        const uint32_t limit = rnd() % 2 ? UINT32_MAX : rnd() % (16 * 16 * 256);
+        uint32_t want, got;
+
+        for (int i = 0; i < W * H; i++) {
+            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
+            b[i] = extreme ? 255 * (rnd() & 1) : rnd();
+        }
+        want = c.bilateral_sad16(a + ay * W + ax, W, b + by * W + bx, W, wt, h, limit);
+        got  = simd.bilateral_sad16(a + ay * W + ax, W, b + by * W + bx, W, wt, h, limit);
+        /* both exact below the limit, both at least the limit otherwise */
+        bad += want < limit || got < limit ? want != got : 0;
+    }
+    CHECK(!bad, "bilateral_sad16: SIMD and C differ in %d of 2000 windows%s", bad,
+          simd.bilateral_sad16 == c.bilateral_sad16 ? " (no SIMD version on this CPU)" : "");
+
+    bad = 0;
+    for (int t = 0; t < 2000; t++) {
+        const int extreme = t % 5 == 4, h = 1 + rnd() % 8, fx = rnd() & 3, fy = rnd() & 3;
+        const int x = 3 + rnd() % (W - 15 + 1), y = 3 + rnd() % (H - h - 7 + 1);
+        int16_t want[64], got[64];
+        int8_t taps[16];
+
+        for (int i = 0; i < 8; i++) {
+            taps[i]     = mcfps_tap8(fx, i);
+            taps[8 + i] = mcfps_tap8(fy, i);
+        }
+        for (int i = 0; i < W * H; i++)
+            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
+        c.predict8_8tap(want, a + y * W + x, W, taps, h);
+        simd.predict8_8tap(got, a + y * W + x, W, taps, h);
+        bad += !!memcmp(want, got, 8 * h * sizeof(*want));
+    }
+    CHECK(!bad, "predict8_8tap: SIMD and C differ in %d of 2000 blocks%s", bad,
+          simd.predict8_8tap == c.predict8_8tap ? " (no SIMD version on this CPU)" : "");
 }
 
 static void check_dominant(void)
@@ -438,17 +499,24 @@ int main(void)
     check_sampler();
     check_raster();
     check_median();
-    check_translation(96, 64, 6, -4, 128);
-    check_translation(96, 64, 8, 4, 64);
-    check_translation(96, 64, -8, 12, 192);
-    check_translation(77, 45, 2, 2, 128);
-    check_translation(64, 48, 0, 0, 100);
-    check_rows(96, 64, 128, 24);
-    check_rows(77, 45, 37, 64);
-    check_rows(130, 71, 211, 300);
-    check_rows(17, 9, 1, 16);
-    check_rows(1, 1, 255, 8);
-    check_rows(64, 48, 128, 0);
+    check_dsp();
+    /* the row functions with this CPU's SIMD functions, then with C only */
+    for (int simd = 1; simd >= 0; simd--) {
+        av_force_cpu_flags(simd ? -1 : 0);
+        ff_mcfps_dsp_init(&dsp);
+        check_translation(96, 64, 6, -4, 128);
+        check_translation(96, 64, 8, 4, 64);
+        check_translation(96, 64, -8, 12, 192);
+        check_translation(77, 45, 2, 2, 128);
+        check_translation(64, 48, 0, 0, 100);
+        check_rows(96, 64, 128, 24);
+        check_rows(77, 45, 37, 64);
+        check_rows(130, 71, 211, 300);
+        check_rows(17, 9, 1, 16);
+        check_rows(1, 1, 255, 8);
+        check_rows(64, 48, 128, 0);
+    }
+    av_force_cpu_flags(-1);
     /* last: the textures above come from the same generator */
     check_dominant();
     check_format();

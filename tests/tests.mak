@@ -34,11 +34,12 @@ CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_kernel.h       \
                     $(GPUME_TESTS_DIR)/naive_me.h
 CHECKME_AVUTIL   := $(FFMPEG_BUILD)/libavutil/libavutil.a
-# gpume_cpu.c's x86 functions, from the FFmpeg build where it has x86 assembly
+# the x86 functions of gpume_cpu.c and mcfps_cpu.c, from the FFmpeg build
+# where it has x86 assembly
 CHECKME_X86       = $(if $(filter yes,$(shell sed -n 's/^HAVE_X86ASM=//p'                      \
                                                  $(FFMPEG_BUILD)/ffbuild/config.mak 2>/dev/null)),  \
-                         $(FFMPEG_BUILD)/libavfilter/x86/gpume_dsp_init.o                      \
-                         $(FFMPEG_BUILD)/libavfilter/x86/gpume_dsp.o)
+                         $(addprefix $(FFMPEG_BUILD)/libavfilter/x86/,                         \
+                                     gpume_dsp_init.o gpume_dsp.o mcfps_dsp_init.o mcfps_dsp.o))
 # a static libavutil needs the libraries its configuration linked (libdl, libva, ...)
 CHECKME_LIBS      = $(CHECKME_X86) $(CHECKME_AVUTIL)                                          \
                     $(shell sed -n 's/^EXTRALIBS-avutil=//p;s/^EXTRALIBS=//p'                  \

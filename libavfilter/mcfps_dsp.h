@@ -1,0 +1,54 @@
+/*
+ * mcfps: SIMD functions of the CPU backend.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_MCFPS_DSP_H
+#define AVFILTER_MCFPS_DSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct McfpsDSPContext {
+    /**
+     * Bilateral error of a window 16 samples wide and h high: the sum over
+     * its samples of |va - vb|, va the bilinear interpolation of a,
+     * (w[0] a(x, y) + w[1] a(x + 1, y) + w[2] a(x, y + 1) +
+     * w[3] a(x + 1, y + 1) + 8) >> 4, and vb that of b with w[4..7]; the
+     * weights of each side sum to 16. Reads 17 x (h + 1) samples of each
+     * plane. The exact sum where it is below limit, else some value of at
+     * least limit (the rows may stop once the sum reaches it).
+     */
+    uint32_t (*bilateral_sad16)(const uint8_t *a, ptrdiff_t a_stride,
+                                const uint8_t *b, ptrdiff_t b_stride,
+                                const int8_t *w, int h, uint32_t limit);
+
+    /**
+     * 8-tap prediction of a block 8 samples wide and h high (h <= 8):
+     * out[8 y + x] = clip((sum over j of taps[8 + j] * sum over i of
+     * taps[i] src(x - 3 + i, y - 3 + j) + 2048) >> 12) into [0, 255].
+     * Reads the 15 x (h + 7) samples from src - 3 stride - 3 on.
+     */
+    void (*predict8_8tap)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                          const int8_t *taps, int h);
+} McfpsDSPContext;
+
+void ff_mcfps_dsp_init(McfpsDSPContext *c);
+void ff_mcfps_dsp_init_x86(McfpsDSPContext *c);
+
+#endif /* AVFILTER_MCFPS_DSP_H */

@@ -1,0 +1,189 @@
+;******************************************************************************
+;* mcfps: SIMD functions of the CPU backend
+;*
+;* This file is part of FFmpeg.
+;*
+;* FFmpeg is free software; you can redistribute it and/or
+;* modify it under the terms of the GNU Lesser General Public
+;* License as published by the Free Software Foundation; either
+;* version 2.1 of the License, or (at your option) any later version.
+;*
+;* FFmpeg is distributed in the hope that it will be useful,
+;* but WITHOUT ANY WARRANTY; without even the implied warranty of
+;* MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+;* Lesser General Public License for more details.
+;*
+;* You should have received a copy of the GNU Lesser General Public
+;* License along with FFmpeg; if not, write to the Free Software
+;* Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+;******************************************************************************
+
+%include "libavutil/x86/x86util.asm"
+
+SECTION_RODATA
+
+pw_2048: times 8 dw 2048
+pw_255:  times 8 dw 255
+pd_2048: times 4 dd 2048
+; the pairs of samples (k + t, k + t + 1), k = 0 .. 7, of a row's 15 samples
+; loaded as bytes 0-7 = samples 0-7 and bytes 8-15 = samples 7-14
+pred8_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  9
+             db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7,  9,  9, 10, 10, 11
+             db 4, 5, 5, 6,  6,  7,  7,  9,  9, 10, 10, 11, 11, 12, 12, 13
+             db 6, 7, 7, 9,  9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15
+
+SECTION .text
+
+%if ARCH_X86_64
+
+; BILINEAR dst, tmp, src, stride, w0, w1: the 16 samples of a row,
+; (w0 pairs of row 0 + w1 pairs of row 1 + 8) >> 4, as bytes in dst
+%macro BILINEAR 6
+    movu          %1, [%3]
+    movu         m12, [%3+1]
+    mova          %2, %1
+    punpcklbw     %1, m12
+    punpckhbw     %2, m12
+    pmaddubsw     %1, %5
+    pmaddubsw     %2, %5
+    movu         m12, [%3+%4]
+    movu         m13, [%3+%4+1]
+    mova         m14, m12
+    punpcklbw    m12, m13
+    punpckhbw    m14, m13
+    pmaddubsw    m12, %6
+    pmaddubsw    m14, %6
+    paddw         %1, m12
+    paddw         %2, m14
+    pmulhrsw      %1, m10               ; (x + 8) >> 4
+    pmulhrsw      %2, m10
+    packuswb      %1, %2
+%endmacro
+
+;------------------------------------------------------------------------------
+; uint32_t ff_mcfps_bilateral_sad16(const uint8_t *a, ptrdiff_t a_stride,
+;                                   const uint8_t *b, ptrdiff_t b_stride,
+;                                   const int8_t *w, int h, uint32_t limit)
+;
+; pmaddubsw weighs pairs of neighbouring samples; the interpolated samples
+; fit bytes, so psadbw sums a row's errors.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, sum
+    movq          m9, [wq]
+    pshuflw       m6, m9, q0000         ; a's row 0 weights, pairs
+    pshuflw       m7, m9, q1111         ; a's row 1
+    pshuflw       m8, m9, q2222         ; b's row 0
+    pshuflw       m9, m9, q3333         ; b's row 1
+    punpcklqdq    m6, m6
+    punpcklqdq    m7, m7
+    punpcklqdq    m8, m8
+    punpcklqdq    m9, m9
+    mova         m10, [pw_2048]
+    pxor         m11, m11               ; the sum, two quadwords
+.row:
+    BILINEAR      m0, m1, aq, astrideq, m6, m7
+    BILINEAR      m2, m3, bq, bstrideq, m8, m9
+    psadbw        m0, m2
+    paddq        m11, m0
+    pshufd        m1, m11, q1032
+    paddq         m1, m11
+    movd        sumd, m1
+    cmp         sumd, limitd
+    jae .end
+    add           aq, astrideq
+    add           bq, bstrideq
+    dec           hd
+    jg .row
+.end:
+    mov          eax, sumd
+    RET
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_predict8_8tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+;                             const int8_t *taps, int h)
+;
+; The horizontal pass weighs pairs of samples by pmaddubsw into 16-bit sums,
+; kept on the stack; the vertical pass weighs pairs of rows by pmaddwd.
+;------------------------------------------------------------------------------
+; VPAIR acc_lo, acc_hi, row, coefficients: add the vertical pair of
+; rows row and row + 1 of the stack, weighed, to the dword sums
+%macro VPAIR 4
+    mova          m0, [tmpq+%3*16]
+    mova          m2, m0
+    punpcklwd     m0, [tmpq+%3*16+16]
+    punpckhwd     m2, [tmpq+%3*16+16]
+    pmaddwd       m0, %4
+    pmaddwd       m2, %4
+    paddd         %1, m0
+    paddd         %2, m2
+%endmacro
+
+INIT_XMM ssse3
+cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows, tmp
+    movq         m11, [tapsq]
+    pshuflw       m8, m11, q0000        ; horizontal pairs (0, 1), (2, 3), ...
+    pshuflw       m9, m11, q1111
+    pshuflw      m10, m11, q2222
+    pshuflw      m11, m11, q3333
+    punpcklqdq    m8, m8
+    punpcklqdq    m9, m9
+    punpcklqdq   m10, m10
+    punpcklqdq   m11, m11
+    movq         m15, [tapsq+8]         ; vertical taps, to words
+    punpcklbw    m15, m15
+    psraw        m15, 8
+    pshufd       m12, m15, q0000
+    pshufd       m13, m15, q1111
+    pshufd       m14, m15, q2222
+    pshufd       m15, m15, q3333
+    lea         rowsq, [strideq*3]
+    sub          srcq, rowsq
+    sub          srcq, 3
+    lea         rowsd, [hq+7]
+    mov          tmpq, rsp
+.hrow:
+    movq          m0, [srcq]
+    movhps        m0, [srcq+7]
+    mova          m1, m0
+    mova          m2, m0
+    mova          m3, m0
+    pshufb        m0, [pred8_pairs]
+    pshufb        m1, [pred8_pairs+16]
+    pshufb        m2, [pred8_pairs+32]
+    pshufb        m3, [pred8_pairs+48]
+    pmaddubsw     m0, m8
+    pmaddubsw     m1, m9
+    pmaddubsw     m2, m10
+    pmaddubsw     m3, m11
+    paddw         m0, m1
+    paddw         m2, m3
+    paddw         m0, m2
+    mova      [tmpq], m0
+    add          tmpq, 16
+    add          srcq, strideq
+    dec         rowsd
+    jg .hrow
+
+    mov          tmpq, rsp
+.vrow:
+    mova          m4, [pd_2048]
+    mova          m5, m4
+    VPAIR         m4, m5, 0, m12
+    VPAIR         m4, m5, 2, m13
+    VPAIR         m4, m5, 4, m14
+    VPAIR         m4, m5, 6, m15
+    psrad         m4, 12
+    psrad         m5, 12
+    packssdw      m4, m5
+    pxor          m0, m0
+    pmaxsw        m4, m0
+    pminsw        m4, [pw_255]
+    movu      [outq], m4
+    add          outq, 16
+    add          tmpq, 16
+    dec            hd
+    jg .vrow
+    RET
+
+%endif ; ARCH_X86_64

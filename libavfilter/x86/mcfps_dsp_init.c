@@ -1,0 +1,43 @@
+/*
+ * mcfps: SIMD functions of the CPU backend, x86.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include "config.h"
+#include "libavutil/attributes.h"
+#include "libavutil/cpu.h"
+#include "libavutil/x86/cpu.h"
+#include "libavfilter/mcfps_dsp.h"
+
+uint32_t ff_mcfps_bilateral_sad16_ssse3(const uint8_t *a, ptrdiff_t a_stride,
+                                        const uint8_t *b, ptrdiff_t b_stride,
+                                        const int8_t *w, int h, uint32_t limit);
+void ff_mcfps_predict8_8tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                                  const int8_t *taps, int h);
+
+av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
+{
+#if ARCH_X86_64 && HAVE_X86ASM
+    const int cpu_flags = av_get_cpu_flags();
+
+    if (EXTERNAL_SSSE3(cpu_flags)) {
+        c->bilateral_sad16 = ff_mcfps_bilateral_sad16_ssse3;
+        c->predict8_8tap   = ff_mcfps_predict8_8tap_ssse3;
+    }
+#endif
+}
