@@ -565,6 +565,26 @@ MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
 }
 
 /**
+ * One term of the overlapped-block sum from its two predictions: va from A
+ * and vb from B, their ends (pax, pay) and (pbx, pby) in units of
+ * 1/(4 << lx) and 1/(4 << ly) pixel of a pw x ph plane, the cell's info
+ * word, faded towards avg, the plain average. An end outside the plane
+ * sees nothing: the other end is taken.
+ */
+MCFPS_FN int mcfps_render_mix(const McfpsParams *p, int pw, int ph, int lx, int ly, int in,
+                              int pax, int pay, int pbx, int pby, int va, int vb, int avg)
+{
+    const int phi = p->phi, m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
+    const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
+    const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
+    const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
+    const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
+                   ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+    const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
+    return (mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8;
+}
+
+/**
  * The prediction of sample (x, y) of a plane subsampled by (lx, ly) through
  * cell k (its vector, side and weight m), faded towards avg, the plain
  * average at (x, y): one term of the overlapped-block sum. Samples are step
@@ -577,27 +597,15 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
                                const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
                                int k, int x, int y, int avg)
 {
-    const int phi = p->phi;
     const int dx = vec[2 * k], dy = vec[2 * k + 1];
-    const int in = info[k], m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
-    const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
-    /* luma-sized planes: 8 taps; subsampled chroma: 4 */
-    const int va = lx || ly ?
-        mcfps_sample4(a, sa, step, pw, ph, (x << (2 + lx)) + oax, (y << (2 + ly)) + oay, 2 + lx, 2 + ly) :
-        mcfps_sample8(a, sa, pw, ph, (x << 2) + oax, (y << 2) + oay);
-    const int vb = lx || ly ?
-        mcfps_sample4(b, sb, step, pw, ph, (x << (2 + lx)) + oax + dx, (y << (2 + ly)) + oay + dy, 2 + lx, 2 + ly) :
-        mcfps_sample8(b, sb, pw, ph, (x << 2) + oax + dx, (y << 2) + oay + dy);
-    /* an end outside the plane sees nothing: the other end is taken */
+    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
-    const int pbx = pax + dx, pby = pay + dy;
-    const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
-    const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
-    const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
-    const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
-                   ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
-    const int mm = a_out != b_out ? MCFPS_PHI_ONE : m;
-    return (mm * mc + (MCFPS_PHI_ONE - mm) * avg + 128) >> 8;
+    /* luma-sized planes: 8 taps; subsampled chroma: 4 */
+    const int va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 2 + lx, 2 + ly) :
+                              mcfps_sample8(a, sa, pw, ph, pax, pay);
+    const int vb = lx || ly ? mcfps_sample4(b, sb, step, pw, ph, pax + dx, pay + dy, 2 + lx, 2 + ly) :
+                              mcfps_sample8(b, sb, pw, ph, pax + dx, pay + dy);
+    return mcfps_render_mix(p, pw, ph, lx, ly, info[k], pax, pay, pax + dx, pay + dy, va, vb, avg);
 }
 
 /**

@@ -163,8 +163,28 @@ static uint32_t bilateral_sad16_c(const uint8_t *a, ptrdiff_t a_stride,
 }
 
 /**
- * mcfps_bilateral_sad(), without clamping where every sample read lies
- * inside the plane; a sum that reaches limit may stop there (window_sad()).
+ * The (w + 1) x (h + 1) samples of plane p (pw x ph) from (x, y) on, each
+ * clamped into the plane as mcfps_sample() clamps them, into dst.
+ */
+static void gather_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int pw, int ph,
+                           int x, int y, int w, int h)
+{
+    for (int j = 0; j <= h; j++, dst += ds) {
+        const uint8_t *row = p + (ptrdiff_t)mcfps_clip(y + j, 0, ph - 1) * sp;
+        if (x >= 0 && x + w < pw) {
+            memcpy(dst, row + x, w + 1);
+            continue;
+        }
+        for (int i = 0; i <= w; i++)
+            dst[i] = row[mcfps_clip(x + i, 0, pw - 1)];
+    }
+}
+
+/**
+ * mcfps_bilateral_sad(): where every sample read lies inside the planes,
+ * in place; elsewhere on copies of the footprints clamped into the planes,
+ * which give the same samples. A sum that reaches limit may stop there
+ * (window_sad()).
  */
 static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
                          const uint8_t *a, int sa, const uint8_t *b, int sb,
@@ -173,24 +193,26 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
     const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int obx = oax + dx, oby = oay + dy;
     const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2), bx = x0 + (obx >> 2), by = y0 + (oby >> 2);
+    const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
     const int w = x1 - x0, h = y1 - y0;
-    uint32_t sad = 0;
+    const int8_t wt[8] = {
+        (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
+        (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
+    };
+    uint8_t ca[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)], cb[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)];
 
     if (mcfps_window_inside(p, x0, x1, y0, y1, dx, dy)) {
-        const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
-        const int8_t wt[8] = {
-            (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
-            (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
-        };
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
-        return w == 16 ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
-                         window_sad(a, sa, b, sb, wt, w, h, limit);
+    } else {
+        gather_clamped(ca, MCFPS_WIN + 1, a, sa, p->width, p->height, ax, ay, w, h);
+        gather_clamped(cb, MCFPS_WIN + 1, b, sb, p->width, p->height, bx, by, w, h);
+        a  = ca;
+        b  = cb;
+        sa = sb = MCFPS_WIN + 1;
     }
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
-    return sad;
+    return w == 16 ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
+                     window_sad(a, sa, b, sb, wt, w, h, limit);
 }
 
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
@@ -321,37 +343,42 @@ static int inside(int pos0, int pos1, int s, int size, int half)
 /**
  * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
  * pl of src, its first pixel's end at (px, py) in units of 1/(4 * 2^l)
- * pixel; the footprints lie inside the plane. Rows of out are TILE apart.
+ * pixel. Where clamped is set, the footprint may cross the plane's edges:
+ * it is copied with every sample clamped into the plane, as
+ * mcfps_sample8() and mcfps_sample4() clamp them. Rows of out are TILE
+ * apart.
  */
 static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
-                          int px, int py, int w, int h, int16_t *out)
+                          int px, int py, int w, int h, int clamped, int16_t *out)
 {
-    const int sx = 2 + pl->lx, sy = 2 + pl->ly;
-    /* interleaved chroma: the footprint's samples, packed */
-    uint8_t packed[(TILE + 3) * (TILE + 3)];
+    const int sx = 2 + pl->lx, sy = 2 + pl->ly, luma = !pl->lx && !pl->ly;
+    const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
+    const int x0 = px >> sx, y0 = py >> sy, fw = w + 2 * half - 1;
+    /* the footprint's samples, packed: interleaved chroma, or clamped */
+    uint8_t packed[(TILE + 7) * (TILE + 7)];
 
-    if (!pl->lx && !pl->ly) {
+    if (clamped || pl->step != 1) {
+        for (int y = 0; y < h + 2 * half - 1; y++) {
+            const uint8_t *r = src + (ptrdiff_t)mcfps_clip(y0 - half + 1 + y, 0, pl->h - 1) * stride;
+            for (int x = 0; x < fw; x++)
+                packed[y * fw + x] = r[mcfps_clip(x0 - half + 1 + x, 0, pl->w - 1) * pl->step];
+        }
+        src    = packed + (half - 1) * fw + half - 1;
+        stride = fw;
+    } else {
+        src += (ptrdiff_t)y0 * stride + x0;
+    }
+    if (luma) {
         int8_t taps[16];
         for (int t = 0; t < 8; t++) {
             taps[t]     = mcfps_tap8(px & 3, t);
             taps[8 + t] = mcfps_tap8(py & 3, t);
         }
-        src += (ptrdiff_t)(py >> 2) * stride + (px >> 2);
         if (w == TILE)
             dsp->predict8_8tap(out, src, stride, taps, h);
         else
             predict_tile8(src, stride, taps, w, h, out);
         return;
-    }
-    src += (ptrdiff_t)(py >> sy) * stride + (px >> sx) * pl->step;
-    if (pl->step != 1) {
-        for (int y = 0; y < h + 3; y++) {
-            const uint8_t *r = src + (ptrdiff_t)(y - 1) * stride - pl->step;
-            for (int x = 0; x < w + 3; x++)
-                packed[y * (TILE + 3) + x] = r[x * pl->step];
-        }
-        src    = packed + TILE + 3 + 1;
-        stride = TILE + 3;
     }
     predict_tile(src, stride, (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy),
                  w, h, out);
@@ -470,11 +497,11 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                             vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
-                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, 0, pred[c][0]);
                         va_of[c] = pred[c][0];
                     }
                     if (side != MCFPS_SIDE_A && !vb_of[c]) {
-                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 0, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
                     accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb_of[c] : va_of[c],
@@ -483,13 +510,20 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                                side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,
                                side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0, m, r);
                 } else {
+                    /* a footprint crosses an edge of the plane: both
+                     * predictions from clamped copies, mcfps_render_term()'s
+                     * test of the ends sample by sample */
+                    predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, 1, pred[c][0]);
+                    predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 1, pred[c][1]);
                     for (int y = 0; y < h; y++) {
                         for (int x = 0; x < w; x++) {
+                            const int o  = y * TILE + x;
                             const int wt = wx[c & 1][x] * wy[c >> 1][y] * r;
-                            acc[y * TILE + x] += wt *
-                                mcfps_render_term(p, pl->a, pl->sa, pl->b, pl->sb, step, pl->w, pl->h, lx, ly,
-                                                  vec, info, k, tx0 + x, ty0 + y, avg[y * TILE + x]);
-                            wsum[y * TILE + x] += wt;
+                            acc[o]  += wt * mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
+                                                             pax + (x << sx), pay + (y << sy),
+                                                             pbx + (x << sx), pby + (y << sy),
+                                                             pred[c][0][o], pred[c][1][o], avg[o]);
+                            wsum[o] += wt;
                         }
                     }
                 }
