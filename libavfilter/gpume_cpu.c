@@ -208,23 +208,18 @@ static uint32_t block_sad(const GpumeCPUContext *s, const uint8_t *cur, int cs,
 }
 
 /**
- * SAD of a region against the reference displaced by quarter-pel (qx, qy);
- * the padded reference makes unclamped reads equal gpume_sample_qpel().
- * The bilinear weights factor, (4 - fx)(4 - fy) a + fx (4 - fy) b +
- * (4 - fx) fy c + fx fy d = (4 - fy) h0 + fy h1 with h0, h1 the horizontal
- * sums of the two rows, so each row's sums serve two output rows; with
- * fx or fy 0, (4 X + 8) >> 4 = (X + 2) >> 2 needs one pass.
+ * sad_qpel() of GpumeDSPContext in C, for any width: the bilinear weights
+ * factor, (4 - fx)(4 - fy) a + fx (4 - fy) b + (4 - fx) fy c + fx fy d =
+ * (4 - fy) h0 + fy h1 with h0, h1 the horizontal sums of the two rows, so
+ * each row's sums serve two output rows; with fx or fy 0,
+ * (4 X + 8) >> 4 = (X + 2) >> 2 needs one pass.
  */
-static GPUME_VECTORIZE uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs,
-                                         const CPUPlane *ref, int x0, int y0, int vw, int vh, int qx, int qy)
+static GPUME_VECTORIZE uint32_t sad_qpel_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *r, ptrdiff_t rs,
+                                           int fx, int fy, int vw, int vh)
 {
-    const int fx = qx & 3, fy = qy & 3, rs = ref->stride;
-    const uint8_t *r = ref->data + (y0 + (qy >> 2)) * rs + x0 + (qx >> 2);
     uint8_t pred[GPUME_MAX_CTU * GPUME_MAX_CTU];
     uint16_t h[2][GPUME_MAX_CTU];
 
-    if (!fx && !fy)
-        return block_sad(s, cur, cs, r, rs, vw, vh);
     if (!fy) {
         for (int y = 0; y < vh; y++, r += rs)
             for (int x = 0; x < vw; x++)
@@ -247,7 +242,23 @@ static GPUME_VECTORIZE uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t
             }
         }
     }
-    return block_sad(s, cur, cs, pred, vw, vw, vh);
+    return sad_rect(cur, cs, pred, vw, vw, vh);
+}
+
+/**
+ * SAD of a region against the reference displaced by quarter-pel (qx, qy);
+ * the padded reference makes unclamped reads equal gpume_sample_qpel().
+ */
+static uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs,
+                         const CPUPlane *ref, int x0, int y0, int vw, int vh, int qx, int qy)
+{
+    const int fx = qx & 3, fy = qy & 3, rs = ref->stride;
+    const uint8_t *r = ref->data + (y0 + (qy >> 2)) * rs + x0 + (qx >> 2);
+
+    if (!fx && !fy)
+        return block_sad(s, cur, cs, r, rs, vw, vh);
+    return vw & 7 ? sad_qpel_c(cur, cs, r, rs, fx, fy, vw, vh) :
+                    s->dsp.sad_qpel(cur, cs, r, rs, fx, fy, vw, vh);
 }
 
 /**
@@ -454,6 +465,7 @@ static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride,
 void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
     c->sad4x4_rows = sad4x4_rows_c;
+    c->sad_qpel    = sad_qpel_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif

@@ -35,6 +35,16 @@ typedef struct GpumeDSPContext {
     void (*sad4x4_rows)(uint16_t *sad, ptrdiff_t sad_stride,
                         const uint8_t *cur, ptrdiff_t cur_stride,
                         const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+
+    /**
+     * SAD of the w x h block at cur against the reference at ref displaced
+     * by the quarter-pel fractions (fx, fy), not both 0: bilinear samples
+     * ((4 - fx) (4 - fy) r(x, y) + fx (4 - fy) r(x + 1, y) +
+     * (4 - fx) fy r(x, y + 1) + fx fy r(x + 1, y + 1) + 8) >> 4. w is a
+     * multiple of 8. Reads (w + 1) x (h + 1) samples of ref.
+     */
+    uint32_t (*sad_qpel)(const uint8_t *cur, ptrdiff_t cur_stride,
+                         const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

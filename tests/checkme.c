@@ -1647,8 +1647,8 @@ static void test_dsp(void)
     ff_gpume_dsp_init(&c);
     av_force_cpu_flags(-1);
     ff_gpume_dsp_init(&simd);
-    if (simd.sad4x4_rows == c.sad4x4_rows && st.verbose)
-        printf("  (no SIMD sad4x4_rows on this CPU: C against C)\n");
+    if ((simd.sad4x4_rows == c.sad4x4_rows || simd.sad_qpel == c.sad_qpel) && st.verbose)
+        printf("  (a function has no SIMD version on this CPU: C against C)\n");
     for (int t = 0; t < 64 && cur && ref; t++) {
         Rng r = rng_init(case_seed("dsp", t));
         const int w = 1 + t % 65, h = 1 + rnd(&r, 65), extreme = t % 4 == 3;
@@ -1675,6 +1675,28 @@ static void test_dsp(void)
                     ok = 0;
                 }
         report(name, ok);
+    }
+    for (int t = 0; t < 64 && cur && ref; t++) {
+        Rng r = rng_init(case_seed("dsp qpel", t));
+        const int w = 8 * (1 + t % 8), h = 1 + rnd(&r, 64), extreme = t % 4 == 3;
+        const int fx = t % 4, fy = fx ? t / 4 % 4 : 1 + t / 4 % 3;
+        const int cx = rnd(&r, W - w + 1), cy = rnd(&r, H - h + 1);
+        const int rx = rnd(&r, W - w - 1 + 1), ry = rnd(&r, H - h - 1 + 1);
+        char name[96];
+        uint32_t want, got;
+
+        snprintf(name, sizeof(name), "dsp sad_qpel %dx%d (%d, %d)%s", w, h, fx, fy, extreme ? " 0/255" : "");
+        if (!selected(name))
+            continue;
+        for (int i = 0; i < W * H; i++) {
+            cur[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+            ref[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+        }
+        want = c.sad_qpel(cur + cy * W + cx, W, ref + ry * W + rx, W, fx, fy, w, h);
+        got  = simd.sad_qpel(cur + cy * W + cx, W, ref + ry * W + rx, W, fx, fy, w, h);
+        if (want != got)
+            detail("SIMD %" PRIu32 ", C %" PRIu32 "\n", got, want);
+        report(name, want == got);
     }
     group_end();
     av_free(cur);

@@ -20,6 +20,22 @@
 
 %include "libavutil/x86/x86util.asm"
 
+SECTION_RODATA
+
+pw_2048: times 8 dw 2048
+; the bilinear weights (4 - fx) (4 - fy), fx (4 - fy), (4 - fx) fy, fx fy of
+; the quarter-pel fractions fy * 4 + fx
+bilinear_weights:
+%assign wy 0
+%rep 4
+%assign wx 0
+%rep 4
+    db (4 - wx) * (4 - wy), wx * (4 - wy), (4 - wx) * wy, wx * wy
+%assign wx wx + 1
+%endrep
+%assign wy wy + 1
+%endrep
+
 SECTION .text
 
 %if ARCH_X86_64
@@ -65,6 +81,54 @@ cglobal gpume_sad4x4_rows, 8, 10, 8, sad, sstride, cur, cstride, ref, rstride, w
     add         refq, rstrideq
     dec           hd
     jg .row
+    RET
+
+;------------------------------------------------------------------------------
+; uint32_t ff_gpume_sad_qpel(const uint8_t *cur, ptrdiff_t cur_stride,
+;                            const uint8_t *ref, ptrdiff_t ref_stride,
+;                            int fx, int fy, int w, int h)
+;
+; pmaddubsw weighs pairs of neighbouring samples of two rows; the
+; interpolated samples fit bytes, so psadbw sums their errors, 8 at a time.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp
+    lea         fyd, [fyq*4+fxq]
+    lea        tmpq, [bilinear_weights]
+    movd          m6, [tmpq+fyq*4]
+    pshuflw       m5, m6, q0000         ; row 0 pairs
+    pshuflw       m6, m6, q1111         ; row 1 pairs
+    punpcklqdq    m5, m5
+    punpcklqdq    m6, m6
+    mova          m7, [pw_2048]
+    pxor          m4, m4
+    movsxdifnidn  wq, wd
+.row:
+    xor           xq, xq
+.col:
+    lea         tmpq, [refq+xq]
+    movq          m0, [tmpq]
+    movq          m1, [tmpq+1]
+    movq          m2, [tmpq+rstrideq]
+    movq          m3, [tmpq+rstrideq+1]
+    punpcklbw     m0, m1
+    punpcklbw     m2, m3
+    pmaddubsw     m0, m5
+    pmaddubsw     m2, m6
+    paddw         m0, m2
+    pmulhrsw      m0, m7                ; (x + 8) >> 4
+    packuswb      m0, m0
+    movq          m1, [curq+xq]
+    psadbw        m0, m1                ; the low quadword is the row's
+    paddd         m4, m0
+    add           xq, 8
+    cmp           xq, wq
+    jl .col
+    add         curq, cstrideq
+    add         refq, rstrideq
+    dec           hd
+    jg .row
+    movd         eax, m4
     RET
 
 %endif ; ARCH_X86_64

@@ -27,12 +27,16 @@
 void ff_gpume_sad4x4_rows_sse4(uint16_t *sad, ptrdiff_t sad_stride,
                                const uint8_t *cur, ptrdiff_t cur_stride,
                                const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
+                                 const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 {
 #if ARCH_X86_64 && HAVE_X86ASM
     const int cpu_flags = av_get_cpu_flags();
 
+    if (EXTERNAL_SSSE3(cpu_flags))
+        c->sad_qpel = ff_gpume_sad_qpel_ssse3;
     if (EXTERNAL_SSE4(cpu_flags))
         c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
 #endif
