@@ -326,6 +326,20 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
                                 uint32_t mvc, uint32_t idx, const uint16_t *list, int nb,
                                 uint64_t *best)
 {
+    /* 8x8 blocks filling the CTU: every SAD at once */
+    if (s->p.block == 8 && vw == s->p.ctu && vh == s->p.ctu) {
+        const int cols = s->p.ctu / 8;
+        uint32_t sad[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+
+        s->dsp.sad8x8_grid(sad, cur, cs, ref, rs, cols, cols);
+        for (int i = 0; i < nb; i++) {
+            const int k = list[i];
+            const uint32_t cost = mvc + sad[s->pu[k].t / 2 * cols + s->pu[k].l / 2];
+            if (cost < key_limit(best[k], idx))
+                best[k] = gpume_key(cost, idx);
+        }
+        return;
+    }
     for (int i = 0; i < nb; i++) {
         const int k = list[i];
         const GpumePU pu = s->pu[k];
@@ -462,10 +476,20 @@ static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride,
     }
 }
 
+static void sad8x8_grid_c(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                          const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows)
+{
+    for (int j = 0; j < rows; j++)
+        for (int i = 0; i < cols; i++)
+            *sad++ = sad_rect(cur + 8 * (j * cur_stride + i), cur_stride,
+                              ref + 8 * (j * ref_stride + i), ref_stride, 8, 8);
+}
+
 void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
     c->sad4x4_rows = sad4x4_rows_c;
     c->sad_qpel    = sad_qpel_c;
+    c->sad8x8_grid = sad8x8_grid_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif

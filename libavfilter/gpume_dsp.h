@@ -45,6 +45,13 @@ typedef struct GpumeDSPContext {
      */
     uint32_t (*sad_qpel)(const uint8_t *cur, ptrdiff_t cur_stride,
                          const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+
+    /**
+     * SADs of the cols x rows 8x8 blocks of cur against those of ref, in
+     * raster order; cols is even.
+     */
+    void (*sad8x8_grid)(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                        const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

@@ -1698,6 +1698,25 @@ static void test_dsp(void)
             detail("SIMD %" PRIu32 ", C %" PRIu32 "\n", got, want);
         report(name, want == got);
     }
+    for (int t = 0; t < 24 && cur && ref; t++) {
+        Rng r = rng_init(case_seed("dsp grid", t));
+        const int cols = 2 << t % 3, rows = 1 + rnd(&r, 8), extreme = t % 4 == 3;
+        const int cx = rnd(&r, W - 8 * cols + 1), cy = rnd(&r, H - 8 * rows + 1);
+        const int rx = rnd(&r, W - 8 * cols + 1), ry = rnd(&r, H - 8 * rows + 1);
+        uint32_t want[64], got[64];
+        char name[96];
+
+        snprintf(name, sizeof(name), "dsp sad8x8_grid %dx%d%s", cols, rows, extreme ? " 0/255" : "");
+        if (!selected(name))
+            continue;
+        for (int i = 0; i < W * H; i++) {
+            cur[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+            ref[i] = extreme ? 255 * rnd(&r, 2) : rnd(&r, 256);
+        }
+        c.sad8x8_grid(want, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
+        simd.sad8x8_grid(got, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
+        report(name, !memcmp(want, got, cols * rows * sizeof(*want)));
+    }
     group_end();
     av_free(cur);
     av_free(ref);

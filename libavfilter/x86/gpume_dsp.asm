@@ -131,4 +131,41 @@ cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     movd         eax, m4
     RET
 
+;------------------------------------------------------------------------------
+; void ff_gpume_sad8x8_grid(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+;                           const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows)
+;
+; psadbw of 16 samples sums two blocks' rows at once, one in each quadword.
+;------------------------------------------------------------------------------
+INIT_XMM sse2
+cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows, x, cblk, rblk
+    movsxdifnidn colsq, colsd
+    shl        colsq, 3                 ; blocks to samples
+.brow:
+    xor           xq, xq
+.bcol:
+    lea        cblkq, [curq+xq]
+    lea        rblkq, [refq+xq]
+    pxor          m0, m0
+%rep 8
+    movu          m1, [cblkq]
+    movu          m2, [rblkq]
+    psadbw        m1, m2
+    paddd         m0, m1
+    add        cblkq, cstrideq
+    add        rblkq, rstrideq
+%endrep
+    movd      [sadq], m0
+    pshufd        m0, m0, q0032
+    movd    [sadq+4], m0
+    add         sadq, 8
+    add           xq, 16
+    cmp           xq, colsq
+    jl .bcol
+    lea         curq, [curq+cstrideq*8]
+    lea         refq, [refq+rstrideq*8]
+    dec        rowsd
+    jg .brow
+    RET
+
 %endif ; ARCH_X86_64
