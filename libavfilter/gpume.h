@@ -246,17 +246,22 @@ GPUME_FN int gpume_hme_l2_range(int range)
 }
 
 /**
- * hme: level-2 candidate c (of the (2r + 1)^2 raster around (0, 0)) may be
- * minimum k when it lies more than GPUME_HME_MINIMA_SEP from each earlier
- * minimum (mx[i], my[i]), i < k, in the max norm.
+ * hme: level-2 candidate c (of the (2r + 1)^2 raster around (0, 0)), vector
+ * (vx, vy), may be minimum k when it lies more than GPUME_HME_MINIMA_SEP
+ * from each earlier minimum (mx[i], my[i]), i < k, in the max norm.
  */
-GPUME_FN int gpume_hme_separate(int c, int r, int k, const int *mx, const int *my)
+GPUME_FN int gpume_hme_separate_vector(int vx, int vy, int k, const int *mx, const int *my)
 {
-    const int n = 2 * r + 1, vx = c % n - r, vy = c / n - r;
     int ok = 1;
     for (int i = 0; i < k; i++)
         ok &= gpume_iabs(vx - mx[i]) > GPUME_HME_MINIMA_SEP || gpume_iabs(vy - my[i]) > GPUME_HME_MINIMA_SEP;
     return ok;
+}
+
+GPUME_FN int gpume_hme_separate(int c, int r, int k, const int *mx, const int *my)
+{
+    const int n = 2 * r + 1;
+    return gpume_hme_separate_vector(c % n - r, c / n - r, k, mx, my);
 }
 
 /** hme: side of the blocks searched one by one at level 1, in level-0 samples: the exported block, 8 with block=auto. */

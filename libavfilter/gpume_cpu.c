@@ -495,21 +495,24 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
 #endif
 }
 
+/* the least cost of a row and its first column, packed: (cost << 7) | column */
+#define ROW_LEAST(cost, x) ((uint32_t)(cost) << 7 | (x))
+
 /**
  * Costs of the n candidates (dx, dy), dx = -r .. r, of a row of a 4x4
- * block's search: the vector cost plus their SADs sad[]; returns the least.
- * A cost, at most 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R, fits
- * int16_t.
+ * block's search: the vector cost plus their SADs sad[]; returns the least
+ * and its first column (ROW_LEAST()). A cost, at most 16 * 255 +
+ * GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R, fits int16_t.
  */
 static GPUME_VECTORIZE uint32_t hme_row_costs(const uint16_t *sad, int n, int lambda, int r, int dy,
                                               uint32_t *cost)
 {
-    int16_t least = INT16_MAX;
+    int32_t least = INT32_MAX;
 
     for (int x = 0; x < n; x++) {
         const int16_t c = lambda * (FFABS(x - r) + FFABS(dy)) + sad[x];
         cost[x] = c;
-        least   = FFMIN(least, c);
+        least   = FFMIN(least, (int32_t)ROW_LEAST(c, x));
     }
     return least;
 }
@@ -517,7 +520,7 @@ static GPUME_VECTORIZE uint32_t hme_row_costs(const uint16_t *sad, int n, int la
 /**
  * hme level 1, one block of vw x vh at cb: the costs of its full search
  * over (dx, dy) in [-r, r]^2 around rb, in raster order, and the least of
- * each row.
+ * each row with its first column (ROW_LEAST()).
  */
 static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
                             const uint8_t *rb, int rs, int vw, int vh, int r,
@@ -542,7 +545,7 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
             const uint8_t *rr = rb + dy * rs + dx;
             cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
                            (sad ? sad(cb, cs, rr, rs) : sad_rect(cb, cs, rr, rs, vw, vh));
-            least = FFMIN(least, cost[dx + r]);
+            least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
         }
         row_least[dy + r] = least;
     }
@@ -552,7 +555,7 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
  * The least of the (2r + 1)^2 costs, the first in raster order, among the
  * candidates separated from the k earlier minima (mx[], my[]) as
  * gpume_hme_separate() defines it; -1 where none is. A row far from every
- * earlier minimum is read only where its least cost wins.
+ * earlier minimum takes its least cost from row_least[].
  */
 static int hme_least_separated(const uint32_t *cost, const uint32_t *row_least, int r, int k,
                                const int *mx, const int *my)
@@ -568,18 +571,14 @@ static int hme_least_separated(const uint32_t *cost, const uint32_t *row_least, 
         for (int e = 0; e < k; e++)
             near |= FFABS(dy - my[e]) <= GPUME_HME_MINIMA_SEP;
         if (!near) {
-            if (row_least[dy + r] >= best)
+            if (row_least[dy + r] >> 7 >= best)
                 continue;
-            best = row_least[dy + r];
-            for (int x = 0; ; x++)
-                if (row[x] == best) {
-                    best_c = (dy + r) * n + x;
-                    break;
-                }
+            best   = row_least[dy + r] >> 7;
+            best_c = (dy + r) * n + (row_least[dy + r] & 127);
             continue;
         }
         for (int x = 0; x < n; x++)
-            if (row[x] < best && gpume_hme_separate((dy + r) * n + x, r, k, mx, my)) {
+            if (row[x] < best && gpume_hme_separate_vector(x - r, dy, k, mx, my)) {
                 best   = row[x];
                 best_c = (dy + r) * n + x;
             }
