@@ -257,14 +257,15 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
 /**
  * 4-tap prediction (mcfps_sample4()) of a w x h block whose footprint lies
  * inside the plane: src points at the integer sample of the block's first
- * pixel, fx, fy are the fractions in 1/8 pel. Rows of out are TILE apart.
+ * pixel, taps[] holds mcfps_tap() of the fractions in 1/8 pel in x, then in
+ * y. Rows of out are TILE apart.
  */
-static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx, int fy,
+static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, ptrdiff_t stride, const int8_t *taps,
                                          int w, int h, int16_t *out)
 {
     /* int16_t taps: 16-bit multiplies, widening ones in the vertical pass */
-    const int16_t h0 = mcfps_tap(fx, 0), h1 = mcfps_tap(fx, 1), h2 = mcfps_tap(fx, 2), h3 = mcfps_tap(fx, 3);
-    const int16_t v0 = mcfps_tap(fy, 0), v1 = mcfps_tap(fy, 1), v2 = mcfps_tap(fy, 2), v3 = mcfps_tap(fy, 3);
+    const int16_t h0 = taps[0], h1 = taps[1], h2 = taps[2], h3 = taps[3];
+    const int16_t v0 = taps[4], v1 = taps[5], v2 = taps[6], v3 = taps[7];
     /* horizontal sums in [-10 * 255, 74 * 255]: int16 */
     int16_t tmp[(TILE + 3) * TILE];
 
@@ -281,6 +282,11 @@ static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, int stride, int fx,
             out[y * TILE + x] = av_clip_uint8((v + 2048) >> 12);
         }
     }
+}
+
+static void predict8_4tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, const int8_t *taps, int h)
+{
+    predict_tile(src, stride, taps, 8, h, out);
 }
 
 /**
@@ -325,6 +331,7 @@ void ff_mcfps_dsp_init(McfpsDSPContext *c)
 {
     c->bilateral_sad16 = bilateral_sad16_c;
     c->predict8_8tap   = predict8_8tap_c;
+    c->predict8_4tap   = predict8_4tap_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_mcfps_dsp_init_x86(c);
 #endif
@@ -354,22 +361,27 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     const int sx = 2 + pl->lx, sy = 2 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy, fw = w + 2 * half - 1;
-    /* the footprint's samples, packed: interleaved chroma, or clamped */
+    /* chroma is predicted 8 samples wide: a narrower tile is packed, its
+     * rows padded to the 8 samples' footprint */
+    const int pack = clamped || pl->step != 1 || (!luma && w < TILE);
+    const int ps = luma ? fw : TILE + 3;
+    /* the footprint's samples, packed: interleaved chroma, clamped or narrow */
     uint8_t packed[(TILE + 7) * (TILE + 7)];
+    int8_t taps[16];
 
-    if (clamped || pl->step != 1) {
+    if (pack) {
         for (int y = 0; y < h + 2 * half - 1; y++) {
             const uint8_t *r = src + (ptrdiff_t)mcfps_clip(y0 - half + 1 + y, 0, pl->h - 1) * stride;
             for (int x = 0; x < fw; x++)
-                packed[y * fw + x] = r[mcfps_clip(x0 - half + 1 + x, 0, pl->w - 1) * pl->step];
+                packed[y * ps + x] = r[mcfps_clip(x0 - half + 1 + x, 0, pl->w - 1) * pl->step];
+            memset(packed + y * ps + fw, 0, ps - fw);
         }
-        src    = packed + (half - 1) * fw + half - 1;
-        stride = fw;
+        src    = packed + (half - 1) * ps + half - 1;
+        stride = ps;
     } else {
         src += (ptrdiff_t)y0 * stride + x0;
     }
     if (luma) {
-        int8_t taps[16];
         for (int t = 0; t < 8; t++) {
             taps[t]     = mcfps_tap8(px & 3, t);
             taps[8 + t] = mcfps_tap8(py & 3, t);
@@ -380,8 +392,11 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
             predict_tile8(src, stride, taps, w, h, out);
         return;
     }
-    predict_tile(src, stride, (px & ((1 << sx) - 1)) << (3 - sx), (py & ((1 << sy) - 1)) << (3 - sy),
-                 w, h, out);
+    for (int t = 0; t < 4; t++) {
+        taps[t]     = mcfps_tap((px & ((1 << sx) - 1)) << (3 - sx), t);
+        taps[4 + t] = mcfps_tap((py & ((1 << sy) - 1)) << (3 - sy), t);
+    }
+    dsp->predict8_4tap(out, src, stride, taps, h);
 }
 
 /**

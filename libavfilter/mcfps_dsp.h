@@ -46,6 +46,14 @@ typedef struct McfpsDSPContext {
      */
     void (*predict8_8tap)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                           const int8_t *taps, int h);
+
+    /**
+     * predict8_8tap() with 4 taps: taps[0..3] in x, taps[4..7] in y,
+     * samples from x - 1 and y - 1 on. Reads the 11 x (h + 3) samples from
+     * src - stride - 1 on.
+     */
+    void (*predict8_4tap)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                          const int8_t *taps, int h);
 } McfpsDSPContext;
 
 void ff_mcfps_dsp_init(McfpsDSPContext *c);

@@ -329,6 +329,26 @@ static void check_dsp(void)
     }
     CHECK(!bad, "predict8_8tap: SIMD and C differ in %d of 2000 blocks%s", bad,
           simd.predict8_8tap == c.predict8_8tap ? " (no SIMD version on this CPU)" : "");
+
+    bad = 0;
+    for (int t = 0; t < 2000; t++) {
+        const int extreme = t % 5 == 4, h = 1 + rnd() % 8, fx = rnd() & 7, fy = rnd() & 7;
+        const int x = 1 + rnd() % (W - 11 + 1), y = 1 + rnd() % (H - h - 3 + 1);
+        int16_t want[64], got[64];
+        int8_t taps[8];
+
+        for (int i = 0; i < 4; i++) {
+            taps[i]     = mcfps_tap(fx, i);
+            taps[4 + i] = mcfps_tap(fy, i);
+        }
+        for (int i = 0; i < W * H; i++)
+            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
+        c.predict8_4tap(want, a + y * W + x, W, taps, h);
+        simd.predict8_4tap(got, a + y * W + x, W, taps, h);
+        bad += !!memcmp(want, got, 8 * h * sizeof(*want));
+    }
+    CHECK(!bad, "predict8_4tap: SIMD and C differ in %d of 2000 blocks%s", bad,
+          simd.predict8_4tap == c.predict8_4tap ? " (no SIMD version on this CPU)" : "");
 }
 
 static void check_dominant(void)

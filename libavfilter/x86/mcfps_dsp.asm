@@ -27,6 +27,9 @@ pw_255:  times 8 dw 255
 pd_2048: times 4 dd 2048
 ; the pairs of samples (k + t, k + t + 1), k = 0 .. 7, of a row's 15 samples
 ; loaded as bytes 0-7 = samples 0-7 and bytes 8-15 = samples 7-14
+; the same for 4 taps: bytes 0-7 = samples 0-7, bytes 8-15 = samples 3-10
+pred4_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7, 13
+             db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7, 13, 13, 14, 14, 15
 pred8_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  9
              db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7,  9,  9, 10, 10, 11
              db 4, 5, 5, 6,  6,  7,  7,  9,  9, 10, 10, 11, 11, 12, 12, 13
@@ -173,6 +176,61 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows,
     VPAIR         m4, m5, 2, m13
     VPAIR         m4, m5, 4, m14
     VPAIR         m4, m5, 6, m15
+    psrad         m4, 12
+    psrad         m5, 12
+    packssdw      m4, m5
+    pxor          m0, m0
+    pmaxsw        m4, m0
+    pminsw        m4, [pw_255]
+    movu      [outq], m4
+    add          outq, 16
+    add          tmpq, 16
+    dec            hd
+    jg .vrow
+    RET
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_predict8_4tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+;                             const int8_t *taps, int h)
+;
+; predict8_8tap() with 4 taps: the same passes, two pairs each.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows, tmp
+    movd          m9, [tapsq]
+    pshuflw       m8, m9, q0000         ; horizontal pairs (0, 1), (2, 3)
+    pshuflw       m9, m9, q1111
+    punpcklqdq    m8, m8
+    punpcklqdq    m9, m9
+    movd         m11, [tapsq+4]         ; vertical taps, to words
+    punpcklbw    m11, m11
+    psraw        m11, 8
+    pshufd       m10, m11, q0000
+    pshufd       m11, m11, q1111
+    sub          srcq, strideq
+    lea         rowsd, [hq+3]
+    mov          tmpq, rsp
+.hrow:
+    movq          m0, [srcq-1]
+    movhps        m0, [srcq+2]
+    mova          m1, m0
+    pshufb        m0, [pred4_pairs]
+    pshufb        m1, [pred4_pairs+16]
+    pmaddubsw     m0, m8
+    pmaddubsw     m1, m9
+    paddw         m0, m1
+    mova      [tmpq], m0
+    add          tmpq, 16
+    add          srcq, strideq
+    dec         rowsd
+    jg .hrow
+
+    mov          tmpq, rsp
+.vrow:
+    mova          m4, [pd_2048]
+    mova          m5, m4
+    VPAIR         m4, m5, 0, m10
+    VPAIR         m4, m5, 2, m11
     psrad         m4, 12
     psrad         m5, 12
     packssdw      m4, m5
