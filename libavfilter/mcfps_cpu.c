@@ -371,10 +371,20 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 
     if (pack) {
         for (int y = 0; y < h + 2 * half - 1; y++) {
-            const uint8_t *r = src + (ptrdiff_t)mcfps_clip(y0 - half + 1 + y, 0, pl->h - 1) * stride;
-            for (int x = 0; x < fw; x++)
-                packed[y * ps + x] = r[mcfps_clip(x0 - half + 1 + x, 0, pl->w - 1) * pl->step];
-            memset(packed + y * ps + fw, 0, ps - fw);
+            const int ry = y0 - half + 1 + y, rx = x0 - half + 1;
+            uint8_t *dst = packed + y * ps;
+            if (clamped) {
+                const uint8_t *r = src + (ptrdiff_t)mcfps_clip(ry, 0, pl->h - 1) * stride;
+                for (int x = 0; x < fw; x++)
+                    dst[x] = r[mcfps_clip(rx + x, 0, pl->w - 1) * pl->step];
+            } else if (pl->step == 1) {
+                memcpy(dst, src + (ptrdiff_t)ry * stride + rx, fw);
+            } else {
+                const uint8_t *r = src + (ptrdiff_t)ry * stride + rx * pl->step;
+                for (int x = 0; x < fw; x++)
+                    dst[x] = r[x * pl->step];
+            }
+            memset(dst + fw, 0, ps - fw);
         }
         src    = packed + (half - 1) * ps + half - 1;
         stride = ps;
@@ -423,6 +433,17 @@ static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, c
             wsum[o] += wt;
         }
     }
+}
+
+/**
+ * The samples of a tile's row: the rounded quotients of the weighted sums,
+ * (acc + wsum / 2) / wsum, in double, which is exact (both terms lie below
+ * 2^31, the quotient below 2^8) and which the vectoriser takes.
+ */
+static MCFPS_VECTORIZE void normalize_row(uint8_t *dst, int step, const int *acc, const int *wsum, int w)
+{
+    for (int x = 0; x < w; x++)
+        dst[x * step] = (int)((double)(acc[x] + wsum[x] / 2) / wsum[x]);
 }
 
 /**
@@ -543,11 +564,9 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     }
                 }
             }
-            for (int y = 0; y < h; y++) {
-                uint8_t *dst = pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0 * step;
-                for (int x = 0; x < w; x++)
-                    dst[x * step] = (acc[y * TILE + x] + wsum[y * TILE + x] / 2) / wsum[y * TILE + x];
-            }
+            for (int y = 0; y < h; y++)
+                normalize_row(pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0 * step, step,
+                              acc + y * TILE, wsum + y * TILE, w);
         }
     }
 }
