@@ -102,13 +102,6 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
     mov          eax, sumd
     RET
 
-;------------------------------------------------------------------------------
-; void ff_mcfps_predict8_8tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
-;                             const int8_t *taps, int h)
-;
-; The horizontal pass weighs pairs of samples by pmaddubsw into 16-bit sums,
-; kept on the stack; the vertical pass weighs pairs of rows by pmaddwd.
-;------------------------------------------------------------------------------
 ; VPAIR acc_lo, acc_hi, row, coefficients: add the vertical pair of
 ; rows row and row + 1 of the stack, weighed, to the dword sums
 %macro VPAIR 4
@@ -122,6 +115,41 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
     paddd         %2, m2
 %endmacro
 
+; VPASS coefficients...: the vertical pass over the h rows of the stack, a
+; pair of taps per argument: (sum + 2048) >> 12, clipped to [0, 255], as
+; words; then return
+%macro VPASS 1-4
+    mov          tmpq, rsp
+.vrow:
+    mova          m4, [pd_2048]
+    mova          m5, m4
+%assign row 0
+%rep %0
+    VPAIR         m4, m5, row, %1
+%assign row row + 2
+%rotate 1
+%endrep
+    psrad         m4, 12
+    psrad         m5, 12
+    packssdw      m4, m5
+    pxor          m0, m0
+    pmaxsw        m4, m0
+    pminsw        m4, [pw_255]
+    movu      [outq], m4
+    add          outq, 16
+    add          tmpq, 16
+    dec            hd
+    jg .vrow
+    RET
+%endmacro
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_predict8_8tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+;                             const int8_t *taps, int h)
+;
+; The horizontal pass weighs pairs of samples by pmaddubsw into 16-bit sums,
+; kept on the stack; the vertical pass weighs pairs of rows by pmaddwd.
+;------------------------------------------------------------------------------
 INIT_XMM ssse3
 cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows, tmp
     movq         m11, [tapsq]
@@ -168,26 +196,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows,
     dec         rowsd
     jg .hrow
 
-    mov          tmpq, rsp
-.vrow:
-    mova          m4, [pd_2048]
-    mova          m5, m4
-    VPAIR         m4, m5, 0, m12
-    VPAIR         m4, m5, 2, m13
-    VPAIR         m4, m5, 4, m14
-    VPAIR         m4, m5, 6, m15
-    psrad         m4, 12
-    psrad         m5, 12
-    packssdw      m4, m5
-    pxor          m0, m0
-    pmaxsw        m4, m0
-    pminsw        m4, [pw_255]
-    movu      [outq], m4
-    add          outq, 16
-    add          tmpq, 16
-    dec            hd
-    jg .vrow
-    RET
+    VPASS        m12, m13, m14, m15
 
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_predict8_4tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
@@ -225,23 +234,6 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
     dec         rowsd
     jg .hrow
 
-    mov          tmpq, rsp
-.vrow:
-    mova          m4, [pd_2048]
-    mova          m5, m4
-    VPAIR         m4, m5, 0, m10
-    VPAIR         m4, m5, 2, m11
-    psrad         m4, 12
-    psrad         m5, 12
-    packssdw      m4, m5
-    pxor          m0, m0
-    pmaxsw        m4, m0
-    pminsw        m4, [pw_255]
-    movu      [outq], m4
-    add          outq, 16
-    add          tmpq, 16
-    dec            hd
-    jg .vrow
-    RET
+    VPASS        m10, m11
 
 %endif ; ARCH_X86_64
