@@ -689,13 +689,20 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
     /* hme: the level-0 windows; a vector already in an earlier window would lose the tie */
     gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
                       cand_x0, cand_y0);
-    for (int k = 0; k < GPUME_HME_CANDIDATES; k++) {
-        int dx, dy;
-        const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
-        if (gpume_in_range(dx, dy, R) &&
-            !gpume_hme_seen(dx, dy, idx / GPUME_HME_WIN_STRIDE, cand_x0, cand_y0))
-            pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
-                               list, nb, best);
+    for (int w = 0, n = GPUME_HME_WINDOW * GPUME_HME_WINDOW; w < GPUME_HME_WINDOWS; w++) {
+        /* a window equal to an earlier one is seen whole (most repeat) */
+        int repeat = 0;
+        for (int e = 0; e < w; e++)
+            repeat |= cand_x0[e] == cand_x0[w] && cand_y0[e] == cand_y0[w];
+        if (repeat)
+            continue;
+        for (int k = w * n; k < (w + 1) * n; k++) {
+            int dx, dy;
+            const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
+            if (gpume_in_range(dx, dy, R) && !gpume_hme_seen(dx, dy, w, cand_x0, cand_y0))
+                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
+                                   list, nb, best);
+        }
     }
 
     /* the block vectors */

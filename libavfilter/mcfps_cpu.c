@@ -169,14 +169,16 @@ static uint32_t bilateral_sad16_c(const uint8_t *a, ptrdiff_t a_stride,
 static void gather_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int pw, int ph,
                            int x, int y, int w, int h)
 {
+    /* samples [l, r) of a row lie inside; those left of them are the
+     * row's first, those right of them its last */
+    const int l = mcfps_clip(-x, 0, w + 1), r = FFMAX(mcfps_clip(pw - x, 0, w + 1), l);
+
     for (int j = 0; j <= h; j++, dst += ds) {
         const uint8_t *row = p + (ptrdiff_t)mcfps_clip(y + j, 0, ph - 1) * sp;
-        if (x >= 0 && x + w < pw) {
-            memcpy(dst, row + x, w + 1);
-            continue;
-        }
-        for (int i = 0; i <= w; i++)
-            dst[i] = row[mcfps_clip(x + i, 0, pw - 1)];
+        memset(dst, row[0], l);
+        if (r > l)
+            memcpy(dst + l, row + x + l, r - l);
+        memset(dst + r, row[pw - 1], w + 1 - r);
     }
 }
 
@@ -374,9 +376,13 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
             const int ry = y0 - half + 1 + y, rx = x0 - half + 1;
             uint8_t *dst = packed + y * ps;
             if (clamped) {
-                const uint8_t *r = src + (ptrdiff_t)mcfps_clip(ry, 0, pl->h - 1) * stride;
-                for (int x = 0; x < fw; x++)
-                    dst[x] = r[mcfps_clip(rx + x, 0, pl->w - 1) * pl->step];
+                /* samples [l, r) lie inside; the others repeat the row's ends */
+                const int l = mcfps_clip(-rx, 0, fw), r = FFMAX(mcfps_clip(pl->w - rx, 0, fw), l);
+                const uint8_t *row = src + (ptrdiff_t)mcfps_clip(ry, 0, pl->h - 1) * stride;
+                memset(dst, row[0], l);
+                for (int x = l; x < r; x++)
+                    dst[x] = row[(rx + x) * pl->step];
+                memset(dst + r, row[(pl->w - 1) * pl->step], fw - r);
             } else if (pl->step == 1) {
                 memcpy(dst, src + (ptrdiff_t)ry * stride + rx, fw);
             } else {
