@@ -55,7 +55,8 @@ ours=$(cat "$tree/.gpume-filters" 2>/dev/null) || die "no $tree/.gpume-filters: 
 
 if [ "${MINIMAL:-no}" = yes ]; then
     # the small development build: static, only what the filters, their tests
-    # and the demo need
+    # and the demo need; pixelutils (on in FFmpeg's default builds) gives
+    # gpume's CPU backend its SIMD SADs
     # shellcheck disable=SC2086 # one filter name per word
     filters=$(echo $ours | tr ' ' ','),mestimate,minterpolate,codecview,showinfo,metadata,scale,format,null,nullsink
     filters=$filters,testsrc,testsrc2,color,crop,pad,overlay,split,hwupload,hwdownload,hwmap
@@ -63,6 +64,7 @@ if [ "${MINIMAL:-no}" = yes ]; then
     if [ "$cuda" = yes ]; then filters=$filters,hwupload_cuda,scale_cuda; fi
     set -- \
         --disable-everything \
+        --enable-pixelutils \
         --disable-autodetect \
         --disable-doc \
         --disable-stripping \

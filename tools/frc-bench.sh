@@ -22,8 +22,13 @@
 #
 # environment: FFMPEG BUILDDIR CLIPS; FRC_FRAMES, FRC_CLIPS (names to run),
 #   FRC_MCFPS, FRC_GPUME (extra mcfps and gpume options, e.g. lambda=2),
-#   FRC_METHODS (subset of the methods)
-# output: a table on stdout and in $BUILDDIR/frc-bench/results.txt
+#   FRC_METHODS (subset of the methods); FRC_SPEED=0 skips the speed
+#   lines, FRC_SPEED_REPS runs per figure (median, 3)
+# output: a table on stdout and in $BUILDDIR/frc-bench/results.txt; then
+# the speed of the real use on this machine, named, beside minterpolate:
+#   ffmpeg -i city.y4m -vf gpume=dir=bi,mcfps=fps=60 -f null -
+#   ffmpeg -i city.y4m -vf minterpolate=fps=60 -f null -
+# (whole-command wall seconds, the CPU backends unless a GPU is found)
 set -eu
 
 : "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${CLIPS:=$BUILDDIR/clips}"
@@ -148,4 +153,25 @@ done
 if [ -n "$gains" ]; then
     echo "$gains" | awk '{ for (i = 1; i <= NF; i++) t += $i; printf "mean mcfps-best over %d clips: %+.2f dB\n", NF, t / NF }' |
         tee -a "$res"
+fi
+
+# speed: the conversion of the issue's command beside minterpolate's default
+if [ "${FRC_SPEED:-1}" != 0 ] && clip city; then
+    cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+    # seconds F: median wall time of FRC_SPEED_REPS runs on city
+    seconds() {
+        for i in $(seq "${FRC_SPEED_REPS:-3}"); do
+            t0=$(date +%s.%N)
+            ff -i "$dir/city.y4m" -vf "$1" -f null - || { echo fail; return; }
+            echo "$(date +%s.%N) - $t0" | bc
+        done | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
+    }
+    chain=$(seconds "gpume=dir=bi,mcfps=fps=60")
+    mi=$(seconds "minterpolate=fps=60")
+    {
+        echo "# speed on ${cpu:-an unknown CPU}, $(nproc) cores${gpu:+, GPU $gpu}; city.y4m, $FRC_FRAMES frames, 30 -> 60 fps"
+        echo "gpume=dir=bi,mcfps=fps=60: $chain s; minterpolate=fps=60: $mi s;" \
+             "$(echo "$mi $chain" | awk '$2 > 0 { printf "%.1f times minterpolate", $1 / $2 }')"
+    } | tee -a "$res"
 fi
