@@ -885,9 +885,11 @@ static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
     job->res->counts[ctu_idx] = n;
 }
 
-/** hme's first pass: the coarse levels of every CTU, which the level-0 windows of its neighbours read. */
-/* a job is a run of CTUs in raster order, so that both threads stay busy
- * to the end of a pass */
+/**
+ * hme's first pass: the coarse levels of every CTU, which the level-0
+ * windows of its neighbours read. A job of this pass and of the next is a
+ * run of CTUs in raster order, so that the threads stay busy to its end.
+ */
 static int coarse_ctus(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;

@@ -163,22 +163,28 @@ static uint32_t bilateral_sad16_c(const uint8_t *a, ptrdiff_t a_stride,
 }
 
 /**
- * The (w + 1) x (h + 1) samples of plane p (pw x ph) from (x, y) on, each
- * clamped into the plane as mcfps_sample() clamps them, into dst.
+ * The n x rows samples of plane p (pw x ph, samples step bytes apart in a
+ * row) from sample (x, y) on, each clamped into the plane as mcfps_sample()
+ * clamps them, into dst (rows ds bytes apart, samples packed).
  */
-static void gather_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int pw, int ph,
-                           int x, int y, int w, int h)
+static void copy_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int step, int pw, int ph,
+                         int x, int y, int n, int rows)
 {
     /* samples [l, r) of a row lie inside; those left of them are the
      * row's first, those right of them its last */
-    const int l = mcfps_clip(-x, 0, w + 1), r = FFMAX(mcfps_clip(pw - x, 0, w + 1), l);
+    const int l = mcfps_clip(-x, 0, n), r = FFMAX(mcfps_clip(pw - x, 0, n), l);
 
-    for (int j = 0; j <= h; j++, dst += ds) {
+    for (int j = 0; j < rows; j++, dst += ds) {
         const uint8_t *row = p + (ptrdiff_t)mcfps_clip(y + j, 0, ph - 1) * sp;
-        memset(dst, row[0], l);
-        if (r > l)
+        if (l)
+            memset(dst, row[0], l);
+        if (step == 1 && r > l)
             memcpy(dst + l, row + x + l, r - l);
-        memset(dst + r, row[pw - 1], w + 1 - r);
+        else
+            for (int i = l; i < r; i++)
+                dst[i] = row[(x + i) * step];
+        if (r < n)
+            memset(dst + r, row[(pw - 1) * step], n - r);
     }
 }
 
@@ -207,8 +213,8 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {
-        gather_clamped(ca, MCFPS_WIN + 1, a, sa, p->width, p->height, ax, ay, w, h);
-        gather_clamped(cb, MCFPS_WIN + 1, b, sb, p->width, p->height, bx, by, w, h);
+        copy_clamped(ca, MCFPS_WIN + 1, a, sa, 1, p->width, p->height, ax, ay, w + 1, h + 1);
+        copy_clamped(cb, MCFPS_WIN + 1, b, sb, 1, p->width, p->height, bx, by, w + 1, h + 1);
         a  = ca;
         b  = cb;
         sa = sb = MCFPS_WIN + 1;
@@ -372,26 +378,11 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     int8_t taps[16];
 
     if (pack) {
-        for (int y = 0; y < h + 2 * half - 1; y++) {
-            const int ry = y0 - half + 1 + y, rx = x0 - half + 1;
-            uint8_t *dst = packed + y * ps;
-            if (clamped) {
-                /* samples [l, r) lie inside; the others repeat the row's ends */
-                const int l = mcfps_clip(-rx, 0, fw), r = FFMAX(mcfps_clip(pl->w - rx, 0, fw), l);
-                const uint8_t *row = src + (ptrdiff_t)mcfps_clip(ry, 0, pl->h - 1) * stride;
-                memset(dst, row[0], l);
-                for (int x = l; x < r; x++)
-                    dst[x] = row[(rx + x) * pl->step];
-                memset(dst + r, row[(pl->w - 1) * pl->step], fw - r);
-            } else if (pl->step == 1) {
-                memcpy(dst, src + (ptrdiff_t)ry * stride + rx, fw);
-            } else {
-                const uint8_t *r = src + (ptrdiff_t)ry * stride + rx * pl->step;
-                for (int x = 0; x < fw; x++)
-                    dst[x] = r[x * pl->step];
-            }
-            memset(dst + fw, 0, ps - fw);
-        }
+        /* clamping changes nothing where the footprint lies inside */
+        copy_clamped(packed, ps, src, stride, pl->step, pl->w, pl->h,
+                     x0 - half + 1, y0 - half + 1, fw, h + 2 * half - 1);
+        for (int y = 0; y < h + 2 * half - 1 && ps > fw; y++)
+            memset(packed + y * ps + fw, 0, ps - fw);
         src    = packed + (half - 1) * ps + half - 1;
         stride = ps;
     } else {
