@@ -273,6 +273,36 @@ static void check_rows(int w, int h, int phi, int range)
     free(vec); free(vec1); free(info); free(info1);
 }
 
+typedef void (*PredictFn)(int16_t *out, const uint8_t *src, ptrdiff_t stride, const int8_t *taps, int h);
+
+/* of 2000 blocks 8 x h of random or 0/255 samples of a (w x h), those
+ * whose predictions with ntaps (8: mcfps_tap8(), 4: mcfps_tap()) differ */
+static int predict_mismatches(PredictFn c, PredictFn simd, int ntaps, uint8_t *a, int w, int ht)
+{
+    const int half = ntaps / 2, fractions = ntaps == 8 ? 4 : 8;
+    int bad = 0;
+
+    for (int t = 0; t < 2000; t++) {
+        const int extreme = t % 5 == 4, h = 1 + rnd() % 8;
+        const int fx = rnd() % fractions, fy = rnd() % fractions;
+        const int x = half - 1 + rnd() % (w - (8 + ntaps - 1) + 1);
+        const int y = half - 1 + rnd() % (ht - h - (ntaps - 1) + 1);
+        int16_t want[64], got[64];
+        int8_t taps[16];
+
+        for (int i = 0; i < ntaps; i++) {
+            taps[i]         = ntaps == 8 ? mcfps_tap8(fx, i) : mcfps_tap(fx, i);
+            taps[ntaps + i] = ntaps == 8 ? mcfps_tap8(fy, i) : mcfps_tap(fy, i);
+        }
+        for (int i = 0; i < w * ht; i++)
+            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
+        c(want, a + y * w + x, w, taps, h);
+        simd(got, a + y * w + x, w, taps, h);
+        bad += !!memcmp(want, got, 8 * h * sizeof(*want));
+    }
+    return bad;
+}
+
 /* the SIMD bilateral_sad16() against the C one: random and extreme samples,
  * every weight, limits that stop it early or not */
 static void check_dsp(void)
@@ -310,43 +340,10 @@ static void check_dsp(void)
     CHECK(!bad, "bilateral_sad16: SIMD and C differ in %d of 2000 windows%s", bad,
           simd.bilateral_sad16 == c.bilateral_sad16 ? " (no SIMD version on this CPU)" : "");
 
-    bad = 0;
-    for (int t = 0; t < 2000; t++) {
-        const int extreme = t % 5 == 4, h = 1 + rnd() % 8, fx = rnd() & 3, fy = rnd() & 3;
-        const int x = 3 + rnd() % (W - 15 + 1), y = 3 + rnd() % (H - h - 7 + 1);
-        int16_t want[64], got[64];
-        int8_t taps[16];
-
-        for (int i = 0; i < 8; i++) {
-            taps[i]     = mcfps_tap8(fx, i);
-            taps[8 + i] = mcfps_tap8(fy, i);
-        }
-        for (int i = 0; i < W * H; i++)
-            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
-        c.predict8_8tap(want, a + y * W + x, W, taps, h);
-        simd.predict8_8tap(got, a + y * W + x, W, taps, h);
-        bad += !!memcmp(want, got, 8 * h * sizeof(*want));
-    }
+    bad = predict_mismatches(c.predict8_8tap, simd.predict8_8tap, 8, a, W, H);
     CHECK(!bad, "predict8_8tap: SIMD and C differ in %d of 2000 blocks%s", bad,
           simd.predict8_8tap == c.predict8_8tap ? " (no SIMD version on this CPU)" : "");
-
-    bad = 0;
-    for (int t = 0; t < 2000; t++) {
-        const int extreme = t % 5 == 4, h = 1 + rnd() % 8, fx = rnd() & 7, fy = rnd() & 7;
-        const int x = 1 + rnd() % (W - 11 + 1), y = 1 + rnd() % (H - h - 3 + 1);
-        int16_t want[64], got[64];
-        int8_t taps[8];
-
-        for (int i = 0; i < 4; i++) {
-            taps[i]     = mcfps_tap(fx, i);
-            taps[4 + i] = mcfps_tap(fy, i);
-        }
-        for (int i = 0; i < W * H; i++)
-            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
-        c.predict8_4tap(want, a + y * W + x, W, taps, h);
-        simd.predict8_4tap(got, a + y * W + x, W, taps, h);
-        bad += !!memcmp(want, got, 8 * h * sizeof(*want));
-    }
+    bad = predict_mismatches(c.predict8_4tap, simd.predict8_4tap, 4, a, W, H);
     CHECK(!bad, "predict8_4tap: SIMD and C differ in %d of 2000 blocks%s", bad,
           simd.predict8_4tap == c.predict8_4tap ? " (no SIMD version on this CPU)" : "");
 }
