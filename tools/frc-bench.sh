@@ -155,7 +155,7 @@ if [ -n "$gains" ]; then
         tee -a "$res"
 fi
 
-# speed: the conversion of the command beside minterpolate's default
+# speed: the README's conversion beside minterpolate's default, on this machine
 if [ "${FRC_SPEED:-1}" != 0 ] && clip city; then
     cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
