@@ -4,7 +4,8 @@
 # libavfilter/ (kernels as libavfilter/X.cu and libavfilter/opencl/X.cl),
 # the declarations in allfilters.c, the objects in libavfilter/Makefile
 # (CUDA objects only with cuda_llvm or cuda_nvcc, OpenCL objects only with
-# opencl), the documentation in doc/filters.texi and the FATE tests.
+# opencl), the documentation in doc/filters.texi, the checkasm tests of the
+# x86 functions and the FATE tests.
 # The series is what tools/overlay.sh does to a copy of the tree.
 #
 # usage: make-patch.sh GPUME_ROOT SRC_TREE OUTDIR WORK
@@ -62,6 +63,10 @@ EOT
 if ! g diff --quiet -- doc; then
     g add -A doc
     g commit -q --no-verify -m "doc/filters: document the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)"
+fi
+if [ -n "$(g status --porcelain -- tests/checkasm tests/fate/checkasm.mak)" ]; then
+    g add -A tests/checkasm tests/fate/checkasm.mak
+    g commit -q --no-verify -m "checkasm: add tests for the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)' x86 functions"
 fi
 if ! g diff --quiet -- tests || [ -n "$(g status --porcelain -- tests)" ]; then
     g add -A tests

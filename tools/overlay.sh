@@ -64,13 +64,14 @@ add() {
         opencl/*)      d=libavfilter/$f ;;
         fate/ref/*)    d=tests/ref/fate/${f#fate/ref/} ;;
         fate/*.mak)    d=tests/$f ;;
+        tests/checkasm/*) d=$f ;;
         esac
         echo "$f $d" >> "$list"
     done
 }
 cd "$root"
 add libavfilter/*.c libavfilter/*.h libavfilter/x86/*.c libavfilter/x86/*.asm \
-    cuda/*.cu cuda/*.h opencl/*.cl fate/ref/*
+    cuda/*.cu cuda/*.h opencl/*.cl fate/ref/* tests/checkasm/*.c
 for n in $filters; do
     add "fate/$n.mak"
 done
@@ -224,6 +225,47 @@ awk -v incs="$incs" '
     die "no fate include found in tests/Makefile"
 put "$tmp" "$tree/tests/Makefile"
 rm -f "$tmp"
+# tests/checkasm: each filter's checkasm test (tests/checkasm/vf_NAME.c) in
+# FFmpeg's four lists of them, before the first vf_ test that sorts after it
+# (HELD: the lines of the entry above the matching one, its #if)
+checkasm_insert() { # FILE PATTERN NAME TEXT HELD
+    text=$4 awk -v pat="$2" -v name="$3" -v held="$5" '
+        function key(s) { s = substr(s, index(s, "vf_")); sub(/[^a-z0-9_].*$/, "", s); return s }
+        { line[NR] = $0 }
+        !at && match($0, pat) && key(substr($0, RSTART, RLENGTH)) > name { at = NR - held }
+        END {
+            if (!at) exit 1
+            for (i = 1; i <= NR; i++) {
+                if (i == at) print ENVIRON["text"]
+                print line[i]
+            }
+        }' "$1" > "$1.new" && mv "$1.new" "$1"
+}
+for f in tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/checkasm/Makefile tests/fate/checkasm.mak; do
+    cp "$src/$f" "$tmp.${f##*/}"
+done
+for n in $filters; do
+    [ -f "$root/tests/checkasm/vf_$n.c" ] || continue
+    grep -q "vf_$n" "$src/tests/checkasm/checkasm.c" && continue
+    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+    where="no place for the checkasm test vf_$n in"
+    checkasm_insert "$tmp.checkasm.c" '"vf_[a-z0-9_]*",' "vf_$n" \
+        "$(printf '    #if CONFIG_%s_FILTER\n        { "vf_%s", checkasm_check_vf_%s },\n    #endif' "$N" "$n" "$n")" 1 ||
+        die "$where tests/checkasm/checkasm.c"
+    checkasm_insert "$tmp.checkasm.h" '^void checkasm_check_vf_[a-z0-9_]*[(]void[)];' "vf_$n" \
+        "void checkasm_check_vf_$n(void);" 0 || die "$where tests/checkasm/checkasm.h"
+    checkasm_insert "$tmp.Makefile" '^AVFILTEROBJS-.*vf_[a-z0-9_]*[.]o' "vf_$n" \
+        "$(printf '%-41s+= vf_%s.o' "AVFILTEROBJS-\$(CONFIG_${N}_FILTER)" "$n")" 0 ||
+        die "$where tests/checkasm/Makefile"
+    # shellcheck disable=SC1003 # a backslash ends the line of a make list
+    checkasm_insert "$tmp.checkasm.mak" 'fate-checkasm-vf_[a-z0-9_]*' "vf_$n" \
+        "$(printf '                %-56s\\' "fate-checkasm-vf_$n")" 0 || die "$where tests/fate/checkasm.mak"
+done
+for f in tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/checkasm/Makefile tests/fate/checkasm.mak; do
+    put "$tmp.${f##*/}" "$tree/$f"
+    rm -f "$tmp.${f##*/}"
+done
+
 # doc/filters.texi: each filter's documentation (docs/NAME.texi) in the
 # chapter Video Filters, in alphabetical order, so that the manual pages
 # (ffmpeg-filters.1, ffmpeg-all.1) describe it

@@ -1,0 +1,124 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by
+ * the Free Software Foundation; either version 2 of the License, or
+ * (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+ * GNU General Public License for more details.
+ *
+ * You should have received a copy of the GNU General Public License along
+ * with FFmpeg; if not, write to the Free Software Foundation, Inc.,
+ * 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include <string.h>
+
+#include "checkasm.h"
+#include "libavfilter/gpume_dsp.h"
+#include "libavutil/macros.h"
+#include "libavutil/mem_internal.h"
+
+#define STRIDE   96     /* bytes of a picture row */
+#define SAD_MAXW 65     /* the level-1 block search's widest row: 2 * 32 + 1 */
+#define SAD_STRIDE FFALIGN(SAD_MAXW, 8)
+
+/* random bytes, or only 0 and 255 to reach the largest sums */
+static void fill(uint8_t *buf, int size, int extremes)
+{
+    for (int i = 0; i < size; i++)
+        buf[i] = extremes ? (rnd() & 1) * 255 : rnd();
+}
+
+static void check_sad4x4_rows(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, cur, [4 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, ref, [(8 + 3) * STRIDE]);
+    LOCAL_ALIGNED_16(uint16_t, sad_ref, [8 * SAD_STRIDE]);
+    LOCAL_ALIGNED_16(uint16_t, sad_new, [8 * SAD_STRIDE]);
+
+    declare_func(void, uint16_t *sad, ptrdiff_t sad_stride,
+                 const uint8_t *cur, ptrdiff_t cur_stride,
+                 const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+
+    if (check_func(c->sad4x4_rows, "gpume_sad4x4_rows")) {
+        for (int w = 1; w <= SAD_MAXW; w++) {
+            const int h = 1 + w % 8;
+            fill(cur, 4 * STRIDE, w & 1);
+            fill(ref, (h + 3) * STRIDE, w & 1);
+            call_ref(sad_ref, SAD_STRIDE, cur, STRIDE, ref, STRIDE, w, h);
+            call_new(sad_new, SAD_STRIDE, cur, STRIDE, ref, STRIDE, w, h);
+            /* only the first w of each row are results */
+            for (int y = 0; y < h; y++)
+                if (memcmp(sad_ref + y * SAD_STRIDE, sad_new + y * SAD_STRIDE, w * sizeof(*sad_ref)))
+                    fail();
+        }
+        bench_new(sad_new, SAD_STRIDE, cur, STRIDE, ref, STRIDE, SAD_MAXW, 8);
+    }
+    report("sad4x4_rows");
+}
+
+static void check_sad_qpel(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, cur, [32 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, ref, [33 * STRIDE]);
+
+    declare_func(uint32_t, const uint8_t *cur, ptrdiff_t cur_stride,
+                 const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+
+    if (check_func(c->sad_qpel, "gpume_sad_qpel")) {
+        for (int w = 8; w <= 32; w *= 2) {
+            for (int f = 1; f < 16; f++) {
+                const int fx = f & 3, fy = f >> 2, h = w >> (f & 1);
+                uint32_t r, n;
+                fill(cur, h * STRIDE, f == 15);
+                fill(ref, (h + 1) * STRIDE, f == 15);
+                r = call_ref(cur, STRIDE, ref, STRIDE, fx, fy, w, h);
+                n = call_new(cur, STRIDE, ref, STRIDE, fx, fy, w, h);
+                if (r != n)
+                    fail();
+            }
+        }
+        bench_new(cur, STRIDE, ref, STRIDE, 2, 2, 16, 16);
+    }
+    report("sad_qpel");
+}
+
+static void check_sad8x8_grid(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, cur, [32 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, ref, [32 * STRIDE]);
+    uint32_t sad_ref[4 * 8], sad_new[4 * 8];
+
+    declare_func(void, uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                 const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
+
+    if (check_func(c->sad8x8_grid, "gpume_sad8x8_grid")) {
+        for (int cols = 2; cols <= 8; cols += 2) {
+            for (int rows = 1; rows <= 4; rows++) {
+                fill(cur, 8 * rows * STRIDE, rows == 4);
+                fill(ref, 8 * rows * STRIDE, rows == 4);
+                call_ref(sad_ref, cur, STRIDE, ref, STRIDE, cols, rows);
+                call_new(sad_new, cur, STRIDE, ref, STRIDE, cols, rows);
+                if (memcmp(sad_ref, sad_new, cols * rows * sizeof(*sad_ref)))
+                    fail();
+            }
+        }
+        bench_new(sad_new, cur, STRIDE, ref, STRIDE, 4, 4);
+    }
+    report("sad8x8_grid");
+}
+
+void checkasm_check_vf_gpume(void)
+{
+    GpumeDSPContext c;
+
+    ff_gpume_dsp_init(&c);
+    check_sad4x4_rows(&c);
+    check_sad_qpel(&c);
+    check_sad8x8_grid(&c);
+}

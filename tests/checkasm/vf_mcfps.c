@@ -1,0 +1,122 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or modify
+ * it under the terms of the GNU General Public License as published by
+ * the Free Software Foundation; either version 2 of the License, or
+ * (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+ * GNU General Public License for more details.
+ *
+ * You should have received a copy of the GNU General Public License along
+ * with FFmpeg; if not, write to the Free Software Foundation, Inc.,
+ * 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include <string.h>
+
+#include "checkasm.h"
+#include "libavfilter/mcfps.h"
+#include "libavfilter/mcfps_dsp.h"
+#include "libavutil/mem_internal.h"
+
+#define STRIDE 32       /* bytes of a picture row: the widest read is 17 */
+#define ROWS   24       /* rows of a picture: the highest read is 17 */
+
+/* random bytes, or only 0 and 255 to reach the largest sums */
+static void fill(uint8_t *buf, int size, int extremes)
+{
+    for (int i = 0; i < size; i++)
+        buf[i] = extremes ? (rnd() & 1) * 255 : rnd();
+}
+
+static void check_bilateral_sad16(const McfpsDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, a, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, b, [ROWS * STRIDE]);
+    /* the weights of fractions (2, 2) in a and (1, 1) in b */
+    static const int8_t bench_w[8] = { 4, 4, 4, 4, 9, 3, 3, 1 };
+
+    declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride,
+                 const uint8_t *b, ptrdiff_t b_stride,
+                 const int8_t *w, int h, uint32_t limit);
+
+    if (check_func(c->bilateral_sad16, "mcfps_bilateral_sad16")) {
+        for (int i = 0; i < 256; i++) {
+            /* the quarter-pel fractions of both ends, as a probe has them */
+            const int fax = i & 3, fay = i >> 2 & 3, fbx = i >> 4 & 3, fby = i >> 6;
+            const int8_t w[8] = {
+                (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
+                (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
+            };
+            const int h = 1 + i % 16;
+            uint32_t limit = UINT32_MAX, r, n;
+
+            fill(a, ROWS * STRIDE, i % 5 == 0);
+            fill(b, ROWS * STRIDE, i % 5 == 0);
+            r = call_ref(a, STRIDE, b, STRIDE, w, h, limit);
+            n = call_new(a, STRIDE, b, STRIDE, w, h, limit);
+            if (r != n)
+                fail();
+            /* a limit reached: any value of at least the limit will do */
+            limit = 1 + rnd() % (r + 1);
+            r = call_ref(a, STRIDE, b, STRIDE, w, h, limit);
+            n = call_new(a, STRIDE, b, STRIDE, w, h, limit);
+            if (r < limit ? n != r : n < limit)
+                fail();
+        }
+        bench_new(a, STRIDE, b, STRIDE, bench_w, 16, UINT32_MAX);
+    }
+    report("bilateral_sad16");
+}
+
+typedef void (*predict_fn)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                           const int8_t *taps, int h);
+
+/* taps: nb per direction, of fractions 0 .. nb_f - 1; margin: the
+ * samples read before the block's first, in x and in y */
+static void check_predict(predict_fn fn, const char *name, int nb, int nb_f, int margin)
+{
+    LOCAL_ALIGNED_16(uint8_t, src, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(int16_t, out_ref, [8 * 8]);
+    LOCAL_ALIGNED_16(int16_t, out_new, [8 * 8]);
+    const uint8_t *block = src + margin * STRIDE + margin;
+    int8_t taps[16];
+
+    declare_func(void, int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                 const int8_t *taps, int h);
+
+    if (check_func(fn, "mcfps_%s", name)) {
+        for (int fy = 0; fy < nb_f; fy++) {
+            for (int fx = 0; fx < nb_f; fx++) {
+                const int h = 1 + (fx + fy) % 8;
+                for (int t = 0; t < nb; t++) {
+                    taps[t]      = nb == 8 ? mcfps_tap8(fx, t) : mcfps_tap(fx, t);
+                    taps[nb + t] = nb == 8 ? mcfps_tap8(fy, t) : mcfps_tap(fy, t);
+                }
+                fill(src, ROWS * STRIDE, (fx ^ fy) & 1);
+                memset(out_ref, 0, 8 * 8 * sizeof(*out_ref));
+                memset(out_new, 0, 8 * 8 * sizeof(*out_new));
+                call_ref(out_ref, block, STRIDE, taps, h);
+                call_new(out_new, block, STRIDE, taps, h);
+                if (memcmp(out_ref, out_new, 8 * h * sizeof(*out_ref)))
+                    fail();
+            }
+        }
+        bench_new(out_new, block, STRIDE, taps, 8);
+    }
+    report("%s", name);
+}
+
+void checkasm_check_vf_mcfps(void)
+{
+    McfpsDSPContext c;
+
+    ff_mcfps_dsp_init(&c);
+    check_bilateral_sad16(&c);
+    check_predict(c.predict8_8tap, "predict8_8tap", 8, 4, 3);
+    check_predict(c.predict8_4tap, "predict8_4tap", 4, 8, 1);
+}
