@@ -71,6 +71,7 @@ typedef struct McfpsContext {
 
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
+    int repeat_noted;           ///< a pair of the same picture was reported
     McfpsParams p;
     int format;                 ///< of the frames (a hardware format for hardware frames)
     int sw_format;              ///< of their pixels
@@ -529,7 +530,22 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     err = s->backend->fields(s->backend_priv, &s->p, s->ra, s->rb);
     if (err < 0)
         return err;
-    return ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
+    err = ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
+    if (err < 0)
+        return err;
+
+    /* no vector moves and nothing differs: a source that repeats frames,
+     * whose repeats mcfps would hold where they could be interpolated */
+    e = av_dict_get(nb ? b->metadata : a->metadata, "lavfi.gpume.mean_sad", NULL, 0);
+    if (!s->repeat_noted && !s->p.gx && !s->p.gy && e && strtod(e->value, NULL) == 0.0) {
+        av_log(ctx, AV_LOG_INFO, "the frames at %s and %s are the same picture; if the source "
+               "repeats frames, mpdecimate before gpume lets mcfps interpolate across the "
+               "repeats instead of holding them\n",
+               av_ts2timestr(a->pts, &ctx->inputs[0]->time_base),
+               av_ts2timestr(b->pts, &ctx->inputs[0]->time_base));
+        s->repeat_noted = 1;
+    }
+    return 0;
 }
 
 /**

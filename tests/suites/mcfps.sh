@@ -161,6 +161,17 @@ frames gap "$SRC,setpts='PTS+gte(N,5)*0.2/TB',gpume=device=cpu:dir=bi,mcfps=fps=
 # a timestamp that goes back: that frame is dropped with a warning
 frames backwards "$SRC,setpts='if(eq(N,5),PTS-3,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 20
 if grep -q "does not follow" "$tmp/backwards.err"; then ok backwards-warning; else bad backwards-warning "no warning"; fi
+# a source that repeats frames: noted once, naming the way around it; a
+# moving source is not
+frames repeats "testsrc2=s=64x48:r=25:d=0.4,select='not(mod(n\,2))',fps=25,gpume=device=cpu:dir=bi,mcfps=fps=50" 20
+n=$(grep -c "mcfps.*are the same picture.*mpdecimate before gpume" "$tmp/repeats.err")
+if [ "$n" -ne 1 ]; then
+    bad repeats-note "$n notes of the repeated frames, want 1"
+elif grep -q "same picture" "$tmp/gap.err"; then
+    bad repeats-note "a note on a moving source"
+else
+    ok repeats-note
+fi
 
 # bad options
 refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
