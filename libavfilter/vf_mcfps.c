@@ -484,6 +484,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
 {
     McfpsContext *s = ctx->priv;
     const AVFrame *a = s->a;
+    const AVDictionary *meta;
     const AVDictionaryEntry *e;
     const int mc = s->mode == MCFPS_MODE_MC;
     /* A's vectors into B are A -> B as they are; B's into A negated. In
@@ -513,7 +514,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
 
     /* gpume describes the pair in the later frame's forward metadata, or
      * with dir=bwd in the earlier frame's backward metadata */
-    e = av_dict_get(nb ? b->metadata : a->metadata, "lavfi.gpume.scene_score", NULL, 0);
+    meta = nb ? b->metadata : a->metadata;
+    e = av_dict_get(meta, "lavfi.gpume.scene_score", NULL, 0);
     if (e && strtod(e->value, NULL) > s->scene) {
         av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (score %s): nearest frames\n",
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), e->value);
@@ -536,7 +538,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
 
     /* no vector moves and nothing differs: a source that repeats frames,
      * whose repeats mcfps would hold where they could be interpolated */
-    e = av_dict_get(nb ? b->metadata : a->metadata, "lavfi.gpume.mean_sad", NULL, 0);
+    e = av_dict_get(meta, "lavfi.gpume.mean_sad", NULL, 0);
     if (!s->repeat_noted && !s->p.gx && !s->p.gy && e && strtod(e->value, NULL) == 0.0) {
         av_log(ctx, AV_LOG_INFO, "the frames at %s and %s are the same picture; if the source "
                "repeats frames, mpdecimate before gpume lets mcfps interpolate across the "
