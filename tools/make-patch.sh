@@ -42,10 +42,12 @@ g commit -q -m "FFmpeg $v" --no-verify
 sh "$root/tools/overlay.sh" "$src" "$root" "$tree" >/dev/null
 filters=$(cat "$tree/.gpume-filters")
 list=$(echo "$filters" | sed 's/ /, /g')
+plural=
+if [ "$(echo "$filters" | wc -w)" -gt 1 ]; then plural=s; fi
 
 g add -A libavfilter
 g commit -q --no-verify -F - <<EOT
-lavfi: add the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)
+lavfi: add the $list filter$plural
 
 $(for n in $filters; do
     case $n in
@@ -62,15 +64,15 @@ opencl; without them the filters run on the CPU.
 EOT
 if ! g diff --quiet -- doc; then
     g add -A doc
-    g commit -q --no-verify -m "doc/filters: document the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)"
+    g commit -q --no-verify -m "doc/filters: document the $list filter$plural"
 fi
 if [ -n "$(g status --porcelain -- tests/checkasm tests/fate/checkasm.mak)" ]; then
     g add -A tests/checkasm tests/fate/checkasm.mak
-    g commit -q --no-verify -m "checkasm: add tests for the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)' x86 functions"
+    g commit -q --no-verify -m "checkasm: add tests for the $list filter$plural' x86 functions"
 fi
 if ! g diff --quiet -- tests || [ -n "$(g status --porcelain -- tests)" ]; then
     g add -A tests
-    g commit -q --no-verify -m "fate: add tests for the $list filter$( [ "$(echo "$filters" | wc -w)" -gt 1 ] && echo s)"
+    g commit -q --no-verify -m "fate: add tests for the $list filter$plural"
 fi
 [ -z "$(g status --porcelain)" ] || die "files left out of the series: $(g status --porcelain | head -n 5)"
 g format-patch -q -o "$(cd "$out" && pwd)" "$(g rev-list --max-parents=0 HEAD)"..HEAD
