@@ -241,7 +241,8 @@ checkasm_insert() { # FILE PATTERN NAME TEXT HELD
             }
         }' "$1" > "$1.new" && mv "$1.new" "$1"
 }
-for f in tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/checkasm/Makefile tests/fate/checkasm.mak; do
+checkasm_lists="tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/checkasm/Makefile tests/fate/checkasm.mak"
+for f in $checkasm_lists; do
     cp "$src/$f" "$tmp.${f##*/}"
 done
 for n in $filters; do
@@ -261,7 +262,7 @@ for n in $filters; do
     checkasm_insert "$tmp.checkasm.mak" 'fate-checkasm-vf_[a-z0-9_]*' "vf_$n" \
         "$(printf '                %-56s\\' "fate-checkasm-vf_$n")" 0 || die "$where tests/fate/checkasm.mak"
 done
-for f in tests/checkasm/checkasm.c tests/checkasm/checkasm.h tests/checkasm/Makefile tests/fate/checkasm.mak; do
+for f in $checkasm_lists; do
     put "$tmp.${f##*/}" "$tree/$f"
     rm -f "$tmp.${f##*/}"
 done
