@@ -89,7 +89,66 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         __syncthreads();
     }
     if (valid && lane == 0)
-        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, i, j, &st, n, a.f.vec);
+        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, i, j, &st, n, *a.f.trust,
+                                                      a.f.vec);
+}
+
+/**
+ * The motion check over MCFPS_CUDA_CHECK_BW x MCFPS_CUDA_CHECK_BH of the
+ * pixels it reads per block, a thread each: the block's two sums (at most
+ * 256 * 255^2 each) into part[].
+ */
+extern "C" __global__ void mcfps_check(McfpsCudaCheckArgs a)
+{
+    MCFPS_SHARED uint32_t sm[MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH];
+    MCFPS_SHARED uint32_t sb[MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH];
+    const int t = threadIdx.y * MCFPS_CUDA_CHECK_BW + threadIdx.x;
+    const int x = (blockIdx.x * MCFPS_CUDA_CHECK_BW + threadIdx.x) * MCFPS_CHECK_STEP;
+    const int y = (blockIdx.y * MCFPS_CUDA_CHECK_BH + threadIdx.y) * MCFPS_CHECK_STEP;
+    int em = 0, eb = 0;
+
+    if (x < a.p.width && y < a.p.height)
+        mcfps_check_px(&a.p, a.f.d, a.phi, a.pp, a.sp, a.a, a.sa, a.b, a.sb, x, y, &em, &eb);
+    sm[t] = em;
+    sb[t] = eb;
+    __syncthreads();
+    for (int h = MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            sm[t] += sm[t + h];
+            sb[t] += sb[t + h];
+        }
+        __syncthreads();
+    }
+    if (!t) {
+        const int part = blockIdx.y * a.parts_w + blockIdx.x;
+        a.f.part[2 * part]     = sm[0];
+        a.f.part[2 * part + 1] = sb[0];
+    }
+}
+
+/** The pair's trust from mcfps_check's sums: one block of MCFPS_CUDA_TRUST_THREADS. */
+extern "C" __global__ void mcfps_trust_sum(McfpsCudaCheckArgs a)
+{
+    MCFPS_SHARED uint64_t sm[MCFPS_CUDA_TRUST_THREADS], sb[MCFPS_CUDA_TRUST_THREADS];
+    const int t = threadIdx.x;
+    uint64_t em = 0, eb = 0;
+
+    for (int i = t; i < a.nb_parts; i += MCFPS_CUDA_TRUST_THREADS) {
+        em += a.f.part[2 * i];
+        eb += a.f.part[2 * i + 1];
+    }
+    sm[t] = em;
+    sb[t] = eb;
+    __syncthreads();
+    for (int h = MCFPS_CUDA_TRUST_THREADS / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            sm[t] += sm[t + h];
+            sb[t] += sb[t + h];
+        }
+        __syncthreads();
+    }
+    if (!t)
+        *a.f.trust = mcfps_trust(sm[0], sb[0]);
 }
 
 /** One sample of an interpolated plane. */

@@ -31,6 +31,7 @@ typedef short  int16_t;
 typedef ushort uint16_t;
 typedef int    int32_t;
 typedef uint   uint32_t;
+typedef ulong  uint64_t;
 #define MCFPS_FN static inline
 #define MCFPS_GLOBAL __global
 #elif defined(__CUDACC__) || defined(__CUDA__)
@@ -39,6 +40,7 @@ typedef short          int16_t;
 typedef unsigned short uint16_t;
 typedef int            int32_t;
 typedef unsigned int   uint32_t;
+typedef unsigned long long uint64_t;
 #define MCFPS_FN __device__ static inline
 #else
 #include <stdint.h>
@@ -76,6 +78,9 @@ enum McfpsSide {
 #define MCFPS_STILL_E0    16                      ///< mean |error| (1/16 level) added to both errors of the still test
 #define MCFPS_OBMC_E0     16                      ///< matching error (1/16 level) that halves a cell's OBMC weight
 #define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match; the poorest weigh 1
+#define MCFPS_CHECK_STEP  2                       ///< the motion check reads every 2nd pixel of every 2nd row
+#define MCFPS_CHECK_BIAS  4                       ///< the motion check counts the plain average's error 4 times
+#define MCFPS_TRUST_E0    16                      ///< mean |error| (1/16 level) at which a cell keeps half its distrust
 /** per-cell info word: side, MC weight m 0..256, OBMC weight r 1..MCFPS_OBMC_RMAX */
 #define MCFPS_INFO(side, m, r) ((side) | ((m) << 2) | (((r) - 1) << 11))
 #define MCFPS_INFO_SIDE(i)  ((i) & 3)
@@ -492,7 +497,7 @@ MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
  */
 MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
                                  const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
-                                 int i, int j, const McfpsSearch *st, int n,
+                                 int i, int j, const McfpsSearch *st, int n, int trust,
                                  MCFPS_GLOBAL int16_t *out_v)
 {
     const int k = j * p->cw + i;
@@ -525,6 +530,12 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
                                   0, MCFPS_PHI_ONE);
         m = m < ms ? m : ms;
     }
+    /* the pair's motion check: where A's vectors rebuilt A poorly, motion
+     * is less to be trusted, except where the match is close */
+    {
+        const int tc = trust + (MCFPS_PHI_ONE - trust) * MCFPS_TRUST_E0 / (err + MCFPS_TRUST_E0);
+        m = (m * tc + 128) >> 8;
+    }
     out_v[2 * k]     = dx;
     out_v[2 * k + 1] = dy;
     return MCFPS_INFO(side, m, mcfps_clip(MCFPS_OBMC_RMAX * MCFPS_OBMC_E0 / (err + MCFPS_OBMC_E0),
@@ -541,7 +552,7 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
                                const MCFPS_GLOBAL uint8_t *b, int sb,
                                const MCFPS_GLOBAL int16_t *ra, const MCFPS_GLOBAL int16_t *rb,
                                const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
-                               int i, int j, MCFPS_GLOBAL int16_t *out_v)
+                               int i, int j, int trust, MCFPS_GLOBAL int16_t *out_v)
 {
     McfpsSearch st;
     int n = 1;
@@ -555,13 +566,54 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
         sad = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
         mcfps_search_update(p, &st, q, dx, dy, sad, n);
     }
-    return mcfps_search_finish(p, fa, fb, i, j, &st, n, out_v);
+    return mcfps_search_finish(p, fa, fb, i, j, &st, n, trust, out_v);
 }
 
 /** Plain weighted average of the two frames at phase phi. */
 MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
 {
     return ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
+}
+
+/**
+ * The motion check at luma pixel (x, y) of A, which lies at phase phi
+ * between its neighbours P and B: A rebuilt from P and B along the
+ * trajectory through the pixel of d (quarter pel, P -> B, field of
+ * p->cw x p->ch cells: the cell holding the pixel), and the plain average
+ * of P and B. Their squared errors against A go to *em and *eb.
+ */
+MCFPS_FN void mcfps_check_px(const McfpsParams *p, const MCFPS_GLOBAL int16_t *d, int phi,
+                             const MCFPS_GLOBAL uint8_t *pp, int sp,
+                             const MCFPS_GLOBAL uint8_t *a, int sa,
+                             const MCFPS_GLOBAL uint8_t *b, int sb,
+                             int x, int y, int *em, int *eb)
+{
+    const int k = (y >> MCFPS_CELL_LOG2) * p->cw + (x >> MCFPS_CELL_LOG2);
+    const int dx = d[2 * k], dy = d[2 * k + 1];
+    const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+    const int pax = 4 * x + oax, pay = 4 * y + oay, pbx = pax + dx, pby = pay + dy;
+    const int vp = mcfps_sample(pp, sp, p->width, p->height, pax, pay, 2, 2);
+    const int vb = mcfps_sample(b, sb, p->width, p->height, pbx, pby, 2, 2);
+    /* an end outside the picture sees nothing: the other end is taken (M5) */
+    const int p_out = pax < 0 || pay < 0 || pax > 4 * (p->width - 1) || pay > 4 * (p->height - 1);
+    const int b_out = pbx < 0 || pby < 0 || pbx > 4 * (p->width - 1) || pby > 4 * (p->height - 1);
+    const int va = a[(long)y * sa + x];
+    const int e1 = (p_out && !b_out ? vb : b_out && !p_out ? vp : mcfps_blend_pixel(vp, vb, phi)) - va;
+    const int e0 = mcfps_blend_pixel(pp[(long)y * sp + x], b[(long)y * sb + x], phi) - va;
+    *em = e1 * e1;
+    *eb = e0 * e0;
+}
+
+/**
+ * The pair's trust in motion, 0..256, from the motion check's sums of
+ * squared errors (mcfps_check_px() over the pixels it reads): 256 where
+ * the vectors rebuild A far better than the plain average, falling as
+ * their error nears MCFPS_CHECK_BIAS times the average's.
+ */
+MCFPS_FN int mcfps_trust(uint64_t em, uint64_t eb)
+{
+    const uint64_t den = em + MCFPS_CHECK_BIAS * eb;
+    return den ? (int)((MCFPS_PHI_ONE * MCFPS_CHECK_BIAS * eb + den / 2) / den) : MCFPS_PHI_ONE;
 }
 
 /**

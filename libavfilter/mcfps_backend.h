@@ -30,6 +30,7 @@
 #include "mcfps.h"
 
 #define MCFPS_MAX_PLANES 4
+#define MCFPS_SLOTS      3   ///< pictures a backend holds: P, A and B
 
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
 typedef int (McfpsExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
@@ -77,7 +78,7 @@ typedef struct McfpsBackend {
     /** Prepare for pictures of f; called again after uninit on a size or format change. */
     int  (*init)(void *priv, const McfpsHost *host, const McfpsFormat *f);
     /**
-     * Make frame the picture of slot (0 or 1): a software frame of f's
+     * Make frame the picture of slot (0 .. MCFPS_SLOTS - 1): a software frame of f's
      * format, or on a GPU backend a hardware frame of its device (read in
      * place or copied on the device, never through the host). A backend
      * that reads the frame in place keeps a reference to it until the slot
@@ -90,6 +91,14 @@ typedef struct McfpsBackend {
      * smooths them for the following render() calls.
      */
     int  (*fields)(void *priv, const McfpsParams *p, const int16_t *ra, const int16_t *rb);
+    /**
+     * The motion check of the pair (a, b) (M6): the picture of slot a
+     * rebuilt from those of slots prev and b, at phase phi between them,
+     * along d (P -> B, quarter pel, p->cw x p->ch (x, y) pairs, host memory,
+     * reusable once this returns). The trust it gives weighs motion
+     * compensation in the following render() calls; d NULL: full trust.
+     */
+    int  (*check)(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b);
     /**
      * Write the frame at phase p->phi between the pictures of slots a and b
      * into out: mode MCFPS_MODE_MC (with the fields of the last fields()

@@ -226,7 +226,7 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
-                          int16_t *vec, uint16_t *info, int j0, int j1)
+                          int trust, int16_t *vec, uint16_t *info, int j0, int j1)
 {
     for (int j = j0; j < j1; j++) {
         for (int i = 0; i < p->cw; i++) {
@@ -251,9 +251,26 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                 mcfps_search_update(p, &st, q, dx, dy,
                                     cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, dx, dy, limit), n);
             }
-            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, vec);
+            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, trust, vec);
         }
     }
+}
+
+void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
+                         const uint8_t *pp, int sp, const uint8_t *a, int sa, const uint8_t *b, int sb,
+                         int y0, int y1, uint64_t *em, uint64_t *eb)
+{
+    uint64_t sm = 0, sb0 = 0;
+    for (int y = y0; y < y1; y += MCFPS_CHECK_STEP) {
+        for (int x = 0; x < p->width; x += MCFPS_CHECK_STEP) {
+            int e1, e0;
+            mcfps_check_px(p, d, phi, pp, sp, a, sa, b, sb, x, y, &e1, &e0);
+            sm  += e1;
+            sb0 += e0;
+        }
+    }
+    *em = sm;
+    *eb = sb0;
 }
 
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
@@ -700,23 +717,28 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
 typedef struct McfpsCPUContext {
     McfpsHost host;
     McfpsFormat f;
-    AVFrame *pic[2];
-    int16_t *fa, *fb, *vec;
+    AVFrame *pic[MCFPS_SLOTS];
+    int16_t *fa, *fb, *vec, *check_d;
     const int16_t *ra, *rb;     ///< fields(): the caller's raw fields, valid during the call only
     int16_t *raw[2];
     uint16_t *info;
+    int trust;                  ///< the pair's, from check()
+    uint64_t *check_sum;        ///< check(): the two sums of each job
     /* the job of the moment */
     const McfpsParams *p;
     McfpsPlane pl[MCFPS_MAX_PLANES];
     int mode, plane_jobs;
+    int check_phi, check_slot[3], check_jobs;
     McfpsDSPContext dsp;
 } McfpsCPUContext;
 
 static void cpu_uninit(void *priv)
 {
     McfpsCPUContext *s = priv;
-    av_frame_free(&s->pic[0]);
-    av_frame_free(&s->pic[1]);
+    for (int i = 0; i < MCFPS_SLOTS; i++)
+        av_frame_free(&s->pic[i]);
+    av_freep(&s->check_d);
+    av_freep(&s->check_sum);
     av_freep(&s->raw[0]);
     av_freep(&s->raw[1]);
     av_freep(&s->fa);
@@ -734,25 +756,31 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->host   = *host;
     s->f      = *f;
     ff_mcfps_dsp_init(&s->dsp);
-    s->pic[0] = av_frame_alloc();
-    s->pic[1] = av_frame_alloc();
+    s->trust  = MCFPS_PHI_ONE;
+    for (int i = 0; i < MCFPS_SLOTS; i++)
+        if (!(s->pic[i] = av_frame_alloc()))
+            goto fail;
+    s->check_d   = av_malloc_array(cells, 2 * sizeof(*s->check_d));
+    s->check_sum = av_malloc_array(2 * 16 * FFMAX(host->nb_threads, 1), sizeof(*s->check_sum));
     s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
     s->raw[1] = av_malloc_array(cells, 2 * sizeof(*s->raw[1]));
     s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
     s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
     s->vec    = av_malloc_array(cells, 2 * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
-    if (!s->pic[0] || !s->pic[1] || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->vec || !s->info) {
-        cpu_uninit(s);
-        return AVERROR(ENOMEM);
-    }
+    if (!s->check_d || !s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb ||
+        !s->vec || !s->info)
+        goto fail;
     return 0;
+fail:
+    cpu_uninit(s);
+    return AVERROR(ENOMEM);
 }
 
 static int cpu_load(void *priv, int slot, const AVFrame *frame)
 {
     McfpsCPUContext *s = priv;
-    if (slot < 0 || slot > 1 || frame->hw_frames_ctx ||
+    if (slot < 0 || slot >= MCFPS_SLOTS || frame->hw_frames_ctx ||
         frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     av_frame_unref(s->pic[slot]);
@@ -797,13 +825,56 @@ static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
     return cpu_execute(s, cpu_smooth_job, cpu_jobs(s, p->ch));
 }
 
+static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int rows = (s->f.height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP;
+    const int y0 = rows * jobnr / nb_jobs * MCFPS_CHECK_STEP;
+    const int y1 = FFMIN(rows * (jobnr + 1) / nb_jobs * MCFPS_CHECK_STEP, s->f.height);
+    const AVFrame *pp = s->pic[s->check_slot[0]], *a = s->pic[s->check_slot[1]];
+    const AVFrame *b = s->pic[s->check_slot[2]];
+    ff_mcfps_check_rows(s->p, s->check_d, s->check_phi, pp->data[0], pp->linesize[0],
+                        a->data[0], a->linesize[0], b->data[0], b->linesize[0], y0, y1,
+                        &s->check_sum[2 * jobnr], &s->check_sum[2 * jobnr + 1]);
+    return 0;
+}
+
+static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b)
+{
+    McfpsCPUContext *s = priv;
+    const int slots[3] = { prev, a, b };
+    uint64_t em = 0, eb = 0;
+    int err;
+
+    s->trust = MCFPS_PHI_ONE;
+    if (!d)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (slots[i] < 0 || slots[i] >= MCFPS_SLOTS || !s->pic[slots[i]]->data[0])
+            return AVERROR(EINVAL);
+    memcpy(s->check_d, d, sizeof(*d) * 2 * p->cw * p->ch);
+    memcpy(s->check_slot, slots, sizeof(slots));
+    s->p          = p;
+    s->check_phi  = phi;
+    s->check_jobs = cpu_jobs(s, (p->height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP);
+    err = cpu_execute(s, cpu_check_job, s->check_jobs);
+    if (err < 0)
+        return err;
+    for (int i = 0; i < s->check_jobs; i++) {
+        em += s->check_sum[2 * i];
+        eb += s->check_sum[2 * i + 1];
+    }
+    s->trust = mcfps_trust(em, eb);
+    return 0;
+}
+
 static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
     const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
     ff_mcfps_select_rows(s->p, &s->dsp, pl->a, pl->sa, pl->b, pl->sb,
-                         s->ra, s->rb, s->fa, s->fb, s->vec, s->info, j0, j1);
+                         s->ra, s->rb, s->fa, s->fb, s->trust, s->vec, s->info, j0, j1);
     return 0;
 }
 
@@ -858,6 +929,7 @@ const McfpsBackend ff_mcfps_backend_cpu = {
     .init      = cpu_init,
     .load      = cpu_load,
     .fields    = cpu_fields,
+    .check     = cpu_check,
     .render    = cpu_render,
     .uninit    = cpu_uninit,
 };

@@ -71,7 +71,16 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
-                          int16_t *vec, uint16_t *info, int j0, int j1);
+                          int trust, int16_t *vec, uint16_t *info, int j0, int j1);
+
+/**
+ * The motion check (mcfps_check_px()) over the pixels it reads of luma rows
+ * [y0, y1) (y0 a multiple of MCFPS_CHECK_STEP): the sums of the squared
+ * errors of A rebuilt along d from P (pp) and B, and of the plain average.
+ */
+void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
+                         const uint8_t *pp, int sp, const uint8_t *a, int sa, const uint8_t *b, int sb,
+                         int y0, int y1, uint64_t *em, uint64_t *eb);
 
 /** Interpolated rows [y0, y1) of one plane. */
 void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,

@@ -60,20 +60,22 @@ typedef struct McfpsCUDAContext {
     CUstream stream;            ///< ours: the device's stream may be the legacy one, which waits for everything
     CUevent order;              ///< orders our stream and the device's around hardware frames
     CUmodule module;
-    CUfunction f_smooth, f_select, f_render, f_blend;
+    CUfunction f_smooth, f_select, f_render, f_blend, f_check, f_trust;
 
     /* frame planes (McfpsFormat.nb_frame_planes) */
-    CUdeviceptr own[3][MCFPS_MAX_PLANES];       ///< planes of slots 0, 1 and of the result, for software frames
+    CUdeviceptr own[MCFPS_SLOTS + 1][MCFPS_MAX_PLANES]; ///< planes of the slots and of the result, for software frames
     int own_pitch[MCFPS_MAX_PLANES];
-    McfpsCudaPlane pic[2][MCFPS_MAX_PLANES];    ///< what slot i reads: own planes or a frame's
-    AVFrame *held[2];                           ///< the hardware frame of slot i, or blank
+    McfpsCudaPlane pic[MCFPS_SLOTS][MCFPS_MAX_PLANES];  ///< what slot i reads: own planes or a frame's
+    AVFrame *held[MCFPS_SLOTS];                 ///< the hardware frame of slot i, or blank
     McfpsCudaFields fields;
+    int parts_w, parts_h;                       ///< mcfps_check's grid
 
     /* page-locked staging (frame planes packed at pitch fw[k]): software frames
-     * of slots 0 and 1 on their way up, the raw fields, and the result on
-     * its way down; each event marks the end of the last copy of its buffer */
-    GpumeCudaStaging up[2], fields_up, down;
-    CUevent up_done[2], fields_done, rendered;
+     * of the slots on their way up, the raw fields, the motion check's field,
+     * and the result on its way down; each event marks the end of the last
+     * copy of its buffer */
+    GpumeCudaStaging up[MCFPS_SLOTS], fields_up, check_up, down;
+    CUevent up_done[MCFPS_SLOTS], fields_done, check_done, rendered;
     size_t plane_offset[MCFPS_MAX_PLANES];
     AVFrame *rendering;         ///< the software frame the result goes to at finish() (not owned)
 } McfpsCUDAContext;
@@ -88,9 +90,10 @@ static void cuda_uninit(void *priv)
     if (s->hwctx) {
         CudaFunctions *cu = s->cu;
         const uint64_t bufs[] = { s->fields.ra, s->fields.rb, s->fields.fa, s->fields.fb,
-                                  s->fields.vec, s->fields.info };
-        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->fields_done,
-                              &s->rendered };
+                                  s->fields.vec, s->fields.info, s->fields.d, s->fields.part,
+                                  s->fields.trust };
+        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->up_done[2],
+                              &s->fields_done, &s->check_done, &s->rendered };
         CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
         if (s->stream) {
             CHECK_CU(cu->cuStreamSynchronize(s->stream));
@@ -99,11 +102,12 @@ static void cuda_uninit(void *priv)
         for (int i = 0; i < FF_ARRAY_ELEMS(events); i++)
             if (*events[i])
                 CHECK_CU(cu->cuEventDestroy(*events[i]));
-        ff_gpume_cuda_staging_free(cu, &s->up[0]);
-        ff_gpume_cuda_staging_free(cu, &s->up[1]);
+        for (int k = 0; k < MCFPS_SLOTS; k++)
+            ff_gpume_cuda_staging_free(cu, &s->up[k]);
         ff_gpume_cuda_staging_free(cu, &s->fields_up);
+        ff_gpume_cuda_staging_free(cu, &s->check_up);
         ff_gpume_cuda_staging_free(cu, &s->down);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < MCFPS_SLOTS + 1; k++)
             for (int i = 0; i < MCFPS_MAX_PLANES; i++)
                 if (s->own[k][i])
                     CHECK_CU(cu->cuMemFree(s->own[k][i]));
@@ -114,10 +118,16 @@ static void cuda_uninit(void *priv)
             CHECK_CU(cu->cuModuleUnload(s->module));
         CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     }
-    av_frame_free(&s->held[0]);
-    av_frame_free(&s->held[1]);
+    for (int k = 0; k < MCFPS_SLOTS; k++)
+        av_frame_free(&s->held[k]);
     av_buffer_unref(&s->device_ref);
     memset(s, 0, sizeof(*s));
+}
+
+static int launch(McfpsCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void *arg)
+{
+    void *args[] = { arg };
+    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
 }
 
 static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
@@ -136,10 +146,10 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     if (!host->hw_device ||
         ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_CUDA)
         return AVERROR(EINVAL);
-    s->held[0] = av_frame_alloc();
-    s->held[1] = av_frame_alloc();
+    for (int k = 0; k < MCFPS_SLOTS; k++)
+        s->held[k] = av_frame_alloc();
     s->device_ref = av_buffer_ref(host->hw_device);
-    if (!s->held[0] || !s->held[1] || !s->device_ref) {
+    if (!s->held[0] || !s->held[1] || !s->held[2] || !s->device_ref) {
         cuda_uninit(s);
         return AVERROR(ENOMEM);
     }
@@ -154,8 +164,8 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     }
     err = CHECK_CU(cu->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING));
     {
-        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->fields_done,
-                              &s->rendered };
+        CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->up_done[2],
+                              &s->fields_done, &s->check_done, &s->rendered };
         for (int i = 0; i < FF_ARRAY_ELEMS(events) && err >= 0; i++)
             err = CHECK_CU(cu->cuEventCreate(events[i], CU_EVENT_DISABLE_TIMING));
     }
@@ -174,6 +184,8 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     GET_FUNC(f_select, "mcfps_select");
     GET_FUNC(f_render, "mcfps_render");
     GET_FUNC(f_blend,  "mcfps_blend");
+    GET_FUNC(f_check,  "mcfps_check");
+    GET_FUNC(f_trust,  "mcfps_trust_sum");
 #undef GET_FUNC
 
     for (int k = 1; k < f->nb_frame_planes; k++)
@@ -181,16 +193,19 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     {
         const int last = f->nb_frame_planes - 1;
         const size_t frame_size = s->plane_offset[last] + (size_t)f->fw[last] * f->fh[last];
-        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[0], frame_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[1], frame_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->down, frame_size)) < 0 ||
+        for (int k = 0; k < MCFPS_SLOTS; k++)
+            if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[k], frame_size)) < 0)
+                goto fail;
+        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->down, frame_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->check_up,
+                                               s->cells * 2 * sizeof(int16_t))) < 0 ||
             (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->fields_up,
                                                s->cells * 4 * sizeof(int16_t))) < 0)
             goto fail;
     }
     for (int k = 0; k < f->nb_frame_planes; k++) {
         s->own_pitch[k] = FFALIGN(f->fw[k], 256);
-        for (int n = 0; n < 3; n++) {
+        for (int n = 0; n < MCFPS_SLOTS + 1; n++) {
             err = CHECK_CU(cu->cuMemAlloc(&s->own[n][k], (size_t)s->own_pitch[k] * f->fh[k]));
             if (err < 0)
                 goto fail;
@@ -198,14 +213,27 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     }
     {
         uint64_t *bufs[] = { &s->fields.ra, &s->fields.rb, &s->fields.fa, &s->fields.fb,
-                             &s->fields.vec, &s->fields.info };
+                             &s->fields.vec, &s->fields.info, &s->fields.d, &s->fields.part,
+                             &s->fields.trust };
+        s->parts_w = FFALIGN((f->width + 1) / 2, MCFPS_CUDA_CHECK_BW) / MCFPS_CUDA_CHECK_BW;
+        s->parts_h = FFALIGN((f->height + 1) / 2, MCFPS_CUDA_CHECK_BH) / MCFPS_CUDA_CHECK_BH;
         for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
+            const size_t size = bufs[i] == &s->fields.part ? (size_t)s->parts_w * s->parts_h * 2 * sizeof(uint32_t) :
+                                bufs[i] == &s->fields.trust ? sizeof(int32_t) :
+                                s->cells * 2 * sizeof(int16_t);
             CUdeviceptr m = 0;
-            err = CHECK_CU(cu->cuMemAlloc(&m, s->cells * 2 * sizeof(int16_t)));
+            err = CHECK_CU(cu->cuMemAlloc(&m, size));
             *bufs[i] = m;
             if (err < 0)
                 goto fail;
         }
+    }
+    {
+        /* no check yet: sums of no blocks give full trust */
+        McfpsCudaCheckArgs ca = { .f = s->fields };
+        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+        if (err < 0)
+            goto fail;
     }
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return 0;
@@ -250,7 +278,7 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     CUcontext dummy;
     int err;
 
-    if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height ||
+    if (slot < 0 || slot >= MCFPS_SLOTS || frame->width != s->f.width || frame->height != s->f.height ||
         (frame->format != AV_PIX_FMT_CUDA && frame->hw_frames_ctx))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
@@ -300,12 +328,6 @@ end:
     return err;
 }
 
-static int launch(McfpsCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void *arg)
-{
-    void *args[] = { arg };
-    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
-}
-
 static int cuda_fields(void *priv, const McfpsParams *p, const int16_t *ra, const int16_t *rb)
 {
     McfpsCUDAContext *s = priv;
@@ -333,6 +355,51 @@ static int cuda_fields(void *priv, const McfpsParams *p, const int16_t *ra, cons
         err = CHECK_CU(s->cu->cuEventRecord(s->fields_done, s->stream));
     if (err >= 0)
         err = launch(s, s->f_smooth, FFALIGN(p->cw, 16) / 16, FFALIGN(p->ch, 8) / 8, 16, 8, &a);
+    CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
+    return err;
+}
+
+static int cuda_check(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b)
+{
+    McfpsCUDAContext *s = priv;
+    const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*d);
+    McfpsCudaCheckArgs ca = {
+        .p = *p, .f = s->fields, .phi = phi,
+        .parts_w = s->parts_w, .nb_parts = s->parts_w * s->parts_h,
+    };
+    CUcontext dummy;
+    int err;
+
+    if ((size_t)p->cw * p->ch > s->cells || prev < 0 || prev >= MCFPS_SLOTS ||
+        a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS)
+        return AVERROR(EINVAL);
+    err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (err < 0)
+        return err;
+    if (!d) {
+        /* sums of no blocks: full trust */
+        ca.nb_parts = 0;
+        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+        goto end;
+    }
+    ca.pp = s->pic[prev][0].data;
+    ca.sp = s->pic[prev][0].pitch;
+    ca.a  = s->pic[a][0].data;
+    ca.sa = s->pic[a][0].pitch;
+    ca.b  = s->pic[b][0].data;
+    ca.sb = s->pic[b][0].pitch;
+    err = CHECK_CU(s->cu->cuEventSynchronize(s->check_done));
+    if (err >= 0) {
+        memcpy(s->check_up.data, d, size);
+        err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.d, s->check_up.data, size, s->stream));
+    }
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuEventRecord(s->check_done, s->stream));
+    if (err >= 0)
+        err = launch(s, s->f_check, s->parts_w, s->parts_h, MCFPS_CUDA_CHECK_BW, MCFPS_CUDA_CHECK_BH, &ca);
+    if (err >= 0)
+        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+end:
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }
@@ -368,7 +435,7 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
     CUcontext dummy;
     int err;
 
-    if (a < 0 || a > 1 || b < 0 || b > 1 || p->width != s->f.width || p->height != s->f.height ||
+    if (a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS || p->width != s->f.width || p->height != s->f.height ||
         (!hw && out->hw_frames_ctx))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
@@ -393,7 +460,7 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
             .p = *p, .f = s->fields,
             .a = s->pic[a][k].data + o, .sa = s->pic[a][k].pitch,
             .b = s->pic[b][k].data + o, .sb = s->pic[b][k].pitch,
-            .dst = (hw ? (CUdeviceptr)out->data[k] : s->own[2][k]) + o,
+            .dst = (hw ? (CUdeviceptr)out->data[k] : s->own[MCFPS_SLOTS][k]) + o,
             .sd  = hw ? out->linesize[k] : s->own_pitch[k],
             .step = s->f.step[i],
             .pw = s->f.w[i], .ph = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
@@ -402,7 +469,7 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
                      FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, 8) / 8, 32, 8, &pa);
     }
     for (int k = 0; k < s->f.nb_frame_planes && err >= 0 && !hw; k++)
-        err = copy_plane(s, k, CU_MEMORYTYPE_DEVICE, NULL, s->own[2][k], s->own_pitch[k],
+        err = copy_plane(s, k, CU_MEMORYTYPE_DEVICE, NULL, s->own[MCFPS_SLOTS][k], s->own_pitch[k],
                          CU_MEMORYTYPE_HOST, s->down.data + s->plane_offset[k], 0, s->f.fw[k]);
     /* a hardware frame is read on the device's stream next; a software one
      * by the host, after finish() */
@@ -434,6 +501,7 @@ const McfpsBackend ff_mcfps_backend_cuda = {
     .init      = cuda_init,
     .load      = cuda_load,
     .fields    = cuda_fields,
+    .check     = cuda_check,
     .render    = cuda_render,
     .finish    = cuda_finish,
     .uninit    = cuda_uninit,

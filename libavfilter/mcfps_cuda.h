@@ -33,6 +33,9 @@
 
 #define MCFPS_CUDA_SELECT_CELLS   8                              ///< cells of a mcfps_select block
 #define MCFPS_CUDA_SELECT_THREADS (32 * MCFPS_CUDA_SELECT_CELLS)  ///< a warp per cell
+#define MCFPS_CUDA_CHECK_BW       32                             ///< mcfps_check blocks: 32 x 8 pixels read
+#define MCFPS_CUDA_CHECK_BH       8
+#define MCFPS_CUDA_TRUST_THREADS  256                            ///< mcfps_trust_sum: one block
 
 /** The vector fields of a pair and the choice of each cell, cw x ch entries each. */
 typedef struct McfpsCudaFields {
@@ -43,6 +46,9 @@ typedef struct McfpsCudaFields {
     MCFPS_DEVPTR(int16_t)  fb;
     MCFPS_DEVPTR(int16_t)  vec;         ///< the intermediate frame's vectors
     MCFPS_DEVPTR(uint16_t) info;        ///< and info words
+    MCFPS_DEVPTR(int16_t)  d;           ///< the motion check's field, P -> B
+    MCFPS_DEVPTR(uint32_t) part;        ///< its sums per mcfps_check block, (em, eb) pairs
+    MCFPS_DEVPTR(int32_t)  trust;       ///< the pair's trust (one value)
 } McfpsCudaFields;
 
 /** Argument of mcfps_smooth and mcfps_select. */
@@ -53,6 +59,18 @@ typedef struct McfpsCudaCellArgs {
     MCFPS_DEVPTR(const uint8_t) b;
     int sa, sb;                         ///< their pitches
 } McfpsCudaCellArgs;
+
+/** Argument of mcfps_check and mcfps_trust_sum: the motion check of A between P and B. */
+typedef struct McfpsCudaCheckArgs {
+    McfpsParams p;
+    McfpsCudaFields f;
+    MCFPS_DEVPTR(const uint8_t) pp;     ///< luma planes of P, A, B
+    MCFPS_DEVPTR(const uint8_t) a;
+    MCFPS_DEVPTR(const uint8_t) b;
+    int sp, sa, sb;                     ///< their pitches
+    int phi;                            ///< A's phase between P and B
+    int parts_w, nb_parts;              ///< mcfps_check's grid: blocks per row, blocks
+} McfpsCudaCheckArgs;
 
 /** Argument of mcfps_render and mcfps_blend: one plane, sample (x, y) at y * pitch + x * step. */
 typedef struct McfpsCudaPlaneArgs {

@@ -53,11 +53,13 @@ typedef struct McfpsOpenCLContext {
     AVOpenCLDeviceContext *hwctx;
     cl_command_queue queue;
     cl_program program;
-    cl_kernel k_smooth, k_select, k_render, k_blend;
+    cl_kernel k_smooth, k_select, k_render, k_blend, k_check, k_trust;
 
-    cl_mem pic[2][MCFPS_MAX_PLANES];    ///< the two pictures' frame planes, packed rows
+    cl_mem pic[MCFPS_SLOTS][MCFPS_MAX_PLANES];  ///< the slots' frame planes, packed rows
     cl_mem out[MCFPS_MAX_PLANES];       ///< the result's
     cl_mem ra, rb, fa, fb, vec, info;
+    cl_mem d, part, trust;              ///< the motion check's field, sums per group, and trust
+    int parts_w, parts_h;               ///< mcfps_check's groups
 } McfpsOpenCLContext;
 
 static void ocl_uninit(void *priv)
@@ -72,11 +74,13 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_KERNEL(s->k_select);
     CL_RELEASE_KERNEL(s->k_render);
     CL_RELEASE_KERNEL(s->k_blend);
+    CL_RELEASE_KERNEL(s->k_check);
+    CL_RELEASE_KERNEL(s->k_trust);
     if (s->program)
         clReleaseProgram(s->program);
     for (int i = 0; i < MCFPS_MAX_PLANES; i++) {
-        CL_RELEASE_MEMORY(s->pic[0][i]);
-        CL_RELEASE_MEMORY(s->pic[1][i]);
+        for (int k = 0; k < MCFPS_SLOTS; k++)
+            CL_RELEASE_MEMORY(s->pic[k][i]);
         CL_RELEASE_MEMORY(s->out[i]);
     }
     CL_RELEASE_MEMORY(s->ra);
@@ -85,6 +89,9 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_MEMORY(s->fb);
     CL_RELEASE_MEMORY(s->vec);
     CL_RELEASE_MEMORY(s->info);
+    CL_RELEASE_MEMORY(s->d);
+    CL_RELEASE_MEMORY(s->part);
+    CL_RELEASE_MEMORY(s->trust);
     CL_RELEASE_QUEUE(s->queue);
     av_buffer_unref(&s->device_ref);
     memset(s, 0, sizeof(*s));
@@ -101,7 +108,9 @@ static int build_program(McfpsOpenCLContext *s)
                                      "-cl-std=CL1.2", &s->program)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_smooth", 1, &s->k_smooth)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_select", WIN_PX, &s->k_select)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", 1, &s->k_render)) < 0)
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", 1, &s->k_render)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_check", 256, &s->k_check)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_trust_sum", 256, &s->k_trust)) < 0)
         return err;
     return ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_blend", 1, &s->k_blend);
 }
@@ -151,18 +160,29 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         goto fail;
     for (int k = 0; k < f->nb_frame_planes; k++) {
         const size_t size = (size_t)f->fw[k] * f->fh[k];
-        if (!(s->pic[0][k] = alloc_buffer(s, size, &err)) ||
-            !(s->pic[1][k] = alloc_buffer(s, size, &err)) ||
-            !(s->out[k]    = alloc_buffer(s, size, &err)))
+        for (int n = 0; n < MCFPS_SLOTS; n++)
+            if (!(s->pic[n][k] = alloc_buffer(s, size, &err)))
+                goto fail;
+        if (!(s->out[k] = alloc_buffer(s, size, &err)))
             goto fail;
     }
+    s->parts_w = FFALIGN((f->width + 1) / 2, 32) / 32;
+    s->parts_h = FFALIGN((f->height + 1) / 2, 8) / 8;
     if (!(s->ra   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->rb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->fa   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->fb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->vec  = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
-        !(s->info = alloc_buffer(s, cells * sizeof(uint16_t), &err)))
+        !(s->info = alloc_buffer(s, cells * sizeof(uint16_t), &err)) ||
+        !(s->d     = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->part  = alloc_buffer(s, (size_t)s->parts_w * s->parts_h * 2 * sizeof(cl_uint), &err)) ||
+        !(s->trust = alloc_buffer(s, sizeof(cl_int), &err)))
         goto fail;
+    {
+        const cl_int full = MCFPS_PHI_ONE;
+        cle = clEnqueueWriteBuffer(s->queue, s->trust, CL_TRUE, 0, sizeof(full), &full, 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to initialise the trust: %d\n", cle);
+    }
     return 0;
 fail:
     ocl_uninit(s);
@@ -215,7 +235,7 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     cl_int cle;
     int err = 0;
 
-    if (slot < 0 || slot > 1 || frame->width != s->f.width || frame->height != s->f.height)
+    if (slot < 0 || slot >= MCFPS_SLOTS || frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     for (int i = 0; i < s->f.nb_frame_planes; i++) {
         if (frame->format == AV_PIX_FMT_OPENCL) {
@@ -265,6 +285,47 @@ fail:
     return err;
 }
 
+static int ocl_check(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b)
+{
+    McfpsOpenCLContext *s = priv;
+    void *avctx = s->host.log_ctx;
+    const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*d);
+    const size_t local[2]  = { 32, 8 }, global[2] = { 32 * s->parts_w, 8 * s->parts_h };
+    const size_t local1 = 256;
+    const cl_int nb_parts = s->parts_w * s->parts_h;
+    cl_int cle;
+    int err = 0;
+
+    if ((size_t)p->cw * p->ch > (size_t)s->cells || prev < 0 || prev >= MCFPS_SLOTS ||
+        a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS)
+        return AVERROR(EINVAL);
+    if (!d) {
+        const cl_int full = MCFPS_PHI_ONE;
+        cle = clEnqueueWriteBuffer(s->queue, s->trust, CL_TRUE, 0, sizeof(full), &full, 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to reset the trust: %d\n", cle);
+        return 0;
+    }
+    /* blocking: the caller reuses its array */
+    cle = clEnqueueWriteBuffer(s->queue, s->d, CL_TRUE, 0, size, d, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the motion check's field: %d\n", cle);
+    CL_SET_KERNEL_ARG(s->k_check, 0, McfpsParams, p);
+    CL_SET_KERNEL_ARG(s->k_check, 1, cl_mem, &s->d);
+    CL_SET_KERNEL_ARG(s->k_check, 2, cl_int, &phi);
+    CL_SET_KERNEL_ARG(s->k_check, 3, cl_mem, &s->pic[prev][0]);
+    CL_SET_KERNEL_ARG(s->k_check, 4, cl_mem, &s->pic[a][0]);
+    CL_SET_KERNEL_ARG(s->k_check, 5, cl_mem, &s->pic[b][0]);
+    CL_SET_KERNEL_ARG(s->k_check, 6, cl_mem, &s->part);
+    cle = clEnqueueNDRangeKernel(s->queue, s->k_check, 2, NULL, global, local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue mcfps_check: %d\n", cle);
+    CL_SET_KERNEL_ARG(s->k_trust, 0, cl_mem, &s->part);
+    CL_SET_KERNEL_ARG(s->k_trust, 1, cl_int, &nb_parts);
+    CL_SET_KERNEL_ARG(s->k_trust, 2, cl_mem, &s->trust);
+    cle = clEnqueueNDRangeKernel(s->queue, s->k_trust, 1, NULL, &local1, &local1, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue mcfps_trust_sum: %d\n", cle);
+fail:
+    return err;
+}
+
 static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out)
 {
     McfpsOpenCLContext *s = priv;
@@ -273,7 +334,7 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
     cl_int cle;
     int err = 0;
 
-    if (a < 0 || a > 1 || b < 0 || b > 1 || p->width != s->f.width || p->height != s->f.height)
+    if (a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS || p->width != s->f.width || p->height != s->f.height)
         return AVERROR(EINVAL);
     if (mode == MCFPS_MODE_MC) {
         const size_t local = WIN_PX, global = (size_t)p->cw * p->ch * WIN_PX;
@@ -290,6 +351,7 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fb);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->vec);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->info);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->trust);
         cle = clSetKernelArg(s->k_select, arg, WIN_PX * sizeof(cl_uint), NULL);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to set the local memory of mcfps_select: %d\n", cle);
         cle = clEnqueueNDRangeKernel(s->queue, s->k_select, 1, NULL, &global, &local, 0, NULL, NULL);
@@ -349,6 +411,7 @@ const McfpsBackend ff_mcfps_backend_opencl = {
     .init      = ocl_init,
     .load      = ocl_load,
     .fields    = ocl_fields,
+    .check     = ocl_check,
     .render    = ocl_render,
     .uninit    = ocl_uninit,
 };

@@ -50,6 +50,7 @@ typedef struct McfpsContext {
     int mode;
     double scene;
     int lambda, rel_lo, rel_hi;
+    int check;
     int device, gpu_index;
 
     /* the device and backend */
@@ -60,13 +61,14 @@ typedef struct McfpsContext {
     int backend_ready;
     McfpsHost host;
     McfpsFormat fmt;
-    int slot_a;                 ///< the backend's picture slot holding s->a
+    int slot_a;                 ///< the backend's picture slot holding s->a; B's and P's follow it
 
     AVRational tb_fine;         ///< output time base / MCFPS_PHI_ONE: phases are exact in it
     int started;
     int64_t next;               ///< next output tick, in output time base
     AVFrame *a;                 ///< the earlier frame of the current pair
     int64_t pa;                 ///< its time in tb_fine
+    int64_t pp;                 ///< the time of the frame before it (P)
     int a_on_tick;              ///< a lies on tick s->next - 1 and has not been sent yet
 
     /* the pair (a, next frame): fields built once per pair */
@@ -76,6 +78,9 @@ typedef struct McfpsContext {
     int format;                 ///< of the frames (a hardware format for hardware frames)
     int sw_format;              ///< of their pixels
     int16_t *ra, *rb;
+    int16_t *rb_prev;           ///< the pair (P, A)'s rb: P -> A at A's cells
+    int16_t *check_d;           ///< P -> B through A, for the motion check
+    int prev_valid;             ///< P is in its slot, rb_prev holds its pair's
 
     /* output frames in order: with a backend that has finish(), a rendered
      * frame waits here until the next render, and the frames after it too */
@@ -102,6 +107,8 @@ static const AVOption mcfps_options[] = {
       OFFSET(rel_lo), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_LO }, 0, 255 * 16 - 1, FLAGS },
     { "rel_hi", "mean bilateral error (1/16 level) at or above which a cell is the plain average",
       OFFSET(rel_hi), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_HI }, 1, 255 * 16, FLAGS },
+    { "check", "trust motion as far as the earlier frame's vectors rebuild it from its neighbours",
+      OFFSET(check), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
     { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = GPUME_DEVICE_AUTO }, GPUME_DEVICE_AUTO, GPUME_DEVICE_OPENCL, FLAGS, .unit = "device" },
         { "auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu",
@@ -283,6 +290,9 @@ static void free_fields(McfpsContext *s)
 {
     av_freep(&s->ra);
     av_freep(&s->rb);
+    av_freep(&s->rb_prev);
+    av_freep(&s->check_d);
+    s->prev_valid = 0;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -393,9 +403,11 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     };
     s->format    = frame->format;
     cells        = (size_t)s->p.cw * s->p.ch;
-    s->ra   = av_malloc_array(cells, 2 * sizeof(*s->ra));
-    s->rb   = av_malloc_array(cells, 2 * sizeof(*s->rb));
-    if (!s->ra || !s->rb) {
+    s->ra      = av_malloc_array(cells, 2 * sizeof(*s->ra));
+    s->rb      = av_malloc_array(cells, 2 * sizeof(*s->rb));
+    s->rb_prev = av_malloc_array(cells, 2 * sizeof(*s->rb_prev));
+    s->check_d = av_malloc_array(cells, 2 * sizeof(*s->check_d));
+    if (!s->ra || !s->rb || !s->rb_prev || !s->check_d) {
         free_fields(s);
         return AVERROR(ENOMEM);
     }
@@ -477,10 +489,31 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 }
 
 /**
- * Build the vector fields of the pair (a, b). Fails when
+ * The motion check of the pair (s->a, B at fine time pb): how well the
+ * vectors through A, P -> A (the last pair's rb) and A -> B (ra), rebuild
+ * A from P and B.
+ */
+static int check_pair(AVFilterContext *ctx, int64_t pb)
+{
+    McfpsContext *s = ctx->priv;
+    const int slot_b = (s->slot_a + 1) % MCFPS_SLOTS, slot_p = (s->slot_a + 2) % MCFPS_SLOTS;
+    const int n = 2 * s->p.cw * s->p.ch;
+    int phi;
+
+    if (!s->check || !s->prev_valid)
+        return s->backend->check(s->backend_priv, &s->p, NULL, 0, slot_p, s->slot_a, slot_b);
+    for (int i = 0; i < n; i++)
+        s->check_d[i] = s->rb_prev[i] + s->ra[i];
+    phi = (int)(((s->pa - s->pp) * MCFPS_PHI_ONE + (pb - s->pp) / 2) / (pb - s->pp));
+    phi = av_clip(phi, 1, MCFPS_PHI_ONE - 1);
+    return s->backend->check(s->backend_priv, &s->p, s->check_d, phi, slot_p, s->slot_a, slot_b);
+}
+
+/**
+ * Build the vector fields of the pair (a, b), b at fine time pb. Fails when
  * neither frame carries vectors between them.
  */
-static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
+static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
 {
     McfpsContext *s = ctx->priv;
     const AVFrame *a = s->a;
@@ -495,6 +528,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
         { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL },
     };
     int na, nb, err;
+    int16_t *swap;
 
     s->pair_cut = 0;
     ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
@@ -521,8 +555,10 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), e->value);
         s->pair_cut = 1;
     }
-    if (s->mode != MCFPS_MODE_MC || s->pair_cut)
+    if (s->mode != MCFPS_MODE_MC || s->pair_cut) {
+        s->prev_valid = 0;
         return 0;
+    }
 
     /* a missing direction is the other one (same positions, negated) */
     if (!na)
@@ -530,11 +566,18 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b)
     if (!nb)
         memcpy(s->rb, s->ra, sizeof(*s->rb) * 2 * s->p.cw * s->p.ch);
     err = s->backend->fields(s->backend_priv, &s->p, s->ra, s->rb);
+    if (err >= 0)
+        err = check_pair(ctx, pb);
+    if (err >= 0)
+        err = ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
+    s->prev_valid = 0;
     if (err < 0)
         return err;
-    err = ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
-    if (err < 0)
-        return err;
+    /* this pair's rb is the next one's P -> A */
+    swap          = s->rb_prev;
+    s->rb_prev    = s->rb;
+    s->rb         = swap;
+    s->prev_valid = 1;
 
     /* no vector moves and nothing differs: a source that repeats frames,
      * whose repeats mcfps would hold where they could be interpolated */
@@ -614,7 +657,8 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     s->p.phi = phi;
     err = flush_queue(ctx);
     if (err >= 0)
-        err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, !s->slot_a, out);
+        err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a,
+                                 (s->slot_a + 1) % MCFPS_SLOTS, out);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
                ff_gpume_device_name(s->active_device), av_err2str(err));
@@ -666,9 +710,10 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
             return err;
         }
     }
-    s->a      = frame;
-    s->pa     = t;
-    s->slot_a = 0;
+    s->a          = frame;
+    s->pa         = t;
+    s->slot_a     = 0;
+    s->prev_valid = 0;
     err = load_frame(ctx, s->slot_a, frame);
     if (err < 0)
         return err;
@@ -722,9 +767,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         return start_run(ctx, b, pb);
     }
 
-    err = load_frame(ctx, !s->slot_a, b);
+    err = load_frame(ctx, (s->slot_a + 1) % MCFPS_SLOTS, b);
     if (err >= 0)
-        err = prepare_pair(ctx, b);
+        err = prepare_pair(ctx, b, pb);
     if (err >= 0)
         err = send_a(ctx);
     while (err >= 0 && s->next * MCFPS_PHI_ONE < pb) {
@@ -742,8 +787,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         err = emit_copy(ctx, b);
     av_frame_free(&s->a);
     s->a      = b;
+    s->pp     = s->pa;
     s->pa     = pb;
-    s->slot_a = !s->slot_a;
+    s->slot_a = (s->slot_a + 1) % MCFPS_SLOTS;
     return err;
 }
 

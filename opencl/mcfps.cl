@@ -47,7 +47,8 @@ __kernel __attribute__((reqd_work_group_size(WIN_PX, 1, 1)))
 void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const uchar *b, int sb,
                   __global const short *ra, __global const short *rb,
                   __global const short *fa, __global const short *fb,
-                  __global short *vec, __global ushort *info, __local uint *sum)
+                  __global short *vec, __global ushort *info, __global const int *trust,
+                  __local uint *sum)
 {
     const int t = get_local_id(0);
     const int i = get_group_id(0) % p.cw, j = get_group_id(0) / p.cw;
@@ -79,7 +80,71 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         mcfps_search_update(&p, &st, q, dx, dy, sad, n);
     }
     if (t == 0)
-        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, vec);
+        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, *trust, vec);
+}
+
+#define CHECK_BW 32
+#define CHECK_BH 8
+#define TRUST_WI 256
+
+/**
+ * The motion check over CHECK_BW x CHECK_BH of the pixels it reads per
+ * work-group, a work-item each: the group's two sums (at most
+ * 256 * 255^2 each) into part[].
+ */
+__kernel __attribute__((reqd_work_group_size(CHECK_BW, CHECK_BH, 1)))
+void mcfps_check(McfpsParams p, __global const short *d, int phi,
+                 __global const uchar *pp, __global const uchar *a, __global const uchar *b,
+                 __global uint *part)
+{
+    __local uint sm[CHECK_BW * CHECK_BH], sb[CHECK_BW * CHECK_BH];
+    const int t = get_local_id(1) * CHECK_BW + get_local_id(0);
+    const int x = get_global_id(0) * MCFPS_CHECK_STEP, y = get_global_id(1) * MCFPS_CHECK_STEP;
+    int em = 0, eb = 0;
+
+    if (x < p.width && y < p.height)
+        mcfps_check_px(&p, d, phi, pp, p.width, a, p.width, b, p.width, x, y, &em, &eb);
+    sm[t] = em;
+    sb[t] = eb;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = CHECK_BW * CHECK_BH / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            sm[t] += sm[t + h];
+            sb[t] += sb[t + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!t) {
+        const int g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+        part[2 * g]     = sm[0];
+        part[2 * g + 1] = sb[0];
+    }
+}
+
+/** The pair's trust from mcfps_check's sums of nb_parts groups: one work-group of TRUST_WI. */
+__kernel __attribute__((reqd_work_group_size(TRUST_WI, 1, 1)))
+void mcfps_trust_sum(__global const uint *part, int nb_parts, __global int *trust)
+{
+    __local ulong sm[TRUST_WI], sb[TRUST_WI];
+    const int t = get_local_id(0);
+    ulong em = 0, eb = 0;
+
+    for (int i = t; i < nb_parts; i += TRUST_WI) {
+        em += part[2 * i];
+        eb += part[2 * i + 1];
+    }
+    sm[t] = em;
+    sb[t] = eb;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = TRUST_WI / 2; h > 0; h >>= 1) {
+        if (t < h) {
+            sm[t] += sm[t + h];
+            sb[t] += sb[t + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!t)
+        *trust = mcfps_trust(sm[0], sb[0]);
 }
 
 /**

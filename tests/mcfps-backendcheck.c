@@ -3,8 +3,10 @@
  * random, smooth and real frames, several phases, modes mc and blend,
  * odd sizes, every format mcfps takes (planar, and nv12/nv21 with
  * interleaved chroma, on real frames too), fields from forward vectors
- * only and from vectors of both directions, slots swapped as the filter
- * swaps them, software and hardware frames in and out. A backend whose
+ * only and from vectors of both directions, the slots taken in turn as
+ * the filter takes them, the motion check (none for the first pair, then
+ * of frame 1 between frames 0 and 2 at a random phase), software and
+ * hardware frames in and out. A backend whose
  * device cannot be opened is reported as "skipped: no <name> device" and
  * never counts as passed.
  *
@@ -288,7 +290,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
     Run cpu = { 0 }, gpu = { 0 };
     AVFrame *f[3] = { NULL }, *hwf[3] = { NULL };
     AVBufferRef *frames = NULL;
-    int16_t *ra = NULL, *rb = NULL;
+    int16_t *ra = NULL, *rb = NULL, *d = NULL;
     int ok = 1, err;
 
     snprintf(name, sizeof(name), "%dx%d %s %s %s lambda=%d rel=%d/%d range=%d %s%s%s%s",
@@ -307,9 +309,10 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
     };
     ra = av_malloc_array(p.cw * p.ch, 2 * sizeof(*ra));
     rb = av_malloc_array(p.cw * p.ch, 2 * sizeof(*rb));
+    d  = av_malloc_array(p.cw * p.ch, 2 * sizeof(*d));
     for (int n = 0; n < 3; n++)
         f[n] = make_frame(c, n);
-    if (!ra || !rb || !f[0] || !f[1] || !f[2]) {
+    if (!ra || !rb || !d || !f[0] || !f[1] || !f[2]) {
         printf("FAIL %s: out of memory\n", name);
         ok = 0;
         goto end;
@@ -355,13 +358,12 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
         goto end;
     }
 
-    /* pairs (0, 1) in slots (0, 1), then (1, 2) in slots (1, 0), as the filter swaps them */
+    /* pairs (0, 1) in slots (0, 1), then (1, 2) in slots (1, 2), frame 0 in
+     * slot 0 their P, as the filter takes the slots in turn */
     for (int pair = 0; pair < 2 && ok; pair++) {
-        const int sa = pair, sb = !pair;
-        for (int n = pair; n < 2 + pair; n++) {
-            const int slot = n == pair ? sa : sb;
-            if (n == 1 && pair == 1)
-                continue;   /* frame 1 stays in slot 1 */
+        const int sa = pair, sb = pair + 1;
+        for (int n = pair ? 2 : 0; n < 2 + pair; n++) {
+            const int slot = n;
             if ((err = cpu.be->load(cpu.priv, slot, f[n])) < 0 ||
                 (err = gpu.be->load(gpu.priv, slot, c->hw_in ? hwf[n] : f[n])) < 0) {
                 printf("FAIL %s: load: %s\n", name, av_err2str(err));
@@ -372,6 +374,10 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
         if (!ok)
             break;
         if (c->mode == MCFPS_MODE_MC) {
+            /* the check's field: the last pair's rb (P -> A) plus this ra */
+            const int phi_a = 1 + (int)(rnd() % 255);
+            if (pair)
+                memcpy(d, rb, sizeof(*d) * 2 * p.cw * p.ch);
             if ((err = make_fields(c, &p, ra, rb)) < 0 ||
                 (err = cpu.be->fields(cpu.priv, &p, ra, rb)) < 0 ||
                 (err = gpu.be->fields(gpu.priv, &p, ra, rb)) < 0) {
@@ -379,9 +385,18 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
                 ok = 0;
                 break;
             }
-            /* the caller may reuse its arrays at once */
+            for (int k = 0; k < 2 * p.cw * p.ch && pair; k++)
+                d[k] += ra[k];
+            if ((err = cpu.be->check(cpu.priv, &p, pair ? d : NULL, phi_a, 0, sa, sb)) < 0 ||
+                (err = gpu.be->check(gpu.priv, &p, pair ? d : NULL, phi_a, 0, sa, sb)) < 0) {
+                printf("FAIL %s: check: %s\n", name, av_err2str(err));
+                ok = 0;
+                break;
+            }
+            memset(d, 0x7f, sizeof(*d) * 2 * p.cw * p.ch);
+            /* the caller may reuse its arrays at once (rb, after the next
+             * pair's check field takes it) */
             memset(ra, 0x7f, sizeof(*ra) * 2 * p.cw * p.ch);
-            memset(rb, 0x7f, sizeof(*rb) * 2 * p.cw * p.ch);
         }
         for (int k = 0; k < FF_ARRAY_ELEMS(phases) + 1 && ok; k++) {
             AVFrame *ref = mcfps_test_frame(c->w, c->h, c->fmt), *hwo = NULL;
@@ -422,6 +437,7 @@ end:
     av_buffer_unref(&frames);
     av_free(ra);
     av_free(rb);
+    av_free(d);
     if (ok == 2) {
         return 1;
     } else if (ok) {

@@ -178,7 +178,7 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, vec, info,
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, MCFPS_PHI_ONE, vec, info,
                              p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
         ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
@@ -234,17 +234,18 @@ static void check_rows(int w, int h, int phi, int range)
     int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
             *fb = malloc(cells * 4), *vec = malloc(cells * 4), *vec1 = malloc(cells * 4);
     uint16_t *info = malloc(cells * 2), *info1 = malloc(cells * 2);
+    const int trust = rnd() % 2 ? MCFPS_PHI_ONE : rnd() % (MCFPS_PHI_ONE + 1);
     int bad_sel = 0, bad_px = 0;
 
     random_field(ra, cells, range);
     random_field(rb, cells, range);
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, trust, vec, info, 0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
-            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, i, j, vec1);
+            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, i, j, trust, vec1);
             bad_sel += info1[k] != info[k] || vec1[2 * k] != vec[2 * k] || vec1[2 * k + 1] != vec[2 * k + 1];
         }
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
@@ -305,6 +306,64 @@ static int predict_mismatches(PredictFn c, PredictFn simd, int ntaps, uint8_t *a
 
 /* the SIMD bilateral_sad16() against the C one: random and extreme samples,
  * every weight, limits that stop it early or not */
+/*
+ * The motion check: P, A and B a texture moving by v per frame, d = 2v
+ * through A at phase 128: A is rebuilt exactly away from the edges; the
+ * sums of ff_mcfps_check_rows() over slices are those of mcfps_check_px()
+ * over the pixels it reads; the trust formula at its ends and middle.
+ */
+static void check_motion_check(int w, int h, int vx, int vy)
+{
+    const int pad = 64, tw = w + 2 * pad, th = h + 2 * pad;
+    uint8_t *t = texture(tw, th);
+    uint8_t *f[3];
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8 };
+    int16_t *d = malloc(p.cw * p.ch * 4);
+    const int m = abs(vx) + abs(vy) + 2;
+    uint64_t em = 0, eb = 0, em_in = 0, sm = 0, sb = 0;
+
+    for (int n = 0; n < 3; n++) {
+        f[n] = malloc((size_t)w * h);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                f[n][y * w + x] = t[(y + pad - n * vy) * tw + x + pad - n * vx];
+    }
+    for (int k = 0; k < p.cw * p.ch; k++) {
+        d[2 * k]     = 8 * vx;
+        d[2 * k + 1] = 8 * vy;
+    }
+    for (int y = 0; y < h; y += MCFPS_CHECK_STEP)
+        for (int x = 0; x < w; x += MCFPS_CHECK_STEP) {
+            int e1, e0;
+            mcfps_check_px(&p, d, 128, f[0], w, f[1], w, f[2], w, x, y, &e1, &e0);
+            em += e1;
+            eb += e0;
+            if (x >= m && y >= m && x < w - m && y < h - m)
+                em_in += e1;
+        }
+    CHECK(!em_in, "motion check, translation (%d, %d), %dx%d: interior error %llu",
+          vx, vy, w, h, (unsigned long long)em_in);
+    for (int s = 0; s < 3; s++) {
+        const int rows = (h + 1) / 2;
+        uint64_t e1, e0;
+        ff_mcfps_check_rows(&p, d, 128, f[0], w, f[1], w, f[2], w,
+                            rows * s / 3 * 2, FFMIN(rows * (s + 1) / 3 * 2, h), &e1, &e0);
+        sm += e1;
+        sb += e0;
+    }
+    CHECK(sm == em && sb == eb, "motion check rows, %dx%d: %llu %llu against %llu %llu",
+          w, h, (unsigned long long)sm, (unsigned long long)sb,
+          (unsigned long long)em, (unsigned long long)eb);
+    CHECK(mcfps_trust(0, 0) == 256 && mcfps_trust(0, 5) == 256 && mcfps_trust(5, 0) == 0 &&
+          mcfps_trust(4, 1) == 128 && mcfps_trust(12, 1) == 64,
+          "trust: %d %d %d %d %d", mcfps_trust(0, 0), mcfps_trust(0, 5), mcfps_trust(5, 0),
+          mcfps_trust(4, 1), mcfps_trust(12, 1));
+    for (int n = 0; n < 3; n++)
+        free(f[n]);
+    free(t);
+    free(d);
+}
+
 static void check_dsp(void)
 {
     enum { W = 64, H = 40 };
@@ -516,6 +575,9 @@ int main(void)
     check_sampler();
     check_raster();
     check_median();
+    check_motion_check(96, 64, 3, -2);
+    check_motion_check(77, 45, -5, 4);
+    check_motion_check(17, 9, 1, 1);
     check_dsp();
     /* the row functions with this CPU's SIMD functions, then with C only */
     for (int simd = 1; simd >= 0; simd--) {
