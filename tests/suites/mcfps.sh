@@ -11,6 +11,8 @@
 #  - nv12 and nv21: the output of yuv420p interleaved, on slice threads;
 #    formats it does not read (p010, 10 bit, nv24) refused at negotiation;
 #  - timestamp gaps and non-increasing timestamps;
+#  - the motion check: it changes the pairs with a frame before them in the
+#    run and no other (not the first pair, not the pair after a cut);
 #  - bad option values: non-zero exit and a message naming the option;
 #  - side data: no output frame carries motion vectors or lavfi.gpume.* keys;
 #  - valgrind memcheck of a conversion with a size change (when installed).
@@ -173,6 +175,24 @@ else
     ok repeats-note
 fi
 
+# the motion check (check=1, the default) changes the pairs that have a
+# frame before them in the run, and no other: at 50 fps from 25, output
+# 2n + 1 is the pair (n, n + 1); the first pair has no frame before it, the
+# pair (3, 4) is a cut (the nearest frame) and (4, 5) follows it
+CUT="testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),3*n,150)':y='if(lt(n,4),n,110)'"
+for c in 1 0; do
+    ff "check-$c" -f lavfi -i "$CUT,gpume=device=cpu:dir=bi,mcfps=fps=50:check=$c" -f framemd5 -
+done
+changed=$(paste -d' ' "$tmp/check-1.out" "$tmp/check-0.out" | grep -v '^#' |
+          awk '{ printf "%s", ($6 == $12 ? "" : NR - 1 " ") }')
+if [ "$(nframes "$tmp/check-1.out")" -ne 20 ] || [ "$(nframes "$tmp/check-0.out")" -ne 20 ]; then
+    bad check "$(nframes "$tmp/check-1.out") and $(nframes "$tmp/check-0.out") frames, want 20"
+elif [ "$changed" != "3 5 11 13 15 17 " ]; then
+    bad check "check=0 and check=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
+else
+    ok check
+fi
+
 # bad options
 refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
@@ -238,6 +258,7 @@ else
     same opencl-mc    "gpume=device=cpu:dir=bi,mcfps=fps=60:@DEV@"
     same opencl-fwd   "gpume=device=cpu:dir=fwd,mcfps=fps=60:lambda=8:@DEV@"
     same opencl-bwd   "gpume=device=cpu:dir=bwd,mcfps=fps=100:@DEV@"
+    same opencl-nocheck "gpume=device=cpu:dir=bi,mcfps=fps=60:check=0:@DEV@"
     same opencl-blend "gpume=device=cpu:dir=bi,mcfps=fps=60:mode=blend:@DEV@"
     same opencl-gray  "format=gray,gpume=device=cpu:dir=bi,mcfps=fps=50:@DEV@"
     same opencl-444   "format=yuv444p,gpume=device=cpu:dir=bi,mcfps=fps=50:rel_lo=0:rel_hi=1:@DEV@"
