@@ -260,17 +260,17 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
                          const uint8_t *pp, int sp, const uint8_t *a, int sa, const uint8_t *b, int sb,
                          int y0, int y1, uint64_t *em, uint64_t *eb)
 {
-    uint64_t sm = 0, sb0 = 0;
+    uint64_t sum_mc = 0, sum_avg = 0;
     for (int y = y0; y < y1; y += MCFPS_CHECK_STEP) {
         for (int x = 0; x < p->width; x += MCFPS_CHECK_STEP) {
-            int e1, e0;
-            mcfps_check_px(p, d, phi, pp, sp, a, sa, b, sb, x, y, &e1, &e0);
-            sm  += e1;
-            sb0 += e0;
+            int e_mc, e_avg;
+            mcfps_check_px(p, d, phi, pp, sp, a, sa, b, sb, x, y, &e_mc, &e_avg);
+            sum_mc  += e_mc;
+            sum_avg += e_avg;
         }
     }
-    *em = sm;
-    *eb = sb0;
+    *em = sum_mc;
+    *eb = sum_avg;
 }
 
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
@@ -714,6 +714,8 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
 /* The CPU backend: the row functions above on the filter's slice threads,
  * reading software frames in place. */
 
+#define JOBS_PER_THREAD 16  ///< slice jobs of a pass per thread (cpu_jobs())
+
 typedef struct McfpsCPUContext {
     McfpsHost host;
     McfpsFormat f;
@@ -761,7 +763,8 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         if (!(s->pic[i] = av_frame_alloc()))
             goto fail;
     s->check_d   = av_malloc_array(cells, 2 * sizeof(*s->check_d));
-    s->check_sum = av_malloc_array(2 * 16 * FFMAX(host->nb_threads, 1), sizeof(*s->check_sum));
+    /* as many as cpu_jobs() makes */
+    s->check_sum = av_malloc_array(2 * JOBS_PER_THREAD * FFMAX(host->nb_threads, 1), sizeof(*s->check_sum));
     s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
     s->raw[1] = av_malloc_array(cells, 2 * sizeof(*s->raw[1]));
     s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
@@ -791,7 +794,7 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
  * threads take as they come free */
 static int cpu_jobs(const McfpsCPUContext *s, int rows)
 {
-    return s->host.nb_threads > 1 ? FFMIN(rows, 16 * s->host.nb_threads) : 1;
+    return s->host.nb_threads > 1 ? FFMIN(rows, JOBS_PER_THREAD * s->host.nb_threads) : 1;
 }
 
 static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int nb_jobs), int nb_jobs)
