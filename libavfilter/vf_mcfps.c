@@ -91,6 +91,7 @@ typedef struct McfpsContext {
 
 #define OFFSET(x) offsetof(McfpsContext, x)
 #define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
+#define RFLAGS (FLAGS | AV_OPT_FLAG_RUNTIME_PARAM)
 
 static const AVOption mcfps_options[] = {
     { "fps", "output frame rate", OFFSET(fps), AV_OPT_TYPE_VIDEO_RATE, { .str = "60" }, 0, INT_MAX, FLAGS },
@@ -100,15 +101,15 @@ static const AVOption mcfps_options[] = {
         { "blend", "weighted average of the two frames", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_BLEND }, 0, 0, FLAGS, .unit = "mode" },
         { "dup",   "the nearest frame", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
     { "scene", "lavfi.gpume.scene_score above which two frames are a cut (nearest frame, no interpolation)",
-      OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, FLAGS },
+      OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, RFLAGS },
     { "lambda", "cost of a vector's distance from the smoothed field, per quarter pel per 32 pixels",
-      OFFSET(lambda), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 64, FLAGS },
+      OFFSET(lambda), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 64, RFLAGS },
     { "rel_lo", "mean bilateral error (1/16 level) at or below which a cell is fully compensated",
-      OFFSET(rel_lo), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_LO }, 0, 255 * 16 - 1, FLAGS },
+      OFFSET(rel_lo), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_LO }, 0, 255 * 16 - 1, RFLAGS },
     { "rel_hi", "mean bilateral error (1/16 level) at or above which a cell is the plain average",
-      OFFSET(rel_hi), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_HI }, 1, 255 * 16, FLAGS },
+      OFFSET(rel_hi), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_HI }, 1, 255 * 16, RFLAGS },
     { "check", "trust motion as far as the earlier frame's vectors rebuild it from its neighbours",
-      OFFSET(check), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+      OFFSET(check), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, RFLAGS },
     { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = GPUME_DEVICE_AUTO }, GPUME_DEVICE_AUTO, GPUME_DEVICE_OPENCL, FLAGS, .unit = "device" },
         { "auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu",
@@ -846,6 +847,32 @@ static const AVFilterPad mcfps_outputs[] = {
     },
 };
 
+/**
+ * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM (scene,
+ * lambda, rel_lo, rel_hi, check); they take effect from the next pair.
+ */
+static int process_command(AVFilterContext *ctx, const char *cmd, const char *args,
+                           char *res, int res_len, int flags)
+{
+    McfpsContext *s = ctx->priv;
+    const int rel_lo = s->rel_lo, rel_hi = s->rel_hi;
+    int err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
+
+    if (err < 0)
+        return err;
+    if (s->rel_lo >= s->rel_hi) {
+        av_log(ctx, AV_LOG_ERROR, "rel_lo=%d must be below rel_hi=%d; command ignored\n",
+               s->rel_lo, s->rel_hi);
+        s->rel_lo = rel_lo;
+        s->rel_hi = rel_hi;
+        return AVERROR(EINVAL);
+    }
+    s->p.lambda = s->lambda;
+    s->p.rel_lo = s->rel_lo;
+    s->p.rel_hi = s->rel_hi;
+    return 0;
+}
+
 const GPUME_FILTER ff_vf_mcfps = {
     GPUME_FILTER_P(name)        = "mcfps",
     GPUME_FILTER_P(description) = NULL_IF_CONFIG_SMALL("Convert the frame rate by motion compensation with the frames' motion vectors."),
@@ -855,6 +882,7 @@ const GPUME_FILTER ff_vf_mcfps = {
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
+    .process_command = process_command,
     FILTER_INPUTS(mcfps_inputs),
     FILTER_OUTPUTS(mcfps_outputs),
     FILTER_PIXFMTS_ARRAY(pix_fmts),

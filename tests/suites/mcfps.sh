@@ -13,6 +13,8 @@
 #  - timestamp gaps and non-increasing timestamps;
 #  - the motion check: it changes the pairs with a frame before them in the
 #    run and no other (not the first pair, not the pair after a cut);
+#  - runtime commands: a valid one takes effect from the next pair, one that
+#    breaks rel_lo < rel_hi is refused;
 #  - bad option values: non-zero exit and a message naming the option;
 #  - side data: no output frame carries motion vectors or lavfi.gpume.* keys;
 #  - valgrind memcheck of a conversion with a size change (when installed).
@@ -191,6 +193,27 @@ elif [ "$changed" != "3 5 11 13 15 17 " ]; then
     bad check "check=0 and check=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
 else
     ok check
+fi
+
+# runtime commands (sendcmd just before mcfps): one changes the frames from
+# the pair its frame ends (the frame of 0.2 s ends the pair (4, 5), whose
+# frame at 50 fps is output 9), none before; one that would put rel_lo at
+# or above rel_hi is refused, changing nothing
+for c in none "0.2 mcfps rel_hi 200" "0.2 mcfps rel_lo 900"; do
+    n=cmd-$(echo "$c" | tr -c 'a-z0-9\n' '-')
+    g="mcfps=fps=50"
+    [ "$c" = none ] || g="sendcmd=c='$c',$g"
+    ff "$n" -f lavfi -i "$SRC,gpume=device=cpu:dir=bi,$g" -f framemd5 -
+    grep -v '^#' "$tmp/$n.out" | awk -F, '{ print $NF }' > "$tmp/$n.md5"
+done
+first=$(paste -d' ' "$tmp/cmd-none.md5" "$tmp/cmd-0-2-mcfps-rel-hi-200.md5" | awk '$1 != $2 { print NR - 1; exit }')
+if [ "$(wc -l < "$tmp/cmd-none.md5")" -ne 20 ] || [ "${first:-none}" != 9 ]; then
+    bad command "rel_hi at 0.2 s: first changed output frame '${first:-none}', want 9 (of $(wc -l < "$tmp/cmd-none.md5"))"
+elif ! cmp -s "$tmp/cmd-none.md5" "$tmp/cmd-0-2-mcfps-rel-lo-900.md5" ||
+     ! grep -q "rel_lo=900 must be below rel_hi=640; command ignored" "$tmp/cmd-0-2-mcfps-rel-lo-900.err"; then
+    bad command "rel_lo 900 not refused, or the output changed: $(tailof "$tmp/cmd-0-2-mcfps-rel-lo-900.err")"
+else
+    ok command
 fi
 
 # bad options
