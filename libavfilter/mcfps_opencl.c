@@ -3,9 +3,9 @@
  * two source strings: libavfilter/mcfps.h (embedded as opencl/mcfps_h.cl by
  * tools/overlay.sh) and opencl/mcfps.cl.
  *
- * Every frame plane of the two pictures and of the result is a buffer of
- * its own, rows packed (pitch = McfpsFormat.fw, the two chroma planes of
- * nv12 interleaved in one). Software frames are written into them and the
+ * Every frame plane of the three pictures (P, A, B) and of the result is a
+ * buffer of its own, rows packed (pitch = McfpsFormat.fw, the two chroma
+ * planes of nv12 interleaved in one). Software frames are written into them and the
  * result read back; AV_PIX_FMT_OPENCL frames (one image2d_t per frame plane,
  * CL_RG for nv12's chroma) are copied image to buffer and back on the
  * device, so hardware frames never pass through the host.
