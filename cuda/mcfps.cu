@@ -94,17 +94,17 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
 }
 
 /**
- * The motion check over MCFPS_CUDA_CHECK_BW x MCFPS_CUDA_CHECK_BH of the
+ * The motion check over MCFPS_CHECK_GROUP_W x MCFPS_CHECK_GROUP_H of the
  * pixels it reads per block, a thread each: the block's two sums (at most
  * 256 * 255^2 each) into part[].
  */
 extern "C" __global__ void mcfps_check(McfpsCudaCheckArgs a)
 {
-    MCFPS_SHARED uint32_t sm[MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH];
-    MCFPS_SHARED uint32_t sb[MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH];
-    const int t = threadIdx.y * MCFPS_CUDA_CHECK_BW + threadIdx.x;
-    const int x = (blockIdx.x * MCFPS_CUDA_CHECK_BW + threadIdx.x) * MCFPS_CHECK_STEP;
-    const int y = (blockIdx.y * MCFPS_CUDA_CHECK_BH + threadIdx.y) * MCFPS_CHECK_STEP;
+    MCFPS_SHARED uint32_t sm[MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H];
+    MCFPS_SHARED uint32_t sb[MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H];
+    const int t = threadIdx.y * MCFPS_CHECK_GROUP_W + threadIdx.x;
+    const int x = (blockIdx.x * MCFPS_CHECK_GROUP_W + threadIdx.x) * MCFPS_CHECK_STEP;
+    const int y = (blockIdx.y * MCFPS_CHECK_GROUP_H + threadIdx.y) * MCFPS_CHECK_STEP;
     int em = 0, eb = 0;
 
     if (x < a.p.width && y < a.p.height)
@@ -112,7 +112,7 @@ extern "C" __global__ void mcfps_check(McfpsCudaCheckArgs a)
     sm[t] = em;
     sb[t] = eb;
     __syncthreads();
-    for (int h = MCFPS_CUDA_CHECK_BW * MCFPS_CUDA_CHECK_BH / 2; h > 0; h >>= 1) {
+    for (int h = MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H / 2; h > 0; h >>= 1) {
         if (t < h) {
             sm[t] += sm[t + h];
             sb[t] += sb[t + h];
@@ -126,21 +126,21 @@ extern "C" __global__ void mcfps_check(McfpsCudaCheckArgs a)
     }
 }
 
-/** The pair's trust from mcfps_check's sums: one block of MCFPS_CUDA_TRUST_THREADS. */
+/** The pair's trust from mcfps_check's sums: one block of MCFPS_TRUST_GROUP. */
 extern "C" __global__ void mcfps_trust_sum(McfpsCudaCheckArgs a)
 {
-    MCFPS_SHARED uint64_t sm[MCFPS_CUDA_TRUST_THREADS], sb[MCFPS_CUDA_TRUST_THREADS];
+    MCFPS_SHARED uint64_t sm[MCFPS_TRUST_GROUP], sb[MCFPS_TRUST_GROUP];
     const int t = threadIdx.x;
     uint64_t em = 0, eb = 0;
 
-    for (int i = t; i < a.nb_parts; i += MCFPS_CUDA_TRUST_THREADS) {
+    for (int i = t; i < a.nb_parts; i += MCFPS_TRUST_GROUP) {
         em += a.f.part[2 * i];
         eb += a.f.part[2 * i + 1];
     }
     sm[t] = em;
     sb[t] = eb;
     __syncthreads();
-    for (int h = MCFPS_CUDA_TRUST_THREADS / 2; h > 0; h >>= 1) {
+    for (int h = MCFPS_TRUST_GROUP / 2; h > 0; h >>= 1) {
         if (t < h) {
             sm[t] += sm[t + h];
             sb[t] += sb[t + h];

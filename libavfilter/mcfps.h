@@ -81,6 +81,9 @@ enum McfpsSide {
 #define MCFPS_CHECK_STEP  2                       ///< the motion check reads every 2nd pixel of every 2nd row
 #define MCFPS_CHECK_BIAS  4                       ///< the motion check counts the plain average's error 4 times
 #define MCFPS_TRUST_E0    16                      ///< mean |error| (1/16 level) at which a cell keeps half its distrust
+#define MCFPS_CHECK_GROUP_W 32                    ///< GPU check kernels: pixels read per group, 32 x 8, a thread each
+#define MCFPS_CHECK_GROUP_H 8
+#define MCFPS_TRUST_GROUP   256                   ///< GPU trust kernels: one group of 256 threads
 /** per-cell info word: side, MC weight m 0..256, OBMC weight r 1..MCFPS_OBMC_RMAX */
 #define MCFPS_INFO(side, m, r) ((side) | ((m) << 2) | (((r) - 1) << 11))
 #define MCFPS_INFO_SIDE(i)  ((i) & 3)
@@ -576,6 +579,15 @@ MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
 }
 
 /**
+ * Whether a trajectory end at (px, py), in units of 1/(4 << lx) and
+ * 1/(4 << ly) pixel of a pw x ph plane, lies outside the plane (M5).
+ */
+MCFPS_FN int mcfps_end_outside(int pw, int ph, int lx, int ly, int px, int py)
+{
+    return px < 0 || py < 0 || px > ((pw - 1) << (2 + lx)) || py > ((ph - 1) << (2 + ly));
+}
+
+/**
  * The motion check at luma pixel (x, y) of A, which lies at phase phi
  * between its neighbours P and B: A rebuilt from P and B along the
  * trajectory through the pixel of d (quarter pel, P -> B, field of
@@ -595,8 +607,8 @@ MCFPS_FN void mcfps_check_px(const McfpsParams *p, const MCFPS_GLOBAL int16_t *d
     const int vp = mcfps_sample(pp, sp, p->width, p->height, pax, pay, 2, 2);
     const int vb = mcfps_sample(b, sb, p->width, p->height, pbx, pby, 2, 2);
     /* an end outside the picture sees nothing: the other end is taken (M5) */
-    const int p_out = pax < 0 || pay < 0 || pax > 4 * (p->width - 1) || pay > 4 * (p->height - 1);
-    const int b_out = pbx < 0 || pby < 0 || pbx > 4 * (p->width - 1) || pby > 4 * (p->height - 1);
+    const int p_out = mcfps_end_outside(p->width, p->height, 0, 0, pax, pay);
+    const int b_out = mcfps_end_outside(p->width, p->height, 0, 0, pbx, pby);
     const int va = a[(long)y * sa + x];
     const int e1 = (p_out && !b_out ? vb : b_out && !p_out ? vp : mcfps_blend_pixel(vp, vb, phi)) - va;
     const int e0 = mcfps_blend_pixel(pp[(long)y * sp + x], b[(long)y * sb + x], phi) - va;
@@ -627,8 +639,8 @@ MCFPS_FN int mcfps_render_mix(const McfpsParams *p, int pw, int ph, int lx, int 
                               int pax, int pay, int pbx, int pby, int va, int vb, int avg)
 {
     const int phi = p->phi, m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
-    const int a_out = pax < 0 || pay < 0 || pax > ((pw - 1) << (2 + lx)) || pay > ((ph - 1) << (2 + ly));
-    const int b_out = pbx < 0 || pby < 0 || pbx > ((pw - 1) << (2 + lx)) || pby > ((ph - 1) << (2 + ly));
+    const int a_out = mcfps_end_outside(pw, ph, lx, ly, pax, pay);
+    const int b_out = mcfps_end_outside(pw, ph, lx, ly, pbx, pby);
     const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
     const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
                    ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;

@@ -720,8 +720,9 @@ typedef struct McfpsCPUContext {
     McfpsHost host;
     McfpsFormat f;
     AVFrame *pic[MCFPS_SLOTS];
-    int16_t *fa, *fb, *vec, *check_d;
+    int16_t *fa, *fb, *vec;
     const int16_t *ra, *rb;     ///< fields(): the caller's raw fields, valid during the call only
+    const int16_t *check_d;     ///< check(): the caller's field, valid during the call only
     int16_t *raw[2];
     uint16_t *info;
     int trust;                  ///< the pair's, from check()
@@ -730,7 +731,8 @@ typedef struct McfpsCPUContext {
     const McfpsParams *p;
     McfpsPlane pl[MCFPS_MAX_PLANES];
     int mode, plane_jobs;
-    int check_phi, check_slot[3], check_jobs;
+    int check_phi;
+    const AVFrame *check_pic[3];    ///< P, A, B
     McfpsDSPContext dsp;
 } McfpsCPUContext;
 
@@ -739,7 +741,6 @@ static void cpu_uninit(void *priv)
     McfpsCPUContext *s = priv;
     for (int i = 0; i < MCFPS_SLOTS; i++)
         av_frame_free(&s->pic[i]);
-    av_freep(&s->check_d);
     av_freep(&s->check_sum);
     av_freep(&s->raw[0]);
     av_freep(&s->raw[1]);
@@ -762,7 +763,6 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     for (int i = 0; i < MCFPS_SLOTS; i++)
         if (!(s->pic[i] = av_frame_alloc()))
             goto fail;
-    s->check_d   = av_malloc_array(cells, 2 * sizeof(*s->check_d));
     /* as many as cpu_jobs() makes */
     s->check_sum = av_malloc_array(2 * JOBS_PER_THREAD * FFMAX(host->nb_threads, 1), sizeof(*s->check_sum));
     s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
@@ -771,7 +771,7 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
     s->vec    = av_malloc_array(cells, 2 * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
-    if (!s->check_d || !s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb ||
+    if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb ||
         !s->vec || !s->info)
         goto fail;
     return 0;
@@ -834,8 +834,7 @@ static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
     const int rows = (s->f.height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP;
     const int y0 = rows * jobnr / nb_jobs * MCFPS_CHECK_STEP;
     const int y1 = FFMIN(rows * (jobnr + 1) / nb_jobs * MCFPS_CHECK_STEP, s->f.height);
-    const AVFrame *pp = s->pic[s->check_slot[0]], *a = s->pic[s->check_slot[1]];
-    const AVFrame *b = s->pic[s->check_slot[2]];
+    const AVFrame *pp = s->check_pic[0], *a = s->check_pic[1], *b = s->check_pic[2];
     ff_mcfps_check_rows(s->p, s->check_d, s->check_phi, pp->data[0], pp->linesize[0],
                         a->data[0], a->linesize[0], b->data[0], b->linesize[0], y0, y1,
                         &s->check_sum[2 * jobnr], &s->check_sum[2 * jobnr + 1]);
@@ -846,24 +845,27 @@ static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
 {
     McfpsCPUContext *s = priv;
     const int slots[3] = { prev, a, b };
+    const int jobs = cpu_jobs(s, (p->height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP);
     uint64_t em = 0, eb = 0;
     int err;
 
     s->trust = MCFPS_PHI_ONE;
     if (!d)
         return 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         if (slots[i] < 0 || slots[i] >= MCFPS_SLOTS || !s->pic[slots[i]]->data[0])
             return AVERROR(EINVAL);
-    memcpy(s->check_d, d, sizeof(*d) * 2 * p->cw * p->ch);
-    memcpy(s->check_slot, slots, sizeof(slots));
-    s->p          = p;
-    s->check_phi  = phi;
-    s->check_jobs = cpu_jobs(s, (p->height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP);
-    err = cpu_execute(s, cpu_check_job, s->check_jobs);
+        s->check_pic[i] = s->pic[slots[i]];
+    }
+    /* the jobs run within this call: d is read in place */
+    s->p         = p;
+    s->check_d   = d;
+    s->check_phi = phi;
+    err = cpu_execute(s, cpu_check_job, jobs);
+    s->check_d   = NULL;
     if (err < 0)
         return err;
-    for (int i = 0; i < s->check_jobs; i++) {
+    for (int i = 0; i < jobs; i++) {
         em += s->check_sum[2 * i];
         eb += s->check_sum[2 * i + 1];
     }

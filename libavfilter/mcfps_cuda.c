@@ -146,12 +146,14 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     if (!host->hw_device ||
         ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_CUDA)
         return AVERROR(EINVAL);
-    for (int k = 0; k < MCFPS_SLOTS; k++)
-        s->held[k] = av_frame_alloc();
     s->device_ref = av_buffer_ref(host->hw_device);
-    if (!s->held[0] || !s->held[1] || !s->held[2] || !s->device_ref) {
+    err = s->device_ref ? 0 : AVERROR(ENOMEM);
+    for (int k = 0; k < MCFPS_SLOTS && err >= 0; k++)
+        if (!(s->held[k] = av_frame_alloc()))
+            err = AVERROR(ENOMEM);
+    if (err < 0) {
         cuda_uninit(s);
-        return AVERROR(ENOMEM);
+        return err;
     }
     s->hwctx  = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
     s->cu     = cu = s->hwctx->internal->cuda_dl;
@@ -215,8 +217,8 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         uint64_t *bufs[] = { &s->fields.ra, &s->fields.rb, &s->fields.fa, &s->fields.fb,
                              &s->fields.vec, &s->fields.info, &s->fields.d, &s->fields.part,
                              &s->fields.trust };
-        s->parts_w = FFALIGN((f->width + 1) / 2, MCFPS_CUDA_CHECK_BW) / MCFPS_CUDA_CHECK_BW;
-        s->parts_h = FFALIGN((f->height + 1) / 2, MCFPS_CUDA_CHECK_BH) / MCFPS_CUDA_CHECK_BH;
+        s->parts_w = ff_mcfps_check_groups(f->width, MCFPS_CHECK_GROUP_W);
+        s->parts_h = ff_mcfps_check_groups(f->height, MCFPS_CHECK_GROUP_H);
         for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
             const size_t size = bufs[i] == &s->fields.part ? (size_t)s->parts_w * s->parts_h * 2 * sizeof(uint32_t) :
                                 bufs[i] == &s->fields.trust ? sizeof(int32_t) :
@@ -231,7 +233,7 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     {
         /* no check yet: sums of no blocks give full trust */
         McfpsCudaCheckArgs ca = { .f = s->fields };
-        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+        err = launch(s, s->f_trust, 1, 1, MCFPS_TRUST_GROUP, 1, &ca);
         if (err < 0)
             goto fail;
     }
@@ -379,7 +381,7 @@ static int cuda_check(void *priv, const McfpsParams *p, const int16_t *d, int ph
     if (!d) {
         /* sums of no blocks: full trust */
         ca.nb_parts = 0;
-        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+        err = launch(s, s->f_trust, 1, 1, MCFPS_TRUST_GROUP, 1, &ca);
         goto end;
     }
     ca.pp = s->pic[prev][0].data;
@@ -396,9 +398,9 @@ static int cuda_check(void *priv, const McfpsParams *p, const int16_t *d, int ph
     if (err >= 0)
         err = CHECK_CU(s->cu->cuEventRecord(s->check_done, s->stream));
     if (err >= 0)
-        err = launch(s, s->f_check, s->parts_w, s->parts_h, MCFPS_CUDA_CHECK_BW, MCFPS_CUDA_CHECK_BH, &ca);
+        err = launch(s, s->f_check, s->parts_w, s->parts_h, MCFPS_CHECK_GROUP_W, MCFPS_CHECK_GROUP_H, &ca);
     if (err >= 0)
-        err = launch(s, s->f_trust, 1, 1, MCFPS_CUDA_TRUST_THREADS, 1, &ca);
+        err = launch(s, s->f_trust, 1, 1, MCFPS_TRUST_GROUP, 1, &ca);
 end:
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;

@@ -33,9 +33,6 @@
 
 #define MCFPS_CUDA_SELECT_CELLS   8                              ///< cells of a mcfps_select block
 #define MCFPS_CUDA_SELECT_THREADS (32 * MCFPS_CUDA_SELECT_CELLS)  ///< a warp per cell
-#define MCFPS_CUDA_CHECK_BW       32                             ///< mcfps_check blocks: 32 x 8 pixels read
-#define MCFPS_CUDA_CHECK_BH       8
-#define MCFPS_CUDA_TRUST_THREADS  256                            ///< mcfps_trust_sum: one block
 
 /** The vector fields of a pair and the choice of each cell, cw x ch entries each. */
 typedef struct McfpsCudaFields {

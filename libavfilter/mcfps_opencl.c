@@ -109,8 +109,10 @@ static int build_program(McfpsOpenCLContext *s)
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_smooth", 1, &s->k_smooth)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_select", WIN_PX, &s->k_select)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", 1, &s->k_render)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_check", 256, &s->k_check)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_trust_sum", 256, &s->k_trust)) < 0)
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_check",
+                                      MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H, &s->k_check)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_trust_sum", MCFPS_TRUST_GROUP,
+                                      &s->k_trust)) < 0)
         return err;
     return ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_blend", 1, &s->k_blend);
 }
@@ -125,6 +127,20 @@ static cl_mem alloc_buffer(McfpsOpenCLContext *s, size_t size, int *err)
         *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
     }
     return m;
+}
+
+/** Full trust for the pairs without a check (and until the first). */
+static int full_trust(McfpsOpenCLContext *s)
+{
+    void *avctx = s->host.log_ctx;
+    const cl_int full = MCFPS_PHI_ONE;
+    cl_int cle;
+    int err = 0;
+
+    cle = clEnqueueWriteBuffer(s->queue, s->trust, CL_TRUE, 0, sizeof(full), &full, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to set the trust: %d\n", cle);
+fail:
+    return err;
 }
 
 static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
@@ -166,8 +182,8 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         if (!(s->out[k] = alloc_buffer(s, size, &err)))
             goto fail;
     }
-    s->parts_w = FFALIGN((f->width + 1) / 2, 32) / 32;
-    s->parts_h = FFALIGN((f->height + 1) / 2, 8) / 8;
+    s->parts_w = ff_mcfps_check_groups(f->width, MCFPS_CHECK_GROUP_W);
+    s->parts_h = ff_mcfps_check_groups(f->height, MCFPS_CHECK_GROUP_H);
     if (!(s->ra   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->rb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->fa   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
@@ -176,13 +192,9 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         !(s->info = alloc_buffer(s, cells * sizeof(uint16_t), &err)) ||
         !(s->d     = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->part  = alloc_buffer(s, (size_t)s->parts_w * s->parts_h * 2 * sizeof(cl_uint), &err)) ||
-        !(s->trust = alloc_buffer(s, sizeof(cl_int), &err)))
+        !(s->trust = alloc_buffer(s, sizeof(cl_int), &err)) ||
+        (err = full_trust(s)) < 0)
         goto fail;
-    {
-        const cl_int full = MCFPS_PHI_ONE;
-        cle = clEnqueueWriteBuffer(s->queue, s->trust, CL_TRUE, 0, sizeof(full), &full, 0, NULL, NULL);
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to initialise the trust: %d\n", cle);
-    }
     return 0;
 fail:
     ocl_uninit(s);
@@ -290,8 +302,9 @@ static int ocl_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
     McfpsOpenCLContext *s = priv;
     void *avctx = s->host.log_ctx;
     const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*d);
-    const size_t local[2]  = { 32, 8 }, global[2] = { 32 * s->parts_w, 8 * s->parts_h };
-    const size_t local1 = 256;
+    const size_t local[2]  = { MCFPS_CHECK_GROUP_W, MCFPS_CHECK_GROUP_H };
+    const size_t global[2] = { MCFPS_CHECK_GROUP_W * s->parts_w, MCFPS_CHECK_GROUP_H * s->parts_h };
+    const size_t local1 = MCFPS_TRUST_GROUP;
     const cl_int nb_parts = s->parts_w * s->parts_h;
     cl_int cle;
     int err = 0;
@@ -299,12 +312,8 @@ static int ocl_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
     if ((size_t)p->cw * p->ch > (size_t)s->cells || prev < 0 || prev >= MCFPS_SLOTS ||
         a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS)
         return AVERROR(EINVAL);
-    if (!d) {
-        const cl_int full = MCFPS_PHI_ONE;
-        cle = clEnqueueWriteBuffer(s->queue, s->trust, CL_TRUE, 0, sizeof(full), &full, 0, NULL, NULL);
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to reset the trust: %d\n", cle);
-        return 0;
-    }
+    if (!d)
+        return full_trust(s);
     /* blocking: the caller reuses its array */
     cle = clEnqueueWriteBuffer(s->queue, s->d, CL_TRUE, 0, size, d, 0, NULL, NULL);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the motion check's field: %d\n", cle);

@@ -489,6 +489,13 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
+/** Phase (1..255) of fine time t between fine times t0 < t1, rounded to nearest (M1). */
+static int phase(int64_t t, int64_t t0, int64_t t1)
+{
+    const int64_t phi = ((t - t0) * MCFPS_PHI_ONE + (t1 - t0) / 2) / (t1 - t0);
+    return (int)av_clip64(phi, 1, MCFPS_PHI_ONE - 1);
+}
+
 /**
  * The motion check of the pair (s->a, B at fine time pb): how well the
  * vectors through A, P -> A (the last pair's rb) and A -> B (ra), rebuild
@@ -499,15 +506,13 @@ static int check_pair(AVFilterContext *ctx, int64_t pb)
     McfpsContext *s = ctx->priv;
     const int slot_b = (s->slot_a + 1) % MCFPS_SLOTS, slot_p = (s->slot_a + 2) % MCFPS_SLOTS;
     const int n = 2 * s->p.cw * s->p.ch;
-    int phi;
 
     if (!s->check || !s->prev_valid)
         return s->backend->check(s->backend_priv, &s->p, NULL, 0, slot_p, s->slot_a, slot_b);
     for (int i = 0; i < n; i++)
         s->check_d[i] = s->rb_prev[i] + s->ra[i];
-    phi = (int)(((s->pa - s->pp) * MCFPS_PHI_ONE + (pb - s->pp) / 2) / (pb - s->pp));
-    phi = av_clip(phi, 1, MCFPS_PHI_ONE - 1);
-    return s->backend->check(s->backend_priv, &s->p, s->check_d, phi, slot_p, s->slot_a, slot_b);
+    return s->backend->check(s->backend_priv, &s->p, s->check_d, phase(s->pa, s->pp, pb),
+                             slot_p, s->slot_a, slot_b);
 }
 
 /**
@@ -775,14 +780,11 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         err = send_a(ctx);
     while (err >= 0 && s->next * MCFPS_PHI_ONE < pb) {
         const int64_t t = s->next * MCFPS_PHI_ONE;
-        int phi;
         if (t < s->pa) { /* cannot happen: ticks up to pa were sent */
             s->next++;
             continue;
         }
-        phi = (int)(((t - s->pa) * MCFPS_PHI_ONE + (pb - s->pa) / 2) / (pb - s->pa));
-        phi = av_clip(phi, 1, MCFPS_PHI_ONE - 1);
-        err = interpolate(ctx, b, phi);
+        err = interpolate(ctx, b, phase(t, s->pa, pb));
     }
     if (err >= 0 && s->next * MCFPS_PHI_ONE == pb)
         err = emit_copy(ctx, b);

@@ -83,22 +83,18 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, *trust, vec);
 }
 
-#define CHECK_BW 32
-#define CHECK_BH 8
-#define TRUST_WI 256
-
 /**
- * The motion check over CHECK_BW x CHECK_BH of the pixels it reads per
+ * The motion check over MCFPS_CHECK_GROUP_W x MCFPS_CHECK_GROUP_H of the pixels it reads per
  * work-group, a work-item each: the group's two sums (at most
  * 256 * 255^2 each) into part[].
  */
-__kernel __attribute__((reqd_work_group_size(CHECK_BW, CHECK_BH, 1)))
+__kernel __attribute__((reqd_work_group_size(MCFPS_CHECK_GROUP_W, MCFPS_CHECK_GROUP_H, 1)))
 void mcfps_check(McfpsParams p, __global const short *d, int phi,
                  __global const uchar *pp, __global const uchar *a, __global const uchar *b,
                  __global uint *part)
 {
-    __local uint sm[CHECK_BW * CHECK_BH], sb[CHECK_BW * CHECK_BH];
-    const int t = get_local_id(1) * CHECK_BW + get_local_id(0);
+    __local uint sm[MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H], sb[MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H];
+    const int t = get_local_id(1) * MCFPS_CHECK_GROUP_W + get_local_id(0);
     const int x = get_global_id(0) * MCFPS_CHECK_STEP, y = get_global_id(1) * MCFPS_CHECK_STEP;
     int em = 0, eb = 0;
 
@@ -107,7 +103,7 @@ void mcfps_check(McfpsParams p, __global const short *d, int phi,
     sm[t] = em;
     sb[t] = eb;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = CHECK_BW * CHECK_BH / 2; h > 0; h >>= 1) {
+    for (int h = MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H / 2; h > 0; h >>= 1) {
         if (t < h) {
             sm[t] += sm[t + h];
             sb[t] += sb[t + h];
@@ -121,22 +117,22 @@ void mcfps_check(McfpsParams p, __global const short *d, int phi,
     }
 }
 
-/** The pair's trust from mcfps_check's sums of nb_parts groups: one work-group of TRUST_WI. */
-__kernel __attribute__((reqd_work_group_size(TRUST_WI, 1, 1)))
+/** The pair's trust from mcfps_check's sums of nb_parts groups: one work-group of MCFPS_TRUST_GROUP. */
+__kernel __attribute__((reqd_work_group_size(MCFPS_TRUST_GROUP, 1, 1)))
 void mcfps_trust_sum(__global const uint *part, int nb_parts, __global int *trust)
 {
-    __local ulong sm[TRUST_WI], sb[TRUST_WI];
+    __local ulong sm[MCFPS_TRUST_GROUP], sb[MCFPS_TRUST_GROUP];
     const int t = get_local_id(0);
     ulong em = 0, eb = 0;
 
-    for (int i = t; i < nb_parts; i += TRUST_WI) {
+    for (int i = t; i < nb_parts; i += MCFPS_TRUST_GROUP) {
         em += part[2 * i];
         eb += part[2 * i + 1];
     }
     sm[t] = em;
     sb[t] = eb;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = TRUST_WI / 2; h > 0; h >>= 1) {
+    for (int h = MCFPS_TRUST_GROUP / 2; h > 0; h >>= 1) {
         if (t < h) {
             sm[t] += sm[t + h];
             sb[t] += sb[t + h];
