@@ -170,36 +170,12 @@ rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
     -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
-# long run: host and device memory must stay flat. The host's resident
-# size is sampled every second of one long run; allocators and FFmpeg's
-# frame pools grow in occasional steps, a leak grows steadily: the median
-# of the last quarter of the samples against that of the second quarter
-# (120000 frames: a leak of 64 bytes a frame would add 3.8 MB between them)
-soak() {
-    src="testsrc2=s=640x360:r=1000"
-    $ff -v error -f lavfi -i "$src" -frames:v 120000 -vf gpume=device=cuda:dir=bi -f null - &
-    pid=$!
-    : > "$out/rss.txt"
-    : > "$out/gpumem.txt"
-    # from the steady state: the buffers are allocated while it starts
-    sleep 2
-    while kill -0 $pid 2>/dev/null; do
-        awk '/^VmRSS/ { print $2 }' /proc/$pid/status >> "$out/rss.txt" 2>/dev/null
-        nvidia-smi --query-compute-apps=used_memory --format=csv,noheader,nounits >> "$out/gpumem.txt"
-        sleep 1
-    done
-    wait $pid || return 1
-    # the last samples may fall in the exit, while the buffers are freed
-    r=$(grep -E '^[0-9]+$' "$out/rss.txt" | sed '$d')
-    n=$(echo "$r" | wc -l)
-    [ "$n" -ge 8 ] || { echo "too few samples ($n)"; return 1; }
-    q2=$(echo "$r" | sed -n "$((n / 4 + 1)),$((n / 2))p" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-    q4=$(echo "$r" | sed -n "$((3 * n / 4 + 1)),${n}p" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-    g=$(grep -E '^[0-9]+$' "$out/gpumem.txt" | sed '$d' | sort -n | uniq | tr '\n' ' ')
-    echo "median RSS ${q2} KiB in the second quarter of the run, ${q4} KiB in the last ($n samples); device MiB seen: $g"
-    [ $((q4 - q2)) -lt 4096 ] && [ "$(echo $g | wc -w)" -le 1 ]
-}
-run soak soak
+# long runs, gpume alone and the conversion chain: nothing more left
+# unfreed at exit than after a run a sixth as long, and host heap, resident
+# size and device memory flat (tests/gpu-soak.sh)
+run soak sh "$tests/gpu-soak.sh" "$b/ffmpeg/ffmpeg" "$out/soak" gpume=device=cuda:dir=bi
+run soak-mcfps sh "$tests/gpu-soak.sh" "$b/ffmpeg/ffmpeg" "$out/soak-mcfps" \
+    gpume=device=cuda:dir=bi,mcfps=fps=2000
 # speed (information, not a test): the whole command on 1080p30 yuv420p
 speed() {
     $ff -v error -stream_loop 20 -i "$clip" -an -vf "scale=1920:1080,format=yuv420p,fps=30" \
