@@ -621,43 +621,63 @@ static void sort_u32(uint32_t *keys, uint32_t *tmp, int n)
 
 /** Vectors within this many quarter pels per component are counted in a table, the others sorted. */
 #define DOMINANT_R 127
+#define DOMINANT_SIDE (2 * DOMINANT_R + 1)
 
-int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy)
+/* (vx, vy) + 32768 as one ascending key: vy major, as the table's index */
+static av_always_inline uint32_t dominant_key(int vx, int vy)
 {
-    const int cells = p->cw * p->ch, side = 2 * DOMINANT_R + 1;
-    /* the table's entries in index order are the keys' order, (vy, vx) */
-    uint32_t *count = av_calloc(side * side, sizeof(*count)), *keys = NULL;
+    return (uint32_t)(vy + 32768) << 16 | (uint32_t)(vx + 32768);
+}
+
+static av_always_inline int dominant_counted(int vx, int vy)
+{
+    return FFABS(vx) <= DOMINANT_R && FFABS(vy) <= DOMINANT_R;
+}
+
+int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra, const int16_t *rb,
+                      int *gx, int *gy)
+{
+    const int cells = p->cw * p->ch;
     uint32_t best = 0, best_n = 0;
     int n = 0;
 
     *gx = *gy = 0;
-    if (!count)
+    if (!d->count && !(d->count = av_calloc(DOMINANT_SIDE * DOMINANT_SIDE, sizeof(*d->count))))
         return AVERROR(ENOMEM);
+    av_fast_malloc(&d->keys, &d->keys_size, 4 * (size_t)cells * sizeof(*d->keys));
+    if (!d->keys)
+        return AVERROR(ENOMEM);
+    /* the most frequent vector of the table as it is counted: an entry is
+     * compared when it reaches its final count, so ties go to the least key */
     for (int f = 0; f < 2; f++) {
         const int16_t *v = f ? rb : ra;
         for (int k = 0; k < cells; k++) {
             const int vx = v[2 * k], vy = v[2 * k + 1];
             if (!vx && !vy)
                 continue;
-            if (FFABS(vx) <= DOMINANT_R && FFABS(vy) <= DOMINANT_R) {
-                count[(vy + DOMINANT_R) * side + vx + DOMINANT_R]++;
-                continue;
+            if (dominant_counted(vx, vy)) {
+                const uint32_t c = ++d->count[(vy + DOMINANT_R) * DOMINANT_SIDE + vx + DOMINANT_R];
+                const uint32_t key = dominant_key(vx, vy);
+                if (c > best_n || (c == best_n && key < best)) {
+                    best_n = c;
+                    best   = key;
+                }
+            } else {
+                d->keys[n++] = dominant_key(vx, vy);
             }
-            if (!keys && !(keys = av_malloc_array(4 * cells, sizeof(*keys)))) {
-                av_free(count);
-                return AVERROR(ENOMEM);
-            }
-            /* (vx, vy) + 32768 as one ascending key: vy major */
-            keys[n++] = (uint32_t)(vy + 32768) << 16 | (uint32_t)(vx + 32768);
         }
     }
-    for (int i = 0; i < side * side; i++) {
-        if (count[i] > best_n) {
-            best_n = count[i];
-            best   = (uint32_t)(i / side - DOMINANT_R + 32768) << 16 | (uint32_t)(i % side - DOMINANT_R + 32768);
+    /* the table is zero again for the next pair: only what was counted */
+    for (int f = 0; f < 2; f++) {
+        const int16_t *v = f ? rb : ra;
+        for (int k = 0; k < cells; k++) {
+            const int vx = v[2 * k], vy = v[2 * k + 1];
+            if (dominant_counted(vx, vy))
+                d->count[(vy + DOMINANT_R) * DOMINANT_SIDE + vx + DOMINANT_R] = 0;
         }
     }
     if (n) {
+        uint32_t *keys = d->keys;
         sort_u32(keys, keys + 2 * cells, n);
         for (int i = 0, run = 0; i < n; i++) {
             run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
@@ -671,9 +691,14 @@ int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb
         *gx = (int)(best & 0xffff) - 32768;
         *gy = (int)(best >> 16) - 32768;
     }
-    av_free(count);
-    av_free(keys);
     return 0;
+}
+
+void ff_mcfps_dominant_uninit(McfpsDominant *d)
+{
+    av_freep(&d->count);
+    av_freep(&d->keys);
+    d->keys_size = 0;
 }
 
 int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format)

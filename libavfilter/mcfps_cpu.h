@@ -57,12 +57,22 @@ typedef struct McfpsPlane {
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
                     const McfpsParams *p, int16_t *field, int *nb_source);
 
+/** What ff_mcfps_dominant() keeps from pair to pair: zeroed before the first. */
+typedef struct McfpsDominant {
+    uint32_t *count;            ///< counts of the vectors near (0, 0), all zero between calls
+    uint32_t *keys;             ///< the other vectors, and the buffer of their sort
+    unsigned int keys_size;     ///< bytes allocated at keys
+} McfpsDominant;
+
 /**
  * The pair's dominant vector: the most frequent non-zero vector of the raw
  * fields ra and rb together, ties to the smallest (vy, vx); (0, 0) when all
  * are zero.
  */
-int ff_mcfps_dominant(const McfpsParams *p, const int16_t *ra, const int16_t *rb, int *gx, int *gy);
+int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra, const int16_t *rb,
+                      int *gx, int *gy);
+
+void ff_mcfps_dominant_uninit(McfpsDominant *d);
 
 /** Smoothed field of cell rows [j0, j1). */
 void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1);

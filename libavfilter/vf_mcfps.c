@@ -81,6 +81,7 @@ typedef struct McfpsContext {
     int16_t *rb_prev;           ///< the pair (P, A)'s rb: P -> A at A's cells
     int16_t *check_d;           ///< P -> B through A, for the motion check
     int prev_valid;             ///< P is in its slot, rb_prev holds its pair's
+    McfpsDominant dominant;
 
     /* output frames in order: with a backend that has finish(), a rendered
      * frame waits here until the next render, and the frames after it too */
@@ -293,6 +294,7 @@ static void free_fields(McfpsContext *s)
     av_freep(&s->rb);
     av_freep(&s->rb_prev);
     av_freep(&s->check_d);
+    ff_mcfps_dominant_uninit(&s->dominant);
     s->prev_valid = 0;
 }
 
@@ -575,7 +577,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     if (err >= 0)
         err = check_pair(ctx, pb);
     if (err >= 0)
-        err = ff_mcfps_dominant(&s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
+        err = ff_mcfps_dominant(&s->dominant, &s->p, s->ra, s->rb, &s->p.gx, &s->p.gy);
     s->prev_valid = 0;
     if (err < 0)
         return err;

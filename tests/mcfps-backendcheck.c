@@ -220,7 +220,12 @@ static int make_fields(const Case *c, McfpsParams *p, int16_t *ra, int16_t *rb)
     if (!c->bi)
         memcpy(rb, ra, sizeof(*rb) * 2 * p->cw * p->ch);
     av_free(mv);
-    return ff_mcfps_dominant(p, ra, rb, &p->gx, &p->gy);
+    {
+        McfpsDominant d = { 0 };
+        int err = ff_mcfps_dominant(&d, p, ra, rb, &p->gx, &p->gy);
+        ff_mcfps_dominant_uninit(&d);
+        return err;
+    }
 }
 
 /* ---------------------------------------------------------------- the runs */

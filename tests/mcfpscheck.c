@@ -409,6 +409,10 @@ static void check_dsp(void)
 
 static void check_dominant(void)
 {
+    /* one for every call, as the filter keeps it: its table must be zero
+     * again after each pair */
+    McfpsDominant d = { 0 };
+
     /* ties between a vector counted in the table and one sorted beside it:
      * the least (vy, vx) wins, on either side */
     for (int t = 0; t < 2; t++) {
@@ -416,7 +420,7 @@ static void check_dominant(void)
         const int oy = t ? 130 : -130;
         int16_t f[2][12] = { { 1, 5, 1, 5, 1, 5, 0, oy, 0, oy, 0, oy } }; /* rb: all (0, 0) */
         int gx, gy;
-        ff_mcfps_dominant(&p, f[0], f[1], &gx, &gy);
+        ff_mcfps_dominant(&d, &p, f[0], f[1], &gx, &gy);
         CHECK(gx == (t ? 1 : 0) && gy == (t ? 5 : oy), "dominant of a tie (1, 5) / (0, %d): (%d, %d)",
               oy, gx, gy);
     }
@@ -441,7 +445,7 @@ static void check_dominant(void)
         }
         if (t % 7 == 3)
             ra[0] = -32768, ra[1] = 32767;
-        ff_mcfps_dominant(&p, ra, rb, &gx, &gy);
+        ff_mcfps_dominant(&d, &p, ra, rb, &gx, &gy);
         /* by counting: every non-zero vector of both fields */
         for (int i = 0; i < 2 * cells; i++) {
             const int vx = ra[2 * i], vy = ra[2 * i + 1];
@@ -460,6 +464,7 @@ static void check_dominant(void)
               cw, ch, spread, gx, gy, bx, by);
         free(ra);
     }
+    ff_mcfps_dominant_uninit(&d);
 }
 
 static void check_format(void)
