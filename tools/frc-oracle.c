@@ -2,7 +2,8 @@
  * frc-oracle: how far a choice between methods could go. For each block of
  * each interpolated frame, the rebuilt clip of least squared error against
  * the dropped original is taken, as if an oracle chose; the mean luma PSNR
- * of the frames so made is printed beside each method's own.
+ * of the frames so made is printed beside each method's own, and beside
+ * that of the methods' pictures averaged pixel by pixel (unrounded).
  *
  *   frc-oracle DIR NAME BLOCK LAST METHOD...
  *
@@ -11,7 +12,7 @@
  * for frame k of the original). Compared are the odd frames up to LAST that
  * every file holds and that have a kept frame after them, as frc-metrics
  * compares them (a frame without error counts as 100 dB). Prints one line:
- * "NAME frames N METHOD P ... oracle P".
+ * "NAME frames N METHOD P ... oracle P average P".
  */
 
 #include <math.h>
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
     FILE *orig, *f[MAX_METHODS], *y4m;
     uint8_t *o, *r[MAX_METHODS];
     uint64_t *block_se;
-    double sum[MAX_METHODS] = { 0 }, sum_oracle = 0;
+    double sum[MAX_METHODS] = { 0 }, sum_oracle = 0, sum_average = 0;
 
     if (argc < 6 || argc - 5 > MAX_METHODS) {
         fprintf(stderr, "usage: frc-oracle DIR NAME BLOCK LAST METHOD... (at most %d methods)\n", MAX_METHODS);
@@ -133,6 +134,17 @@ int main(int argc, char **argv)
             se_oracle += best;
         }
         sum_oracle += psnr_of(se_oracle, size);
+        {
+            double se = 0;
+            for (size_t i = 0; i < size; i++) {
+                double d = 0;
+                for (int m = 0; m < nb_methods; m++)
+                    d += r[m][i];
+                d = d / nb_methods - o[i];
+                se += d * d;
+            }
+            sum_average += se ? 10 * log10(255.0 * 255.0 * size / se) : 100;
+        }
         nb++;
     }
     if (!nb) {
@@ -142,6 +154,6 @@ int main(int argc, char **argv)
     printf("%s frames %d", name, nb);
     for (int m = 0; m < nb_methods; m++)
         printf(" %s %.2f", argv[5 + m], sum[m] / nb);
-    printf(" oracle %.2f\n", sum_oracle / nb);
+    printf(" oracle %.2f average %.2f\n", sum_oracle / nb, sum_average / nb);
     return 0;
 }
