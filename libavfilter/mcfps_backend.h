@@ -72,10 +72,16 @@ typedef struct McfpsFormat {
  */
 int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format);
 
+/** Pixels the motion check reads along a luma side of size pixels. */
+static inline int ff_mcfps_check_samples(int size)
+{
+    return (size + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP;
+}
+
 /** Groups of a GPU check kernel along a luma side of size pixels, group of the pixels it reads a group. */
 static inline int ff_mcfps_check_groups(int size, int group)
 {
-    return ((size + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP + group - 1) / group;
+    return (ff_mcfps_check_samples(size) + group - 1) / group;
 }
 
 typedef struct McfpsBackend {

@@ -634,6 +634,11 @@ static av_always_inline int dominant_counted(int vx, int vy)
     return FFABS(vx) <= DOMINANT_R && FFABS(vy) <= DOMINANT_R;
 }
 
+static av_always_inline int dominant_index(int vx, int vy)
+{
+    return (vy + DOMINANT_R) * DOMINANT_SIDE + vx + DOMINANT_R;
+}
+
 int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra, const int16_t *rb,
                       int *gx, int *gy)
 {
@@ -656,7 +661,7 @@ int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra,
             if (!vx && !vy)
                 continue;
             if (dominant_counted(vx, vy)) {
-                const uint32_t c = ++d->count[(vy + DOMINANT_R) * DOMINANT_SIDE + vx + DOMINANT_R];
+                const uint32_t c = ++d->count[dominant_index(vx, vy)];
                 const uint32_t key = dominant_key(vx, vy);
                 if (c > best_n || (c == best_n && key < best)) {
                     best_n = c;
@@ -673,7 +678,7 @@ int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra,
         for (int k = 0; k < cells; k++) {
             const int vx = v[2 * k], vy = v[2 * k + 1];
             if (dominant_counted(vx, vy))
-                d->count[(vy + DOMINANT_R) * DOMINANT_SIDE + vx + DOMINANT_R] = 0;
+                d->count[dominant_index(vx, vy)] = 0;
         }
     }
     if (n) {
@@ -856,7 +861,7 @@ static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
 static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const int rows = (s->f.height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP;
+    const int rows = ff_mcfps_check_samples(s->f.height);
     const int y0 = rows * jobnr / nb_jobs * MCFPS_CHECK_STEP;
     const int y1 = FFMIN(rows * (jobnr + 1) / nb_jobs * MCFPS_CHECK_STEP, s->f.height);
     const AVFrame *pp = s->check_pic[0], *a = s->check_pic[1], *b = s->check_pic[2];
@@ -870,7 +875,7 @@ static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
 {
     McfpsCPUContext *s = priv;
     const int slots[3] = { prev, a, b };
-    const int jobs = cpu_jobs(s, (p->height + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP);
+    const int jobs = cpu_jobs(s, ff_mcfps_check_samples(p->height));
     uint64_t em = 0, eb = 0;
     int err;
 

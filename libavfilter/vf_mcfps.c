@@ -491,6 +491,12 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
+/** The picture slot n after slot: B's is 1 after A's, P's 2 (the slots are taken in turn). */
+static int slot_after(int slot, int n)
+{
+    return (slot + n) % MCFPS_SLOTS;
+}
+
 /** Phase (1..255) of fine time t between fine times t0 < t1, rounded to nearest (M1). */
 static int phase(int64_t t, int64_t t0, int64_t t1)
 {
@@ -506,7 +512,7 @@ static int phase(int64_t t, int64_t t0, int64_t t1)
 static int check_pair(AVFilterContext *ctx, int64_t pb)
 {
     McfpsContext *s = ctx->priv;
-    const int slot_b = (s->slot_a + 1) % MCFPS_SLOTS, slot_p = (s->slot_a + 2) % MCFPS_SLOTS;
+    const int slot_b = slot_after(s->slot_a, 1), slot_p = slot_after(s->slot_a, 2);
     const int n = 2 * s->p.cw * s->p.ch;
 
     if (!s->check || !s->prev_valid)
@@ -666,7 +672,7 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     err = flush_queue(ctx);
     if (err >= 0)
         err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a,
-                                 (s->slot_a + 1) % MCFPS_SLOTS, out);
+                                 slot_after(s->slot_a, 1), out);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
                ff_gpume_device_name(s->active_device), av_err2str(err));
@@ -775,7 +781,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         return start_run(ctx, b, pb);
     }
 
-    err = load_frame(ctx, (s->slot_a + 1) % MCFPS_SLOTS, b);
+    err = load_frame(ctx, slot_after(s->slot_a, 1), b);
     if (err >= 0)
         err = prepare_pair(ctx, b, pb);
     if (err >= 0)
@@ -794,7 +800,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     s->a      = b;
     s->pp     = s->pa;
     s->pa     = pb;
-    s->slot_a = (s->slot_a + 1) % MCFPS_SLOTS;
+    s->slot_a = slot_after(s->slot_a, 1);
     return err;
 }
 

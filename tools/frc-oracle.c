@@ -23,7 +23,7 @@
 
 #define MAX_METHODS 16
 
-static double psnr_of(uint64_t se, size_t n)
+static double psnr_of(double se, size_t n)
 {
     return se ? 10 * log10(255.0 * 255.0 * n / se) : 100;
 }
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
                 d = d / nb_methods - o[i];
                 se += d * d;
             }
-            sum_average += se ? 10 * log10(255.0 * 255.0 * size / se) : 100;
+            sum_average += psnr_of(se, size);
         }
         nb++;
     }
