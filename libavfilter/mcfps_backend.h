@@ -32,6 +32,12 @@
 #define MCFPS_MAX_PLANES 4
 #define MCFPS_SLOTS      3   ///< pictures a backend holds: P, A and B
 
+/** A backend's picture slot: 0 .. MCFPS_SLOTS - 1. */
+static inline int ff_mcfps_slot_valid(int slot)
+{
+    return slot >= 0 && slot < MCFPS_SLOTS;
+}
+
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs), possibly in parallel. */
 typedef int (McfpsExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                              void *arg, int nb_jobs);

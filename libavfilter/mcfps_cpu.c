@@ -813,7 +813,7 @@ fail:
 static int cpu_load(void *priv, int slot, const AVFrame *frame)
 {
     McfpsCPUContext *s = priv;
-    if (slot < 0 || slot >= MCFPS_SLOTS || frame->hw_frames_ctx ||
+    if (!ff_mcfps_slot_valid(slot) || frame->hw_frames_ctx ||
         frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     av_frame_unref(s->pic[slot]);
@@ -883,7 +883,7 @@ static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
     if (!d)
         return 0;
     for (int i = 0; i < 3; i++) {
-        if (slots[i] < 0 || slots[i] >= MCFPS_SLOTS || !s->pic[slots[i]]->data[0])
+        if (!ff_mcfps_slot_valid(slots[i]) || !s->pic[slots[i]]->data[0])
             return AVERROR(EINVAL);
         s->check_pic[i] = s->pic[slots[i]];
     }

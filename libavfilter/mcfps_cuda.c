@@ -280,7 +280,7 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     CUcontext dummy;
     int err;
 
-    if (slot < 0 || slot >= MCFPS_SLOTS || frame->width != s->f.width || frame->height != s->f.height ||
+    if (!ff_mcfps_slot_valid(slot) || frame->width != s->f.width || frame->height != s->f.height ||
         (frame->format != AV_PIX_FMT_CUDA && frame->hw_frames_ctx))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
@@ -372,8 +372,8 @@ static int cuda_check(void *priv, const McfpsParams *p, const int16_t *d, int ph
     CUcontext dummy;
     int err;
 
-    if ((size_t)p->cw * p->ch > s->cells || prev < 0 || prev >= MCFPS_SLOTS ||
-        a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS)
+    if ((size_t)p->cw * p->ch > s->cells || !ff_mcfps_slot_valid(prev) ||
+        !ff_mcfps_slot_valid(a) || !ff_mcfps_slot_valid(b))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
@@ -437,7 +437,7 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
     CUcontext dummy;
     int err;
 
-    if (a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS || p->width != s->f.width || p->height != s->f.height ||
+    if (!ff_mcfps_slot_valid(a) || !ff_mcfps_slot_valid(b) || p->width != s->f.width || p->height != s->f.height ||
         (!hw && out->hw_frames_ctx))
         return AVERROR(EINVAL);
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));

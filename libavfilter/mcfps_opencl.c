@@ -247,7 +247,7 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     cl_int cle;
     int err = 0;
 
-    if (slot < 0 || slot >= MCFPS_SLOTS || frame->width != s->f.width || frame->height != s->f.height)
+    if (!ff_mcfps_slot_valid(slot) || frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     for (int i = 0; i < s->f.nb_frame_planes; i++) {
         if (frame->format == AV_PIX_FMT_OPENCL) {
@@ -309,8 +309,8 @@ static int ocl_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
     cl_int cle;
     int err = 0;
 
-    if ((size_t)p->cw * p->ch > (size_t)s->cells || prev < 0 || prev >= MCFPS_SLOTS ||
-        a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS)
+    if ((size_t)p->cw * p->ch > (size_t)s->cells || !ff_mcfps_slot_valid(prev) ||
+        !ff_mcfps_slot_valid(a) || !ff_mcfps_slot_valid(b))
         return AVERROR(EINVAL);
     if (!d)
         return full_trust(s);
@@ -343,7 +343,7 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
     cl_int cle;
     int err = 0;
 
-    if (a < 0 || a >= MCFPS_SLOTS || b < 0 || b >= MCFPS_SLOTS || p->width != s->f.width || p->height != s->f.height)
+    if (!ff_mcfps_slot_valid(a) || !ff_mcfps_slot_valid(b) || p->width != s->f.width || p->height != s->f.height)
         return AVERROR(EINVAL);
     if (mode == MCFPS_MODE_MC) {
         const size_t local = WIN_PX, global = (size_t)p->cw * p->ch * WIN_PX;
