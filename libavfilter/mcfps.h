@@ -27,6 +27,7 @@
 /* MCFPS_GLOBAL: address space of pictures and vector fields (__global in OpenCL). */
 #if defined(__OPENCL_C_VERSION__)
 typedef uchar  uint8_t;
+typedef char   int8_t;
 typedef short  int16_t;
 typedef ushort uint16_t;
 typedef int    int32_t;
@@ -34,17 +35,21 @@ typedef uint   uint32_t;
 typedef ulong  uint64_t;
 #define MCFPS_FN static inline
 #define MCFPS_GLOBAL __global
+#define MCFPS_CONST __constant
 #elif defined(__CUDACC__) || defined(__CUDA__)
 typedef unsigned char  uint8_t;
+typedef signed char    int8_t;
 typedef short          int16_t;
 typedef unsigned short uint16_t;
 typedef int            int32_t;
 typedef unsigned int   uint32_t;
 typedef unsigned long long uint64_t;
 #define MCFPS_FN __device__ static inline
+#define MCFPS_CONST static __device__ const
 #else
 #include <stdint.h>
 #define MCFPS_FN static inline
+#define MCFPS_CONST static const
 #endif
 #ifndef MCFPS_GLOBAL
 #define MCFPS_GLOBAL
@@ -130,22 +135,46 @@ MCFPS_FN int mcfps_sample(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int 
 }
 
 /**
- * 4-tap interpolation filter for the fraction f/8 (f = 0..7), HEVC's chroma
- * filter: taps for samples -1, 0, 1, 2, summing to 64.
+ * VVC's chroma interpolation filter: 4 taps for samples -1, 0, 1, 2 at the
+ * fraction f/32 (f = 0..31), summing to 64. Its rows 4f are HEVC's filter at
+ * f/8.
  */
+MCFPS_CONST int8_t mcfps_chroma_taps[32][4] = {
+    {  0, 64,  0,  0 }, { -1, 63,  2,  0 }, { -2, 62,  4,  0 }, { -2, 60,  7, -1 },
+    { -2, 58, 10, -2 }, { -3, 57, 12, -2 }, { -4, 56, 14, -2 }, { -4, 55, 15, -2 },
+    { -4, 54, 16, -2 }, { -5, 53, 18, -2 }, { -6, 52, 20, -2 }, { -6, 49, 24, -3 },
+    { -6, 46, 28, -4 }, { -5, 44, 29, -4 }, { -4, 42, 30, -4 }, { -4, 39, 33, -4 },
+    { -4, 36, 36, -4 }, { -4, 33, 39, -4 }, { -4, 30, 42, -4 }, { -4, 29, 44, -5 },
+    { -4, 28, 46, -6 }, { -3, 24, 49, -6 }, { -2, 20, 52, -6 }, { -2, 18, 53, -5 },
+    { -2, 16, 54, -4 }, { -2, 15, 55, -4 }, { -2, 14, 56, -4 }, { -2, 12, 57, -3 },
+    { -2, 10, 58, -2 }, { -1,  7, 60, -2 }, {  0,  4, 62, -2 }, {  0,  2, 63, -1 },
+};
+
+/**
+ * VVC's luma interpolation filter: 8 taps for samples -3 .. 4 at the
+ * fraction f/16 (f = 0..15), summing to 64. Its rows 4f are HEVC's filter
+ * at f/4.
+ */
+MCFPS_CONST int8_t mcfps_luma_taps[16][8] = {
+    {  0, 0,   0, 64,  0,   0,  0,  0 }, {  0, 1,  -3, 63,  4,  -2,  1,  0 },
+    { -1, 2,  -5, 62,  8,  -3,  1,  0 }, { -1, 3,  -8, 60, 13,  -4,  1,  0 },
+    { -1, 4, -10, 58, 17,  -5,  1,  0 }, { -1, 4, -11, 52, 26,  -8,  3, -1 },
+    { -1, 3,  -9, 47, 31, -10,  4, -1 }, { -1, 4, -11, 45, 34, -10,  4, -1 },
+    { -1, 4, -11, 40, 40, -11,  4, -1 }, { -1, 4, -10, 34, 45, -11,  4, -1 },
+    { -1, 4, -10, 31, 47,  -9,  3, -1 }, { -1, 3,  -8, 26, 52, -11,  4, -1 },
+    {  0, 1,  -5, 17, 58, -10,  4, -1 }, {  0, 1,  -4, 13, 60,  -8,  3, -1 },
+    {  0, 1,  -3,  8, 62,  -5,  2, -1 }, {  0, 1,  -2,  4, 63,  -3,  1,  0 },
+};
+
+/** Tap t (0..3) of the 4-tap filter at the fraction f/32. */
 MCFPS_FN int mcfps_tap(int f, int t)
 {
-    /* row f: taps 0..3; coefficients in [-6, 64] */
-    const int c0 = f == 0 ? 0 : f == 1 ? -2 : f == 2 ? -4 : f == 3 ? -6 : f == 4 ? -4 : f == 5 ? -4 : f == 6 ? -2 : -2;
-    const int c1 = f == 0 ? 64 : f == 1 ? 58 : f == 2 ? 54 : f == 3 ? 46 : f == 4 ? 36 : f == 5 ? 28 : f == 6 ? 16 : 10;
-    const int c2 = f == 0 ? 0 : f == 1 ? 10 : f == 2 ? 16 : f == 3 ? 28 : f == 4 ? 36 : f == 5 ? 46 : f == 6 ? 54 : 58;
-    const int c3 = f == 0 ? 0 : f == 1 ? -2 : f == 2 ? -2 : f == 3 ? -4 : f == 4 ? -4 : f == 5 ? -6 : f == 6 ? -4 : -2;
-    return t == 0 ? c0 : t == 1 ? c1 : t == 2 ? c2 : c3;
+    return mcfps_chroma_taps[f][t];
 }
 
 /**
  * Sample of a plane at (px, py) in units of 1/2^fbx, 1/2^fby pixel
- * (fb <= 3) with the 4-tap filter of mcfps_tap() in both directions,
+ * (fb <= 5) with the 4-tap filter of mcfps_tap() in both directions,
  * samples clamped into the plane: sum of tap_x(i) tap_y(j) s(x0-1+i, y0-1+j),
  * (+ 2048) >> 12, clipped to [0, 255]. Sample (x, y) is p[y * stride + x * step]
  * (step 2: chroma interleaved with the other chroma plane, nv12).
@@ -154,7 +183,7 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int step, 
                            int px, int py, int fbx, int fby)
 {
     const int x0 = px >> fbx, y0 = py >> fby;
-    const int fx = (px & ((1 << fbx) - 1)) << (3 - fbx), fy = (py & ((1 << fby) - 1)) << (3 - fby);
+    const int fx = (px & ((1 << fbx) - 1)) << (5 - fbx), fy = (py & ((1 << fby) - 1)) << (5 - fby);
     int v = 0;
 
     if (!fx && !fy)
@@ -172,28 +201,21 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int step, 
     return mcfps_clip((v + 2048) >> 12, 0, 255);
 }
 
-/**
- * 8-tap interpolation filter for the fraction f/4 (f = 0..3), HEVC's luma
- * filter: taps for samples -3 .. 4, summing to 64.
- */
+/** Tap t (0..7) of the 8-tap filter at the fraction f/16. */
 MCFPS_FN int mcfps_tap8(int f, int t)
 {
-    /* f = 2 is symmetric, f = 3 mirrors f = 1; coefficients in [-11, 64] */
-    const int u = f == 3 ? 7 - t : t;
-    const int c1 = u == 0 ? -1 : u == 1 ? 4 : u == 2 ? -10 : u == 3 ? 58 : u == 4 ? 17 : u == 5 ? -5 : u == 6 ? 1 : 0;
-    const int c2 = u == 0 || u == 7 ? -1 : u == 1 || u == 6 ? 4 : u == 2 || u == 5 ? -11 : 40;
-    return f == 0 ? (t == 3 ? 64 : 0) : f == 2 ? c2 : c1;
+    return mcfps_luma_taps[f][t];
 }
 
 /**
- * Sample of a luma plane at quarter-pel position (px, py) with the 8-tap
+ * Sample of a luma plane at (px, py) in 1/16 pel with the 8-tap
  * filter of mcfps_tap8() in both directions, samples clamped into the
  * plane: sum of tap_x(i) tap_y(j) s(x0-3+i, y0-3+j), (+ 2048) >> 12,
  * clipped to [0, 255].
  */
 MCFPS_FN int mcfps_sample8(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int h, int px, int py)
 {
-    const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
+    const int x0 = px >> 4, y0 = py >> 4, fx = px & 15, fy = py & 15;
     int tx[8], col[8], v = 0;
 
     if (!fx && !fy)
@@ -222,12 +244,24 @@ MCFPS_FN int mcfps_sample8(const MCFPS_GLOBAL uint8_t *p, int stride, int w, int
 
 /**
  * The two ends of the trajectory of vector d (quarter pel, A -> B) through
- * the intermediate frame at phase phi: A is read at offset oa, B at
- * ob = oa + d (quarter pel), oa = -round(phi * d / 256) (halves up).
+ * the intermediate frame at phase phi, as matched (M4, M6): A is read at
+ * offset oa, B at ob = oa + d (quarter pel), oa = -round(phi * d / 256)
+ * (halves up).
  */
 MCFPS_FN int mcfps_off_a(int d, int phi)
 {
     return -((phi * d + 128) >> 8);
+}
+
+/**
+ * mcfps_off_a() in 1/16 pel, for the output samples: A is read at
+ * oa = -round(phi * 4 d / 256), B at oa + 4 d. Quarter pel would move the
+ * picture made from a vector of an odd number of quarter pels by 1/8 pel at
+ * phi = 1/2.
+ */
+MCFPS_FN int mcfps_off_a16(int d, int phi)
+{
+    return -((phi * 4 * d + 128) >> 8);
 }
 
 /** Median of n <= 9 values (the lower middle one when n is even). */
@@ -579,12 +613,12 @@ MCFPS_FN int mcfps_blend_pixel(int va, int vb, int phi)
 }
 
 /**
- * Whether a trajectory end at (px, py), in units of 1/(4 << lx) and
- * 1/(4 << ly) pixel of a pw x ph plane, lies outside the plane (M5).
+ * Whether a trajectory end at (px, py), in units of 1/2^fbx and 1/2^fby
+ * pixel of a pw x ph plane, lies outside the plane (M5).
  */
-MCFPS_FN int mcfps_end_outside(int pw, int ph, int lx, int ly, int px, int py)
+MCFPS_FN int mcfps_end_outside(int pw, int ph, int fbx, int fby, int px, int py)
 {
-    return px < 0 || py < 0 || px > ((pw - 1) << (2 + lx)) || py > ((ph - 1) << (2 + ly));
+    return px < 0 || py < 0 || px > ((pw - 1) << fbx) || py > ((ph - 1) << fby);
 }
 
 /**
@@ -607,8 +641,8 @@ MCFPS_FN void mcfps_check_px(const McfpsParams *p, const MCFPS_GLOBAL int16_t *d
     const int vp = mcfps_sample(pp, sp, p->width, p->height, pax, pay, 2, 2);
     const int vb = mcfps_sample(b, sb, p->width, p->height, pbx, pby, 2, 2);
     /* an end outside the picture sees nothing: the other end is taken (M5) */
-    const int p_out = mcfps_end_outside(p->width, p->height, 0, 0, pax, pay);
-    const int b_out = mcfps_end_outside(p->width, p->height, 0, 0, pbx, pby);
+    const int p_out = mcfps_end_outside(p->width, p->height, 2, 2, pax, pay);
+    const int b_out = mcfps_end_outside(p->width, p->height, 2, 2, pbx, pby);
     const int va = a[(long)y * sa + x];
     const int e1 = (p_out && !b_out ? vb : b_out && !p_out ? vp : mcfps_blend_pixel(vp, vb, phi)) - va;
     const int e0 = mcfps_blend_pixel(pp[(long)y * sp + x], b[(long)y * sb + x], phi) - va;
@@ -631,7 +665,7 @@ MCFPS_FN int mcfps_trust(uint64_t em, uint64_t eb)
 /**
  * One term of the overlapped-block sum from its two predictions: va from A
  * and vb from B, their ends (pax, pay) and (pbx, pby) in units of
- * 1/(4 << lx) and 1/(4 << ly) pixel of a pw x ph plane, the cell's info
+ * 1/(16 << lx) and 1/(16 << ly) pixel of a pw x ph plane, the cell's info
  * word, faded towards avg, the plain average. An end outside the plane
  * sees nothing: the other end is taken.
  */
@@ -639,8 +673,8 @@ MCFPS_FN int mcfps_render_mix(const McfpsParams *p, int pw, int ph, int lx, int 
                               int pax, int pay, int pbx, int pby, int va, int vb, int avg)
 {
     const int phi = p->phi, m = MCFPS_INFO_M(in), side = MCFPS_INFO_SIDE(in);
-    const int a_out = mcfps_end_outside(pw, ph, lx, ly, pax, pay);
-    const int b_out = mcfps_end_outside(pw, ph, lx, ly, pbx, pby);
+    const int a_out = mcfps_end_outside(pw, ph, 4 + lx, 4 + ly, pax, pay);
+    const int b_out = mcfps_end_outside(pw, ph, 4 + lx, 4 + ly, pbx, pby);
     const int s2 = a_out && !b_out ? MCFPS_SIDE_B : b_out && !a_out ? MCFPS_SIDE_A : side;
     const int mc = s2 == MCFPS_SIDE_A ? va : s2 == MCFPS_SIDE_B ? vb :
                    ((MCFPS_PHI_ONE - phi) * va + phi * vb + 128) >> 8;
@@ -662,14 +696,15 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
                                int k, int x, int y, int avg)
 {
     const int dx = vec[2 * k], dy = vec[2 * k + 1];
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
-    const int pax = (x << (2 + lx)) + oax, pay = (y << (2 + ly)) + oay;
+    const int oax = mcfps_off_a16(dx, p->phi), oay = mcfps_off_a16(dy, p->phi);
+    const int pax = (x << (4 + lx)) + oax, pay = (y << (4 + ly)) + oay;
+    const int pbx = pax + 4 * dx, pby = pay + 4 * dy;
     /* luma-sized planes: 8 taps; subsampled chroma: 4 */
-    const int va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 2 + lx, 2 + ly) :
+    const int va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 4 + lx, 4 + ly) :
                               mcfps_sample8(a, sa, pw, ph, pax, pay);
-    const int vb = lx || ly ? mcfps_sample4(b, sb, step, pw, ph, pax + dx, pay + dy, 2 + lx, 2 + ly) :
-                              mcfps_sample8(b, sb, pw, ph, pax + dx, pay + dy);
-    return mcfps_render_mix(p, pw, ph, lx, ly, info[k], pax, pay, pax + dx, pay + dy, va, vb, avg);
+    const int vb = lx || ly ? mcfps_sample4(b, sb, step, pw, ph, pbx, pby, 4 + lx, 4 + ly) :
+                              mcfps_sample8(b, sb, pw, ph, pbx, pby);
+    return mcfps_render_mix(p, pw, ph, lx, ly, info[k], pax, pay, pbx, pby, va, vb, avg);
 }
 
 /**

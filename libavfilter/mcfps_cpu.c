@@ -282,7 +282,7 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
 /**
  * 4-tap prediction (mcfps_sample4()) of a w x h block whose footprint lies
  * inside the plane: src points at the integer sample of the block's first
- * pixel, taps[] holds mcfps_tap() of the fractions in 1/8 pel in x, then in
+ * pixel, taps[] holds mcfps_tap() of the fractions in 1/32 pel in x, then in
  * y. Rows of out are TILE apart.
  */
 static MCFPS_VECTORIZE void predict_tile(const uint8_t *src, ptrdiff_t stride, const int8_t *taps,
@@ -374,7 +374,7 @@ static int inside(int pos0, int pos1, int s, int size, int half)
 
 /**
  * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
- * pl of src, its first pixel's end at (px, py) in units of 1/(4 * 2^l)
+ * pl of src, its first pixel's end at (px, py) in units of 1/(16 * 2^l)
  * pixel. Where clamped is set, the footprint may cross the plane's edges:
  * it is copied with every sample clamped into the plane, as
  * mcfps_sample8() and mcfps_sample4() clamp them. Rows of out are TILE
@@ -383,7 +383,7 @@ static int inside(int pos0, int pos1, int s, int size, int half)
 static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
                           int px, int py, int w, int h, int clamped, int16_t *out)
 {
-    const int sx = 2 + pl->lx, sy = 2 + pl->ly, luma = !pl->lx && !pl->ly;
+    const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy, fw = w + 2 * half - 1;
     /* chroma is predicted 8 samples wide: a narrower tile is packed, its
@@ -407,8 +407,8 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     }
     if (luma) {
         for (int t = 0; t < 8; t++) {
-            taps[t]     = mcfps_tap8(px & 3, t);
-            taps[8 + t] = mcfps_tap8(py & 3, t);
+            taps[t]     = mcfps_tap8(px & 15, t);
+            taps[8 + t] = mcfps_tap8(py & 15, t);
         }
         if (w == TILE)
             dsp->predict8_8tap(out, src, stride, taps, h);
@@ -417,8 +417,8 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         return;
     }
     for (int t = 0; t < 4; t++) {
-        taps[t]     = mcfps_tap((px & ((1 << sx) - 1)) << (3 - sx), t);
-        taps[4 + t] = mcfps_tap((py & ((1 << sy) - 1)) << (3 - sy), t);
+        taps[t]     = mcfps_tap((px & ((1 << sx) - 1)) << (5 - sx), t);
+        taps[4 + t] = mcfps_tap((py & ((1 << sy) - 1)) << (5 - sy), t);
     }
     dsp->predict8_4tap(out, src, stride, taps, h);
 }
@@ -469,7 +469,7 @@ static MCFPS_VECTORIZE void normalize_row(uint8_t *dst, int step, const int *acc
 void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,
                           const int16_t *vec, const uint16_t *info, int y0, int y1)
 {
-    const int lx = pl->lx, ly = pl->ly, sx = 2 + lx, sy = 2 + ly, phi = p->phi, step = pl->step;
+    const int lx = pl->lx, ly = pl->ly, sx = 4 + lx, sy = 4 + ly, phi = p->phi, step = pl->step;
     const int tw = TILE >> lx, th = TILE >> ly;
     const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
 
@@ -521,9 +521,9 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int k  = cj * p->cw + ci;
                 const int dx = vec[2 * k], dy = vec[2 * k + 1];
                 const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
-                const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+                const int oax = mcfps_off_a16(dx, phi), oay = mcfps_off_a16(dy, phi);
                 const int pax = (tx0 << sx) + oax, pay = (ty0 << sy) + oay;
-                const int pbx = pax + dx, pby = pay + dy;
+                const int pbx = pax + 4 * dx, pby = pay + 4 * dy;
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
 
                 cell_v[c][0] = dx;

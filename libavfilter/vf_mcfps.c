@@ -126,7 +126,7 @@ static const AVOption mcfps_options[] = {
 AVFILTER_DEFINE_CLASS(mcfps);
 
 static const enum AVPixelFormat pix_fmts[] = {
-    /* chroma subsampled by at most 2: chroma positions in 1/8 pel (mcfps_sample4) */
+    /* chroma subsampled by at most 2: chroma positions in 1/32 pel (mcfps_sample4) */
     AV_PIX_FMT_GRAY8,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,

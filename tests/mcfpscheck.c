@@ -71,19 +71,63 @@ static uint8_t *texture(int w, int h)
 
 static void check_sampler(void)
 {
-    static const int taps[8][4] = {
+    /* VVC's chroma (1/32 pel) and luma (1/16 pel) interpolation filters */
+    static const int taps[32][4] = {
+        {  0, 64,  0,  0 }, { -1, 63,  2,  0 }, { -2, 62,  4,  0 }, { -2, 60,  7, -1 },
+        { -2, 58, 10, -2 }, { -3, 57, 12, -2 }, { -4, 56, 14, -2 }, { -4, 55, 15, -2 },
+        { -4, 54, 16, -2 }, { -5, 53, 18, -2 }, { -6, 52, 20, -2 }, { -6, 49, 24, -3 },
+        { -6, 46, 28, -4 }, { -5, 44, 29, -4 }, { -4, 42, 30, -4 }, { -4, 39, 33, -4 },
+        { -4, 36, 36, -4 }, { -4, 33, 39, -4 }, { -4, 30, 42, -4 }, { -4, 29, 44, -5 },
+        { -4, 28, 46, -6 }, { -3, 24, 49, -6 }, { -2, 20, 52, -6 }, { -2, 18, 53, -5 },
+        { -2, 16, 54, -4 }, { -2, 15, 55, -4 }, { -2, 14, 56, -4 }, { -2, 12, 57, -3 },
+        { -2, 10, 58, -2 }, { -1,  7, 60, -2 }, {  0,  4, 62, -2 }, {  0,  2, 63, -1 },
+    };
+    static const int taps8[16][8] = {
+        {  0, 0,   0, 64,  0,   0,  0,  0 }, {  0, 1,  -3, 63,  4,  -2,  1,  0 },
+        { -1, 2,  -5, 62,  8,  -3,  1,  0 }, { -1, 3,  -8, 60, 13,  -4,  1,  0 },
+        { -1, 4, -10, 58, 17,  -5,  1,  0 }, { -1, 4, -11, 52, 26,  -8,  3, -1 },
+        { -1, 3,  -9, 47, 31, -10,  4, -1 }, { -1, 4, -11, 45, 34, -10,  4, -1 },
+        { -1, 4, -11, 40, 40, -11,  4, -1 }, { -1, 4, -10, 34, 45, -11,  4, -1 },
+        { -1, 4, -10, 31, 47,  -9,  3, -1 }, { -1, 3,  -8, 26, 52, -11,  4, -1 },
+        {  0, 1,  -5, 17, 58, -10,  4, -1 }, {  0, 1,  -4, 13, 60,  -8,  3, -1 },
+        {  0, 1,  -3,  8, 62,  -5,  2, -1 }, {  0, 1,  -2,  4, 63,  -3,  1,  0 },
+    };
+    /* HEVC's filters, which VVC's extend: at f/8 and f/4 pel */
+    static const int hevc4[8][4] = {
         {  0, 64,  0,  0 }, { -2, 58, 10, -2 }, { -4, 54, 16, -2 }, { -6, 46, 28, -4 },
         { -4, 36, 36, -4 }, { -4, 28, 46, -6 }, { -2, 16, 54, -4 }, { -2, 10, 58, -2 },
+    };
+    static const int hevc8[4][8] = {
+        { 0, 0, 0, 64, 0, 0, 0, 0 }, { -1, 4, -10, 58, 17, -5, 1, 0 },
+        { -1, 4, -11, 40, 40, -11, 4, -1 }, { 0, 1, -5, 17, 58, -10, 4, -1 },
     };
     const int w = 13, h = 9;
     uint8_t *p = texture(w, h);
     int bad = 0;
 
-    for (int fb = 2; fb <= 3; fb++) {
+    for (int f = 0; f < 32; f++) {
+        int sum = 0;
+        for (int t = 0; t < 4; t++) {
+            sum += mcfps_tap(f, t);
+            bad += mcfps_tap(f, t) != taps[f][t] || (!(f & 3) && taps[f][t] != hevc4[f >> 2][t]);
+        }
+        bad += sum != 64;
+    }
+    for (int f = 0; f < 16; f++) {
+        int sum = 0;
+        for (int t = 0; t < 8; t++) {
+            sum += mcfps_tap8(f, t);
+            bad += mcfps_tap8(f, t) != taps8[f][t] || (!(f & 3) && taps8[f][t] != hevc8[f >> 2][t]);
+        }
+        bad += sum != 64;
+    }
+    CHECK(!bad, "filter tables: %d taps differ from VVC's or HEVC's, or rows from 64", bad);
+    bad = 0;
+    for (int fb = 2; fb <= 5; fb++) {
         for (int py = -20; py < (h << fb) + 20; py++) {
             for (int px = -20; px < (w << fb) + 20; px++) {
                 const int x0 = px >> fb, y0 = py >> fb;
-                const int fx = (px - x0 * (1 << fb)) << (3 - fb), fy = (py - y0 * (1 << fb)) << (3 - fb);
+                const int fx = (px - x0 * (1 << fb)) << (5 - fb), fy = (py - y0 * (1 << fb)) << (5 - fb);
                 int v = 0, want;
                 for (int j = 0; j < 4; j++)
                     for (int i = 0; i < 4; i++)
@@ -96,13 +140,9 @@ static void check_sampler(void)
     }
     CHECK(!bad, "mcfps_sample4: %d positions differ from the formula", bad);
     bad = 0;
-    for (int py = -40; py < (h << 2) + 40; py++) {
-        for (int px = -40; px < (w << 2) + 40; px++) {
-            static const int taps8[4][8] = {
-                { 0, 0, 0, 64, 0, 0, 0, 0 }, { -1, 4, -10, 58, 17, -5, 1, 0 },
-                { -1, 4, -11, 40, 40, -11, 4, -1 }, { 0, 1, -5, 17, 58, -10, 4, -1 },
-            };
-            const int x0 = px >> 2, y0 = py >> 2, fx = px & 3, fy = py & 3;
+    for (int py = -80; py < (h << 4) + 80; py++) {
+        for (int px = -80; px < (w << 4) + 80; px++) {
+            const int x0 = px >> 4, y0 = py >> 4, fx = px & 15, fy = py & 15;
             int v = 0;
             for (int j = 0; j < 8; j++)
                 for (int i = 0; i < 8; i++)
@@ -112,10 +152,14 @@ static void check_sampler(void)
         }
     }
     CHECK(!bad, "mcfps_sample8: %d positions differ from the formula", bad);
-    /* oa = -round(phi d / 256), halves up */
+    /* oa = -round(phi d / 256), halves up; in 1/16 pel, -round(phi 4 d / 256) */
     CHECK(mcfps_off_a(8, 128) == -4 && mcfps_off_a(-8, 128) == 4 && mcfps_off_a(1, 128) == -1 &&
           mcfps_off_a(-1, 128) == 0 && mcfps_off_a(3, 64) == -1 && mcfps_off_a(0, 200) == 0,
           "mcfps_off_a rounding");
+    CHECK(mcfps_off_a16(1, 128) == -2 && mcfps_off_a16(-1, 128) == 2 && mcfps_off_a16(3, 128) == -6 &&
+          mcfps_off_a16(1, 64) == -1 && mcfps_off_a16(1, 32) == -1 && mcfps_off_a16(-1, 32) == 0 &&
+          mcfps_off_a16(5, 77) == -6 && mcfps_off_a16(0, 200) == 0,
+          "mcfps_off_a16 rounding");
     free(p);
 }
 
@@ -280,7 +324,7 @@ typedef void (*PredictFn)(int16_t *out, const uint8_t *src, ptrdiff_t stride, co
  * whose predictions with ntaps (8: mcfps_tap8(), 4: mcfps_tap()) differ */
 static int predict_mismatches(PredictFn c, PredictFn simd, int ntaps, uint8_t *a, int w, int ht)
 {
-    const int half = ntaps / 2, fractions = ntaps == 8 ? 4 : 8;
+    const int half = ntaps / 2, fractions = ntaps == 8 ? 16 : 32;
     int bad = 0;
 
     for (int t = 0; t < 2000; t++) {

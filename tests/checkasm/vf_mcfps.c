@@ -117,6 +117,6 @@ void checkasm_check_vf_mcfps(void)
 
     ff_mcfps_dsp_init(&c);
     check_bilateral_sad16(&c);
-    check_predict(c.predict8_8tap, "predict8_8tap", 8, 4, 3);
-    check_predict(c.predict8_4tap, "predict8_4tap", 4, 8, 1);
+    check_predict(c.predict8_8tap, "predict8_8tap", 8, 16, 3);
+    check_predict(c.predict8_4tap, "predict8_4tap", 4, 32, 1);
 }
