@@ -4,8 +4,11 @@
 # Protocol: decode FRC_FRAMES (41) frames of a clip, number them at 30 fps;
 # drop every other frame (the odd ones); rebuild the clip at 30 fps with each
 # method; luma PSNR and SSIM of every rebuilt odd frame against the original
-# that was dropped (tools/frc-metrics.c). All methods run in the same run on
-# the same frames:
+# that was dropped (tools/frc-metrics.c), on the luma samples as they are: the
+# y4m files carry no range, and the frames are read as full range so that
+# format=gray copies Y (read as limited range, it would stretch 16..235 to
+# 0..255 and clip what lies outside). All methods run in the same run on the
+# same frames:
 #   mcfps        gpume=dir=bi:range=64,mcfps (CPU backends here): the doubled
 #                frame interval of the protocol doubles the motion
 #   mcfps-r16    gpume=dir=bi,mcfps (gpume's default range, 16)
@@ -123,12 +126,12 @@ for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object 
     size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
     w=$(echo "$size" | sed -n 's/^W//p')
     h=$(echo "$size" | sed -n 's/^H//p')
-    ff -i "$dir/$name.y4m" -vf format=gray -f rawvideo "$dir/$name.orig.gray"
+    ff -color_range pc -i "$dir/$name.y4m" -vf format=gray -f rawvideo "$dir/$name.orig.gray"
     line=$(printf '%-10s' "$name")
     pm= best=
     for m in $methods; do
         start=$(date +%s.%N)
-        ff -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
+        ff -color_range pc -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
            -f rawvideo "$dir/$name.$m.gray"
         end=$(date +%s.%N)
         # the same frames for every method: minterpolate stops one frame
