@@ -172,6 +172,12 @@ MCFPS_FN int mcfps_tap(int f, int t)
     return mcfps_chroma_taps[f][t];
 }
 
+/** Row of mcfps_chroma_taps for the fraction of position p in units of 1/2^fb pixel (fb <= 5). */
+MCFPS_FN int mcfps_frac32(int p, int fb)
+{
+    return (p & ((1 << fb) - 1)) << (5 - fb);
+}
+
 /**
  * Sample of a plane at (px, py) in units of 1/2^fbx, 1/2^fby pixel
  * (fb <= 5) with the 4-tap filter of mcfps_tap() in both directions,
@@ -183,7 +189,7 @@ MCFPS_FN int mcfps_sample4(const MCFPS_GLOBAL uint8_t *p, int stride, int step, 
                            int px, int py, int fbx, int fby)
 {
     const int x0 = px >> fbx, y0 = py >> fby;
-    const int fx = (px & ((1 << fbx) - 1)) << (5 - fbx), fy = (py & ((1 << fby) - 1)) << (5 - fby);
+    const int fx = mcfps_frac32(px, fbx), fy = mcfps_frac32(py, fby);
     int v = 0;
 
     if (!fx && !fy)
@@ -261,7 +267,21 @@ MCFPS_FN int mcfps_off_a(int d, int phi)
  */
 MCFPS_FN int mcfps_off_a16(int d, int phi)
 {
-    return -((phi * 4 * d + 128) >> 8);
+    return mcfps_off_a(4 * d, phi);
+}
+
+/**
+ * The ends in A (*pax, *pay) and in B (*pbx, *pby) of the trajectory of
+ * vector (dx, dy) (quarter pel) through sample (x, y) of a plane subsampled
+ * by (lx, ly), in units of 1/(16 << lx) and 1/(16 << ly) pixel (M5).
+ */
+MCFPS_FN void mcfps_render_ends(int x, int y, int dx, int dy, int phi, int lx, int ly,
+                                int *pax, int *pay, int *pbx, int *pby)
+{
+    *pax = (x << (4 + lx)) + mcfps_off_a16(dx, phi);
+    *pay = (y << (4 + ly)) + mcfps_off_a16(dy, phi);
+    *pbx = *pax + 4 * dx;
+    *pby = *pay + 4 * dy;
 }
 
 /** Median of n <= 9 values (the lower middle one when n is even). */
@@ -695,15 +715,14 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
                                const MCFPS_GLOBAL int16_t *vec, const MCFPS_GLOBAL uint16_t *info,
                                int k, int x, int y, int avg)
 {
-    const int dx = vec[2 * k], dy = vec[2 * k + 1];
-    const int oax = mcfps_off_a16(dx, p->phi), oay = mcfps_off_a16(dy, p->phi);
-    const int pax = (x << (4 + lx)) + oax, pay = (y << (4 + ly)) + oay;
-    const int pbx = pax + 4 * dx, pby = pay + 4 * dy;
+    int pax, pay, pbx, pby, va, vb;
+
+    mcfps_render_ends(x, y, vec[2 * k], vec[2 * k + 1], p->phi, lx, ly, &pax, &pay, &pbx, &pby);
     /* luma-sized planes: 8 taps; subsampled chroma: 4 */
-    const int va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 4 + lx, 4 + ly) :
-                              mcfps_sample8(a, sa, pw, ph, pax, pay);
-    const int vb = lx || ly ? mcfps_sample4(b, sb, step, pw, ph, pbx, pby, 4 + lx, 4 + ly) :
-                              mcfps_sample8(b, sb, pw, ph, pbx, pby);
+    va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 4 + lx, 4 + ly) :
+                    mcfps_sample8(a, sa, pw, ph, pax, pay);
+    vb = lx || ly ? mcfps_sample4(b, sb, step, pw, ph, pbx, pby, 4 + lx, 4 + ly) :
+                    mcfps_sample8(b, sb, pw, ph, pbx, pby);
     return mcfps_render_mix(p, pw, ph, lx, ly, info[k], pax, pay, pbx, pby, va, vb, avg);
 }
 

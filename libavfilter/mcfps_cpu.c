@@ -417,8 +417,8 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         return;
     }
     for (int t = 0; t < 4; t++) {
-        taps[t]     = mcfps_tap((px & ((1 << sx) - 1)) << (5 - sx), t);
-        taps[4 + t] = mcfps_tap((py & ((1 << sy) - 1)) << (5 - sy), t);
+        taps[t]     = mcfps_tap(mcfps_frac32(px, sx), t);
+        taps[4 + t] = mcfps_tap(mcfps_frac32(py, sy), t);
     }
     dsp->predict8_4tap(out, src, stride, taps, h);
 }
@@ -521,11 +521,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int k  = cj * p->cw + ci;
                 const int dx = vec[2 * k], dy = vec[2 * k + 1];
                 const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
-                const int oax = mcfps_off_a16(dx, phi), oay = mcfps_off_a16(dy, phi);
-                const int pax = (tx0 << sx) + oax, pay = (ty0 << sy) + oay;
-                const int pbx = pax + 4 * dx, pby = pay + 4 * dy;
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
+                int pax, pay, pbx, pby;
 
+                mcfps_render_ends(tx0, ty0, dx, dy, phi, lx, ly, &pax, &pay, &pbx, &pby);
                 cell_v[c][0] = dx;
                 cell_v[c][1] = dy;
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
