@@ -10,8 +10,14 @@
 #    quarter of the samples are compared: the first quarter is the
 #    start-up, and a median does not see a burst of frames in flight. The
 #    heap and the resident size may still grow in steps where a frame pool
-#    takes one more frame (346 KB here) and the allocator one more arena;
-#    the limits allow a few. The device memory must keep one value.
+#    takes one more frame (346 KB here) and the allocator one more arena:
+#    the ffmpeg CLI's four thread queues (demuxer to decoder, decoder to
+#    filter graph, filter graph to encoder, encoder to muxer) hold 8 frames
+#    each, and whether they run mostly empty or mostly full moves the median
+#    by up to 32 frames, 11 MB. The limits allow that and the filter's own
+#    frames in flight: 16 MiB of heap (48 frames) and 24 MiB resident. A
+#    leak is what the exact count above finds. The device memory must keep
+#    one value.
 #
 # usage: tests/gpu-soak.sh FFMPEG OUTDIR FILTER [SECONDS]
 set -u
@@ -71,11 +77,11 @@ set -- $(quarters "$out/rss.txt")
 rss2=$1 rss4=$2 n=$3
 [ "$n" -ge 8 ] || { echo "too few samples ($n)"; exit 1; }
 msg="RSS median $rss2 KiB in the second quarter, $rss4 in the last ($n samples)"
-[ $((rss4 - rss2)) -lt 8192 ] || fail=1
+[ $((rss4 - rss2)) -lt 24576 ] || fail=1
 if [ -n "$preload" ]; then
     set -- $(quarters "$out/heap.txt")
     msg="$msg; heap $1 bytes, $2 in the last"
-    [ "$3" -ge 8 ] && [ $(($2 - $1)) -lt 4194304 ] || fail=1
+    [ "$3" -ge 8 ] && [ $(($2 - $1)) -lt 16777216 ] || fail=1
     x1=$(sed -n 's/^exit //p' "$out/heap-short.txt")
     x6=$(sed -n 's/^exit //p' "$out/heap.txt")
     msg="$msg; never freed: $x1 bytes after $((seconds * 1000 / 6)) frames, $x6 after $((seconds * 1000))"
