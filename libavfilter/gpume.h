@@ -36,6 +36,7 @@ typedef short  int16_t;
 typedef ushort uint16_t;
 typedef int    int32_t;
 typedef uint   uint32_t;
+typedef long   int64_t;
 typedef ulong  uint64_t;
 #define GPUME_FN static inline
 #define GPUME_GLOBAL __global
@@ -47,6 +48,7 @@ typedef short              int16_t;
 typedef unsigned short     uint16_t;
 typedef int                int32_t;
 typedef unsigned int       uint32_t;
+typedef long long          int64_t;
 typedef unsigned long long uint64_t;
 #define GPUME_FN __device__ static inline
 #define GPUME_UNROLL _Pragma("unroll")
@@ -68,6 +70,7 @@ enum GpumeAlgo {
     GPUME_ALGO_HME,     ///< pyramid, coarse full search, PU-table refinement
     GPUME_ALGO_LFS,     ///< local full search with early termination
     GPUME_ALGO_VME,     ///< Intel device-side VME (OpenCL only)
+    GPUME_ALGO_DIS,     ///< dense inverse search: coarse-to-fine patch flow (gpume_dis.h)
     GPUME_ALGO_NB,
 };
 

@@ -24,6 +24,7 @@
 #include "libavutil/buffer.h"
 #include "libavutil/frame.h"
 #include "gpume.h"
+#include "gpume_dis.h"
 #include "gpume_kernel.h"
 
 /**

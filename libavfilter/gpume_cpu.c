@@ -53,6 +53,12 @@ typedef struct GpumeCPUContext {
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
     GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
+    /* dis: levels 1 .. dis_coarsest of each slot's pyramid (level 0 is pic[slot][0]),
+     * and the patch vectors and fields of one estimate */
+    int dis_coarsest, dis_finest;
+    int dis_w[GPUME_DIS_MAX_LEVELS], dis_h[GPUME_DIS_MAX_LEVELS];
+    uint8_t *dis_pic[GPUME_NB_SLOTS][GPUME_DIS_MAX_LEVELS];
+    int32_t *dis_patch, *dis_field[2];
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
     GpumeDSPContext dsp;
 } GpumeCPUContext;
@@ -62,6 +68,12 @@ typedef struct EstimateJob {
     const CPUPlane *cur, *ref;  ///< pyramids (coarse levels for hme only)
     const int16_t *pred;
     GpumeResult *res;
+    /* dis: the level being searched, its pictures, and its field's coarser level */
+    const uint8_t *dis_cur, *dis_ref;
+    int dis_stride, dis_w, dis_h;
+    const int32_t *dis_coarse;  ///< NULL at the coarsest level
+    int dis_coarse_w;
+    int32_t *dis_field;         ///< the field this level writes
 } EstimateJob;
 
 static void cpu_uninit(void *priv)
@@ -72,6 +84,39 @@ static void cpu_uninit(void *priv)
             av_freep(&s->pic[i][k].buf);
     av_freep(&s->pred);
     av_freep(&s->coarse);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        for (int k = 0; k < GPUME_DIS_MAX_LEVELS; k++)
+            av_freep(&s->dis_pic[i][k]);
+    av_freep(&s->dis_patch);
+    av_freep(&s->dis_field[0]);
+    av_freep(&s->dis_field[1]);
+}
+
+/** dis: the level sizes, each slot's coarse levels, and the buffers of one estimate. */
+static int dis_init(GpumeCPUContext *s)
+{
+    const GpumeParams *p = &s->p;
+    int lf;
+
+    s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
+    s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
+    s->dis_w[0] = p->width;
+    s->dis_h[0] = p->height;
+    for (int k = 1; k <= s->dis_coarsest; k++) {
+        s->dis_w[k] = (s->dis_w[k - 1] + 1) >> 1;
+        s->dis_h[k] = (s->dis_h[k - 1] + 1) >> 1;
+        for (int i = 0; i < GPUME_NB_SLOTS; i++)
+            if (!(s->dis_pic[i][k] = av_malloc((size_t)s->dis_w[k] * s->dis_h[k])))
+                return AVERROR(ENOMEM);
+    }
+    /* the finest level searched has the most patches and pixels */
+    s->dis_patch    = av_malloc_array(2 * gpume_dis_nb_patches(s->dis_w[lf]) *
+                                      gpume_dis_nb_patches(s->dis_h[lf]), sizeof(*s->dis_patch));
+    s->dis_field[0] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
+    s->dis_field[1] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
+    if (!s->dis_patch || !s->dis_field[0] || !s->dis_field[1])
+        return AVERROR(ENOMEM);
+    return 0;
 }
 
 static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
@@ -94,6 +139,13 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 #endif
     if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
         return AVERROR(ENOMEM);
+    if (p->algo == GPUME_ALGO_DIS) {
+        int err = dis_init(s);
+        if (err < 0) {
+            cpu_uninit(s);
+            return err;
+        }
+    }
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         for (int k = 0; k < s->levels; k++) {
@@ -146,6 +198,17 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     }
     for (int k = 0; k < s->levels; k++)
         pad_plane(&lv[k], s->pad);
+    if (s->p.algo == GPUME_ALGO_DIS) {
+        uint8_t *const *d = s->dis_pic[slot];
+        for (int k = 1; k <= s->dis_coarsest; k++) {
+            const uint8_t *src = k > 1 ? d[k - 1] : lv[0].data;
+            const int stride   = k > 1 ? s->dis_w[k - 1] : lv[0].stride;
+            for (int y = 0; y < s->dis_h[k]; y++)
+                for (int x = 0; x < s->dis_w[k]; x++)
+                    d[k][y * s->dis_w[k] + x] =
+                        gpume_downscale_px(src, stride, s->dis_w[k - 1], s->dis_h[k - 1], x, y);
+        }
+    }
     return 0;
 }
 
@@ -885,6 +948,94 @@ static void ctu_lfs(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
     job->res->counts[ctu_idx] = n;
 }
 
+/** dis: the exported blocks of one CTU, from the field of the finest level searched. */
+static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
+{
+    const GpumeParams *p = &s->p;
+    const int ctu_idx = cy * p->ctu_cols + cx;
+    const CPUPlane *cur = &job->cur[0];
+    GpumeBlock *out = job->res->blocks + (size_t)ctu_idx * p->max_out;
+    const int lu = s->dis_finest;
+    int n = 0;
+
+    for (int k = 0; k < s->nb_fixed_pus; k++) {
+        const GpumePU pu = s->pu[s->fixed_pus[k]];
+        const int x = cx * p->ctu + 4 * pu.l, y = cy * p->ctu + 4 * pu.t;
+        const int w = FFMIN(p->block, p->width - x), h = FFMIN(p->block, p->height - y);
+        int qx, qy;
+
+        if (w <= 0 || h <= 0)
+            continue;
+        gpume_dis_block_vector(job->dis_field, s->dis_w[lu], lu, x, y, w, h, p->subpel, p->range,
+                               &qx, &qy);
+        out[n++] = gpume_make_block(x, y, w, h, qx, qy,
+                                    sad_qpel(s, cur->data + y * cur->stride + x, cur->stride,
+                                             &job->ref[0], x, y, w, h, qx, qy));
+    }
+    job->res->counts[ctu_idx] = n;
+}
+
+/** dis: the patches of rows [start, end) of patches at one level. */
+static int dis_patches(void *arg, int jobnr, int nb_jobs)
+{
+    const EstimateJob *job = arg;
+    const int w = job->dis_w, h = job->dis_h;
+    const int nx = gpume_dis_nb_patches(w), ny = gpume_dis_nb_patches(h);
+    int32_t *patch = job->s->dis_patch;
+
+    for (int j = ny * jobnr / nb_jobs; j < ny * (jobnr + 1) / nb_jobs; j++) {
+        const int py = gpume_dis_patch_pos(j, h);
+        for (int i = 0; i < nx; i++) {
+            const int px = gpume_dis_patch_pos(i, w);
+            int ux, uy;
+            gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
+            gpume_dis_patch(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride, w, h,
+                            px, py, &ux, &uy);
+            patch[2 * (j * nx + i)]     = ux;
+            patch[2 * (j * nx + i) + 1] = uy;
+        }
+    }
+    return 0;
+}
+
+/** dis: the field of rows [start, end) of one level from its patches. */
+static int dis_densify(void *arg, int jobnr, int nb_jobs)
+{
+    const EstimateJob *job = arg;
+    const int w = job->dis_w, h = job->dis_h;
+
+    for (int y = h * jobnr / nb_jobs; y < h * (jobnr + 1) / nb_jobs; y++)
+        for (int x = 0; x < w; x++)
+            gpume_dis_densify_px(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride,
+                                 w, h, job->s->dis_patch, x, y, job->dis_field);
+    return 0;
+}
+
+/** dis: the fields from the coarsest level to the finest searched; job->dis_field is the last. */
+static int dis_levels(GpumeCPUContext *s, EstimateJob *job, int cur, int ref, int nb_threads)
+{
+    for (int l = s->dis_coarsest; l >= s->dis_finest; l--) {
+        const int w = s->dis_w[l], h = s->dis_h[l];
+        int err;
+
+        job->dis_cur      = l ? s->dis_pic[cur][l] : s->pic[cur][0].data;
+        job->dis_ref      = l ? s->dis_pic[ref][l] : s->pic[ref][0].data;
+        job->dis_stride   = l ? w : s->pic[cur][0].stride;
+        job->dis_w        = w;
+        job->dis_h        = h;
+        job->dis_coarse   = l < s->dis_coarsest ? job->dis_field : NULL;
+        job->dis_coarse_w = l < s->dis_coarsest ? s->dis_w[l + 1] : 0;
+        job->dis_field    = s->dis_field[l & 1];
+        err = s->host->execute(s->host->exec_opaque, dis_patches, job,
+                               FFMIN(gpume_dis_nb_patches(h), nb_threads));
+        if (err >= 0)
+            err = s->host->execute(s->host->exec_opaque, dis_densify, job, FFMIN(h, nb_threads));
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
 /**
  * hme's first pass: the coarse levels of every CTU, which the level-0
  * windows of its neighbours read. A job of this pass and of the next is a
@@ -912,6 +1063,8 @@ static int estimate_ctus(void *arg, int jobnr, int nb_jobs)
     for (int c = start; c < end; c++) {
         if (s->p.algo == GPUME_ALGO_LFS)
             ctu_lfs(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
+        else if (s->p.algo == GPUME_ALGO_DIS)
+            ctu_dis(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
         else
             ctu_pu_search(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
     }
@@ -925,7 +1078,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
     const int nb_jobs = s->host->nb_threads > 1 ? FFMIN(s->p.nb_ctus, 32 * s->host->nb_threads) : 1;
 
-    if (!ff_gpume_is_search_algo(s->p.algo))
+    if (!ff_gpume_is_search_algo(s->p.algo) && s->p.algo != GPUME_ALGO_DIS)
         return AVERROR(ENOSYS);
     if (out < 0 || out >= GPUME_NB_RESULTS || pred_from >= GPUME_NB_RESULTS ||
         (pred_from >= 0 && !s->res[pred_from].blocks))
@@ -940,6 +1093,12 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         job.pred = s->pred;
     }
     s->res[out] = *res;
+    if (s->p.algo == GPUME_ALGO_DIS) {
+        /* rows of patches and of pixels, a few per thread so that they balance */
+        const int err = dis_levels(s, &job, cur, ref, s->host->nb_threads > 1 ? 8 * s->host->nb_threads : 1);
+        if (err < 0)
+            return err;
+    }
     if (s->p.algo == GPUME_ALGO_HME) {
         const int err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
         if (err < 0)

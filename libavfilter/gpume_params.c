@@ -34,7 +34,7 @@ int ff_gpume_params_derive(GpumeParams *p)
         p->pu_penalty < 0 || p->pu_penalty > GPUME_MAX_PU_PENALTY ||
         p->lfs_threshold < 0 || p->lfs_threshold > 64 * 255 ||
         p->algo < 0 || p->algo >= GPUME_ALGO_NB || p->pred < 0 || p->pred >= GPUME_PRED_NB ||
-        (p->algo == GPUME_ALGO_LFS && !p->block) ||
+        ((p->algo == GPUME_ALGO_LFS || p->algo == GPUME_ALGO_DIS) && !p->block) ||
         p->vme_qp < 0 || p->vme_qp > 51 || p->vme_window < 0 || p->vme_window >= GPUME_VME_WINDOW_NB ||
         /* VME estimates 16x16 macroblocks: one per CTU, all of its partitions or 16x16 only */
         (p->algo == GPUME_ALGO_VME && (p->ctu != 16 || (p->block && p->block != 16))))

@@ -123,6 +123,7 @@ static const AVOption gpume_options[] = {
         CONST("hme",  "hierarchical: pyramid, coarse full search, PU-table refinement", GPUME_ALGO_HME, "algo"),
         CONST("lfs",  "local full search with early termination", GPUME_ALGO_LFS, "algo"),
         CONST("vme",  "Intel device-side VME (OpenCL, Intel Gen9-Gen11 GPUs)", GPUME_ALGO_VME, "algo"),
+        CONST("dis",  "dense inverse search: coarse-to-fine flow of 8x8 patches, the mean over each block", GPUME_ALGO_DIS, "algo"),
     { "range", "integer search range in pixels", OFFSET(range), AV_OPT_TYPE_INT,
       { .i64 = 16 }, 1, GPUME_MAX_RANGE, RFLAGS },
     { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
@@ -210,8 +211,9 @@ static av_cold int init(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "block=%d is larger than ctu=%d\n", block, s->ctu);
         return AVERROR(EINVAL);
     }
-    if (s->algo == GPUME_ALGO_LFS && !block) {
-        av_log(ctx, AV_LOG_ERROR, "block=auto needs algo=full or algo=hme; lfs uses fixed blocks\n");
+    if ((s->algo == GPUME_ALGO_LFS || s->algo == GPUME_ALGO_DIS) && !block) {
+        av_log(ctx, AV_LOG_ERROR, "block=auto needs algo=full or algo=hme; %s uses fixed blocks\n",
+               s->algo == GPUME_ALGO_LFS ? "lfs" : "dis");
         return AVERROR(EINVAL);
     }
     /* VME estimates 16x16 macroblocks (ctu is 16 whatever it says), each
@@ -761,7 +763,8 @@ static void warn_cost(AVFilterContext *ctx)
     const double hme_ops = (2 * ceil(r / 4) + 1) * (2 * ceil(r / 4) + 1) / 16 + 25 / 4.0 + 2 * 81 + 16;
     double ops, secs;
 
-    if (p->algo == GPUME_ALGO_VME)
+    /* dis costs the same at every range, a small multiple of hme */
+    if (p->algo == GPUME_ALGO_VME || p->algo == GPUME_ALGO_DIS)
         return;
     if (p->algo == GPUME_ALGO_HME)
         ops = hme_ops;

@@ -1,0 +1,271 @@
+/*
+ * gpume: dis, a dense inverse search (Kroeger et al., "Fast Optical Flow
+ * using Dense Inverse Search", ECCV 2016) in integers, without its spatial
+ * propagation and variational refinement. The per-level, per-patch,
+ * per-pixel and per-block steps are shared by the CPU reference, the CUDA
+ * kernels and the OpenCL kernels (prepended to them after gpume.h), so that
+ * every backend exports the same vectors. docs/ALGORITHMS.md ("dis") is the
+ * prose form of what is coded here.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFILTER_GPUME_DIS_H
+#define AVFILTER_GPUME_DIS_H
+
+#ifndef __OPENCL_C_VERSION__
+#include "gpume.h"
+#endif
+
+#define GPUME_DIS_PATCH      8   ///< side of a patch
+#define GPUME_DIS_SPACING    3   ///< distance between neighbouring patches
+#define GPUME_DIS_STEPS      25  ///< Gauss-Newton steps of a patch at most
+#define GPUME_DIS_STEP_MAX   64  ///< largest step, 1/16 pel (4 pixels)
+#define GPUME_DIS_REG        64  ///< added to the diagonal of a patch's Hessian
+#define GPUME_DIS_FRAC       4   ///< the flow is in 1/16 pel: 2^GPUME_DIS_FRAC
+#define GPUME_DIS_MAX_LEVELS 12  ///< levels 0 .. 11: 2^11 * 8 pixels
+
+/** Rounded a / b, halves away from zero; b > 0. */
+GPUME_FN int64_t gpume_dis_rdiv(int64_t a, int64_t b)
+{
+    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+}
+
+/**
+ * The coarsest level searched for a w x h picture: the largest k with
+ * 64 * 2^k <= 3 max(w, h) (log2(max / 32), rounded), at most the largest
+ * k with 8 * 2^k <= min(w, h), so that level k still holds a patch.
+ */
+GPUME_FN int gpume_dis_coarsest(int w, int h)
+{
+    const int mx = w > h ? w : h, mn = w < h ? w : h;
+    int kc = 0, km = 0;
+
+    while (kc < GPUME_DIS_MAX_LEVELS - 1 && (64 << (kc + 1)) <= 3 * mx)
+        kc++;
+    while (km < GPUME_DIS_MAX_LEVELS - 1 && (GPUME_DIS_PATCH << (km + 1)) <= mn)
+        km++;
+    return kc < km ? kc : km;
+}
+
+/** The finest level searched: 1 (half resolution), or 0 when level 0 is the coarsest. */
+GPUME_FN int gpume_dis_finest(int coarsest)
+{
+    return coarsest > 0 ? 1 : 0;
+}
+
+/** Side of the patches of a level side n: GPUME_DIS_PATCH, or n where it is smaller. */
+GPUME_FN int gpume_dis_patch_side(int n)
+{
+    return n < GPUME_DIS_PATCH ? n : GPUME_DIS_PATCH;
+}
+
+/** Number of patches along a level side n. */
+GPUME_FN int gpume_dis_nb_patches(int n)
+{
+    return n <= GPUME_DIS_PATCH ? 1 :
+           (n - GPUME_DIS_PATCH + GPUME_DIS_SPACING - 1) / GPUME_DIS_SPACING + 1;
+}
+
+/** Position of patch i along a level side n: i spacings, the last one moved inside. */
+GPUME_FN int gpume_dis_patch_pos(int i, int n)
+{
+    return gpume_clip(i * GPUME_DIS_SPACING, 0, n > GPUME_DIS_PATCH ? n - GPUME_DIS_PATCH : 0);
+}
+
+/**
+ * Sample of p (w x h, rows stride apart) at (x, y) in 1/16 pel: bilinear
+ * between the four nearest samples, each clamped into the picture, in
+ * 1/256 of a level (exact, no rounding).
+ */
+GPUME_FN int gpume_dis_sample(const GPUME_GLOBAL uint8_t *p, int stride, int w, int h,
+                              int x, int y)
+{
+    const int one = 1 << GPUME_DIS_FRAC;
+    const int fx = x & (one - 1), fy = y & (one - 1);
+    const int x0 = gpume_clip(x >> GPUME_DIS_FRAC, 0, w - 1);
+    const int x1 = gpume_clip((x >> GPUME_DIS_FRAC) + 1, 0, w - 1);
+    const GPUME_GLOBAL uint8_t *r0 = p + gpume_clip(y >> GPUME_DIS_FRAC, 0, h - 1) * stride;
+    const GPUME_GLOBAL uint8_t *r1 = p + gpume_clip((y >> GPUME_DIS_FRAC) + 1, 0, h - 1) * stride;
+
+    return (one - fx) * (one - fy) * r0[x0] + fx * (one - fy) * r0[x1] +
+           (one - fx) * fy * r1[x0] + fx * fy * r1[x1];
+}
+
+/**
+ * The vector of one patch at (px, py) of the current picture c into the
+ * reference r (both w x h at this level), from (*ux, *uy) in 1/16 pel:
+ * inverse-compositional Gauss-Newton steps on the mean-normalised
+ * residual, at most GPUME_DIS_STEPS; a descent stops at the last position
+ * whose squared error fell, and a result more than a patch side from its
+ * start is not kept.
+ */
+GPUME_FN void gpume_dis_patch(const GPUME_GLOBAL uint8_t *c, int cs,
+                              const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                              int px, int py, int *ux, int *uy)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h), n = pw * ph;
+    const int ux0 = *ux, uy0 = *uy;
+    const int64_t far = (int64_t)GPUME_DIS_PATCH << GPUME_DIS_FRAC;
+    int hxx = GPUME_DIS_REG, hxy = 0, hyy = GPUME_DIS_REG, sgx = 0, sgy = 0;
+    int vx = ux0, vy = uy0, bestx = ux0, besty = uy0;
+    int64_t det, prev = 0;
+
+    /* the Hessian of the template from central differences, not mean-normalised */
+    for (int y = py; y < py + ph; y++) {
+        const GPUME_GLOBAL uint8_t *row = c + y * cs;
+        const GPUME_GLOBAL uint8_t *up = c + gpume_clip(y - 1, 0, h - 1) * cs;
+        const GPUME_GLOBAL uint8_t *dn = c + gpume_clip(y + 1, 0, h - 1) * cs;
+        for (int x = px; x < px + pw; x++) {
+            const int gx = row[gpume_clip(x + 1, 0, w - 1)] - row[gpume_clip(x - 1, 0, w - 1)];
+            const int gy = dn[x] - up[x];
+            hxx += gx * gx;
+            hxy += gx * gy;
+            hyy += gy * gy;
+            sgx += gx;
+            sgy += gy;
+        }
+    }
+    det = (int64_t)hxx * hyy - (int64_t)hxy * hxy;
+
+    for (int it = 0; it < GPUME_DIS_STEPS; it++) {
+        int64_t bx = 0, by = 0, ssd = 0, dx, dy;
+        int sr = 0;
+        for (int y = py; y < py + ph; y++) {
+            const GPUME_GLOBAL uint8_t *row = c + y * cs;
+            const GPUME_GLOBAL uint8_t *up = c + gpume_clip(y - 1, 0, h - 1) * cs;
+            const GPUME_GLOBAL uint8_t *dn = c + gpume_clip(y + 1, 0, h - 1) * cs;
+            int rbx = 0, rby = 0;
+            for (int x = px; x < px + pw; x++) {
+                const int gx = row[gpume_clip(x + 1, 0, w - 1)] - row[gpume_clip(x - 1, 0, w - 1)];
+                const int gy = dn[x] - up[x];
+                const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                               (y << GPUME_DIS_FRAC) + vy) -
+                              (row[x] << 2 * GPUME_DIS_FRAC);
+                /* a row's 8 products stay below 2^31 */
+                rbx += gx * e;
+                rby += gy * e;
+                sr  += e;
+                ssd += (int64_t)e * e;
+            }
+            bx += rbx;
+            by += rby;
+        }
+        bx  -= gpume_dis_rdiv((int64_t)sgx * sr, n);
+        by  -= gpume_dis_rdiv((int64_t)sgy * sr, n);
+        ssd -= gpume_dis_rdiv((int64_t)sr * sr, n);
+        if (it && ssd >= prev)
+            break;
+        prev  = ssd;
+        bestx = vx;
+        besty = vy;
+        /* H^-1 b: gradients of twice the derivative, residual in 1/256 */
+        dx = gpume_dis_rdiv(2 * ((int64_t)hyy * bx - (int64_t)hxy * by), det << GPUME_DIS_FRAC);
+        dy = gpume_dis_rdiv(2 * ((int64_t)hxx * by - (int64_t)hxy * bx), det << GPUME_DIS_FRAC);
+        vx -= (int)(dx < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dx > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dx);
+        vy -= (int)(dy < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dy > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dy);
+        if (it == GPUME_DIS_STEPS - 1) {
+            bestx = vx;
+            besty = vy;
+        }
+    }
+    if ((int64_t)(bestx - ux0) * (bestx - ux0) + (int64_t)(besty - uy0) * (besty - uy0) > far * far) {
+        bestx = ux0;
+        besty = uy0;
+    }
+    *ux = bestx;
+    *uy = besty;
+}
+
+/**
+ * The starting vector of the patch at (px, py) of a level w x h: twice the
+ * coarser level's field (cw wide, 2 values a pixel) at the patch centre's
+ * coarse pixel; (0, 0) at the coarsest level (coarse NULL).
+ */
+GPUME_FN void gpume_dis_patch_start(const GPUME_GLOBAL int32_t *coarse, int cw, int w, int h,
+                                    int px, int py, int *ux, int *uy)
+{
+    const int cx = (px + gpume_dis_patch_side(w) / 2) >> 1;
+    const int cy = (py + gpume_dis_patch_side(h) / 2) >> 1;
+
+    *ux = coarse ? 2 * coarse[2 * (cy * cw + cx)]     : 0;
+    *uy = coarse ? 2 * coarse[2 * (cy * cw + cx) + 1] : 0;
+}
+
+/**
+ * The field of a level w x h at pixel (x, y): the mean of the vectors of
+ * the patches over it (patch, nx per row, 2 values each), each weighted by
+ * 2^24 / max(256, |its error at the pixel|) (errors in 1/256 of a level).
+ */
+GPUME_FN void gpume_dis_densify_px(const GPUME_GLOBAL uint8_t *c, int cs,
+                                   const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                   const GPUME_GLOBAL int32_t *patch, int x, int y,
+                                   GPUME_GLOBAL int32_t *field)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    const int nx = gpume_dis_nb_patches(w), ny = gpume_dis_nb_patches(h);
+    const int i0 = x >= pw ? (x - pw) / GPUME_DIS_SPACING + 1 : 0;
+    const int j0 = y >= ph ? (y - ph) / GPUME_DIS_SPACING + 1 : 0;
+    const int t = c[y * cs + x] << 2 * GPUME_DIS_FRAC;
+    int64_t sx = 0, sy = 0, sw = 0;
+
+    for (int j = j0; j < ny && gpume_dis_patch_pos(j, h) <= y; j++) {
+        if (gpume_dis_patch_pos(j, h) + ph <= y)
+            continue;
+        for (int i = i0; i < nx && gpume_dis_patch_pos(i, w) <= x; i++) {
+            const int vx = patch[2 * (j * nx + i)], vy = patch[2 * (j * nx + i) + 1];
+            int e, wt;
+            if (gpume_dis_patch_pos(i, w) + pw <= x)
+                continue;
+            e  = gpume_iabs(gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                             (y << GPUME_DIS_FRAC) + vy) - t);
+            wt = (1 << 24) / (e > 256 ? e : 256);
+            sx += (int64_t)wt * vx;
+            sy += (int64_t)wt * vy;
+            sw += wt;
+        }
+    }
+    field[2 * (y * w + x)]     = (int32_t)gpume_dis_rdiv(sx, sw);
+    field[2 * (y * w + x) + 1] = (int32_t)gpume_dis_rdiv(sy, sw);
+}
+
+/**
+ * The exported vector of the block at (x, y), bw x bh pixels of level 0:
+ * the mean over its pixels of the field of level lu (fw wide; each level-0
+ * pixel reads the field at its level-lu pixel, scaled by 2^lu), rounded to
+ * the precision of subpel and clipped to the range; in quarter pel.
+ */
+GPUME_FN void gpume_dis_block_vector(const GPUME_GLOBAL int32_t *field, int fw, int lu,
+                                     int x, int y, int bw, int bh, int subpel, int range,
+                                     int *mvx, int *mvy)
+{
+    const int lim = 4 * range;
+    const int64_t den = (int64_t)bw * bh << GPUME_DIS_FRAC;
+    int64_t sx = 0, sy = 0, vx, vy;
+
+    for (int j = y; j < y + bh; j++)
+        for (int i = x; i < x + bw; i++) {
+            sx += field[2 * ((j >> lu) * fw + (i >> lu))];
+            sy += field[2 * ((j >> lu) * fw + (i >> lu)) + 1];
+        }
+    vx = gpume_dis_rdiv(sx * (1 << (lu + subpel)), den) * (1 << (2 - subpel));
+    vy = gpume_dis_rdiv(sy * (1 << (lu + subpel)), den) * (1 << (2 - subpel));
+    *mvx = (int)(vx < -lim ? -lim : vx > lim ? lim : vx);
+    *mvy = (int)(vy < -lim ? -lim : vy > lim ? lim : vy);
+}
+
+#endif /* AVFILTER_GPUME_DIS_H */
