@@ -21,6 +21,7 @@
  */
 
 #include "gpume_cuda.h"
+#include "gpume_dis.h"
 
 /* FFmpeg's clang CUDA shim has no __shared__ or __noinline__ */
 #ifdef __NVCC__
@@ -1848,4 +1849,72 @@ extern "C" __global__ void gpume_lfs(GpumeSearchArgs a, GpumeCudaBuffers b)
     }
     if (tid == 0)
         b.counts[ctu_idx] = nout;
+}
+
+/* dis: one thread a sample, a patch or a pixel (gpume_dis.h); each level's
+ * samples at its offset of the buffer given */
+
+/** Level k + 1 of the dis pyramid (dl in dst) from level k (sl in src). */
+extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, GpumeDisLevel dl,
+                                          uint8_t *dst)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x < dl.w && y < dl.h)
+        dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
+}
+
+/** The vectors of a level's patches; coarse is the coarser level's field (NULL at the coarsest). */
+extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
+                                             const int32_t *coarse, int coarse_w, int32_t *patch)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    const int nx = gpume_dis_nb_patches(l.w);
+    int px, py, ux, uy;
+
+    if (i >= nx || j >= gpume_dis_nb_patches(l.h))
+        return;
+    px = gpume_dis_patch_pos(i, l.w);
+    py = gpume_dis_patch_pos(j, l.h);
+    gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    patch[2 * (j * nx + i)]     = ux;
+    patch[2 * (j * nx + i) + 1] = uy;
+}
+
+/** A level's field from its patches. */
+extern "C" __global__ void gpume_dis_densify(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
+                                             const int32_t *patch, int32_t *field)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x < l.w && y < l.h)
+        gpume_dis_densify_px(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, patch, x, y,
+                             field);
+}
+
+/** The exported blocks: a block of threads a CTU, a thread its fixed PU k. */
+extern "C" __global__ void gpume_dis_blocks(GpumeDisBlockArgs a, const uint8_t *cur, const uint8_t *ref,
+                                            const int32_t *field, const GpumePU *pu,
+                                            const uint16_t *fixed, GpumeBlock *blocks, uint16_t *counts)
+{
+    const int c = blockIdx.x, k = threadIdx.x;
+    const int x0 = c % a.ctu_cols * a.ctu, y0 = c / a.ctu_cols * a.ctu;
+    int x, y, w, h, qx, qy;
+
+    if (k == 0)
+        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, x0, y0, a.width, a.height);
+    if (k >= a.max_out)
+        return;
+    x = x0 + 4 * pu[fixed[k]].l;
+    y = y0 + 4 * pu[fixed[k]].t;
+    if (x >= a.width || y >= a.height)
+        return;
+    w = min(a.block, a.width - x);
+    h = min(a.block, a.height - y);
+    gpume_dis_block_vector(field, a.fw, a.lu, x, y, w, h, a.subpel, a.range, &qx, &qy);
+    blocks[c * a.max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, a.width, a.height)] =
+        gpume_make_block(x, y, w, h, qx, qy,
+                         gpume_dis_block_sad(cur + a.offset, a.pitch, ref + a.offset, a.pitch,
+                                             a.width, a.height, x, y, w, h, qx, qy));
 }

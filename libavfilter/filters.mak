@@ -36,7 +36,7 @@ X86ASM-OBJS-$(CONFIG_GPUME_FILTER) += x86/gpume_dsp_init.o x86/gpume_dsp.o
 CUDA-OBJS-$(CONFIG_GPUME_FILTER)   += gpume_cuda.o gpume_cuda_staging.o gpume.ptx.o cuda/load_helper.o
 OPENCL-OBJS-$(CONFIG_GPUME_FILTER) += gpume_opencl.o gpume_vme_opencl.o gpume_opencl_program.o opencl.o \
                                       opencl/gpume.o opencl/gpume_vme.o          \
-                                      opencl/gpume_h.o opencl/gpume_kernel_h.o   \
+                                      opencl/gpume_h.o opencl/gpume_dis_h.o opencl/gpume_kernel_h.o \
                                       opencl/gpume_opencl_h.o opencl/gpume_vme_h.o
 
 OBJS-$(CONFIG_MCFPS_FILTER)        += vf_mcfps.o mcfps_cpu.o gpume_device.o

@@ -171,6 +171,15 @@ void ff_gpume_result_copy(const GpumeParams *p, const GpumeResult *src, const Gp
 int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_offset,
                              const GpumeResult *res);
 
+/**
+ * dis: the levels of a picture's pyramid that the search reads beyond level
+ * 0 (1 .. gpume_dis_coarsest()), each with rows aligned to align bytes, in
+ * one buffer of the GPU backends; lv[0] is level 0 as given (the backend's
+ * pyramid holds it). Returns the buffer's size in bytes, or 0 when an
+ * offset would not fit an int.
+ */
+size_t ff_gpume_dis_layout(const GpumeParams *p, int align, GpumeDisLevel *lv);
+
 /** The algorithms the PU-table and LFS searches of every backend run (VME has its own path). */
 static inline int ff_gpume_is_search_algo(int algo)
 {

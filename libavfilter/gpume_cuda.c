@@ -55,6 +55,7 @@ typedef struct GpumeCUDAContext {
     CUmodule module;
     CUfunction f_pyramid, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
     CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
+    CUfunction f_dis_down, f_dis_patches, f_dis_densify, f_dis_blocks;
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
@@ -65,6 +66,12 @@ typedef struct GpumeCUDAContext {
      * blocks at blocks_offset */
     CUdeviceptr d_result[NB_RESULTS];
     int nb_fixed_pus;
+
+    /* dis: levels 1 .. dis_coarsest of each slot's pyramid, and the patch
+     * vectors and fields of the estimate on the compute stream */
+    int dis_coarsest, dis_finest;
+    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< level 0 in pic[], the others in d_dis_pic[]
+    CUdeviceptr d_dis_pic[GPUME_NB_SLOTS], d_dis_patch, d_dis_field[2];
 
     /* page-locked: the luma of each slot's software frame on its way to the
      * device, and each result (counts, then blocks) on its way back */
@@ -93,6 +100,12 @@ static void cuda_uninit(void *priv)
         if (s->d_fixed_pus) CHECK_CU(cu->cuMemFree(s->d_fixed_pus));
         if (s->d_coarse)   CHECK_CU(cu->cuMemFree(s->d_coarse));
         if (s->d_keys)      CHECK_CU(cu->cuMemFree(s->d_keys));
+        for (int i = 0; i < GPUME_NB_SLOTS; i++)
+            if (s->d_dis_pic[i])
+                CHECK_CU(cu->cuMemFree(s->d_dis_pic[i]));
+        if (s->d_dis_patch)    CHECK_CU(cu->cuMemFree(s->d_dis_patch));
+        if (s->d_dis_field[0]) CHECK_CU(cu->cuMemFree(s->d_dis_field[0]));
+        if (s->d_dis_field[1]) CHECK_CU(cu->cuMemFree(s->d_dis_field[1]));
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->d_pred[i])   CHECK_CU(cu->cuMemFree(s->d_pred[i]));
             if (s->d_result[i]) CHECK_CU(cu->cuMemFree(s->d_result[i]));
@@ -132,6 +145,8 @@ static void cuda_uninit(void *priv)
     s->upload = s->download = s->own_stream = s->stream = NULL;
     memset(s->pic, 0, sizeof(s->pic));
     s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
+    memset(s->d_dis_pic, 0, sizeof(s->d_dis_pic));
+    s->d_dis_patch = s->d_dis_field[0] = s->d_dis_field[1] = 0;
     memset(s->d_pred, 0, sizeof(s->d_pred));
     memset(s->d_result, 0, sizeof(s->d_result));
     s->module = NULL;
@@ -217,6 +232,10 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_refine,     "gpume_refine");
     GET_FUNC(f_lfs,        "gpume_lfs");
     GET_FUNC(f_predictor,  "gpume_predictor");
+    GET_FUNC(f_dis_down,     "gpume_dis_down");
+    GET_FUNC(f_dis_patches,  "gpume_dis_patches");
+    GET_FUNC(f_dis_densify,  "gpume_dis_densify");
+    GET_FUNC(f_dis_blocks,   "gpume_dis_blocks");
     if (p->algo == GPUME_ALGO_FULL && p->ctu == 32)
         GET_FUNC(f_full, p->block == 8  ? "gpume_full32_b8"  : p->block == 16 ? "gpume_full32_b16" :
                          p->block == 32 ? "gpume_full32_b32" : "gpume_full32");
@@ -243,6 +262,29 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     for (int i = 0; i < NB_RESULTS; i++) {
         if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
             (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
+            goto fail;
+    }
+    if (p->algo == GPUME_ALGO_DIS) {
+        size_t dis_size;
+        int lf;
+        s->dis_level[0] = (GpumeDisLevel) { s->level[0].w, s->level[0].h,
+                                            s->level[0].pitch, s->level[0].offset };
+        if (!(dis_size = ff_gpume_dis_layout(p, 128, s->dis_level))) {
+            err = AVERROR(EINVAL);
+            goto fail;
+        }
+        s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
+        s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
+        for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
+            err = alloc_dev(s, &s->d_dis_pic[i], dis_size);
+        if (err >= 0)
+            err = alloc_dev(s, &s->d_dis_patch, 2 * sizeof(int32_t) *
+                            gpume_dis_nb_patches(s->dis_level[lf].w) *
+                            gpume_dis_nb_patches(s->dis_level[lf].h));
+        for (int i = 0; i < 2 && err >= 0; i++)
+            err = alloc_dev(s, &s->d_dis_field[i],
+                            2 * sizeof(int32_t) * s->dis_level[lf].w * s->dis_level[lf].h);
+        if (err < 0)
             goto fail;
     }
     err = CHECK_CU(cu->cuMemcpyHtoD(s->d_pu, pu, p->nb_pus * sizeof(*pu)));
@@ -273,6 +315,65 @@ static int run_pyramid(GpumeCUDAContext *s, int slot)
     const int blocks = ff_gpume_pyramid_args(&s->p, s->level, 1, &a);
 
     return launch(s, s->f_pyramid, blocks, 1, GPUME_PYR_BW, GPUME_PYR_BH, args);
+}
+
+/** The dis kernels' grid over w x h threads. */
+static int launch_dis(GpumeCUDAContext *s, CUfunction f, int w, int h, void **args)
+{
+    return launch(s, f, (w + GPUME_DIS_BW - 1) / GPUME_DIS_BW, (h + GPUME_DIS_BH - 1) / GPUME_DIS_BH,
+                  GPUME_DIS_BW, GPUME_DIS_BH, args);
+}
+
+/** dis: levels 1 .. dis_coarsest of slot's pyramid from its level 0. */
+static int run_dis_pyramid(GpumeCUDAContext *s, int slot)
+{
+    for (int k = 1; k <= s->dis_coarsest; k++) {
+        CUdeviceptr src = k > 1 ? s->d_dis_pic[slot] : s->pic[slot];
+        void *args[] = { &s->dis_level[k - 1], &src, &s->dis_level[k], &s->d_dis_pic[slot] };
+        int err = launch_dis(s, s->f_dis_down, s->dis_level[k].w, s->dis_level[k].h, args);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/** dis: the fields from the coarsest level to the finest searched, then the exported blocks of e. */
+static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
+{
+    const GpumeParams *p = &s->p;
+    const int lf = s->dis_finest;
+    CUdeviceptr field = 0;
+    int coarse_w = 0, err;
+
+    for (int l = s->dis_coarsest; l >= lf; l--) {
+        const GpumeDisLevel *lv = &s->dis_level[l];
+        CUdeviceptr c = l ? s->d_dis_pic[cur] : s->pic[cur];
+        CUdeviceptr r = l ? s->d_dis_pic[ref] : s->pic[ref];
+        CUdeviceptr out = s->d_dis_field[l & 1];
+        void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch };
+        void *dargs[] = { (void *)lv, &c, &r, &s->d_dis_patch, &out };
+        err = launch_dis(s, s->f_dis_patches, gpume_dis_nb_patches(lv->w), gpume_dis_nb_patches(lv->h),
+                         pargs);
+        if (err >= 0)
+            err = launch_dis(s, s->f_dis_densify, lv->w, lv->h, dargs);
+        if (err < 0)
+            return err;
+        field    = out;
+        coarse_w = lv->w;
+    }
+    {
+        GpumeDisBlockArgs a = {
+            .width = p->width, .height = p->height,
+            .pitch = s->level[0].pitch, .offset = s->level[0].offset,
+            .ctu = p->ctu, .ctu_cols = p->ctu_cols, .nb_ctus = p->nb_ctus, .block = p->block,
+            .max_out = p->max_out, .subpel = p->subpel, .range = p->range,
+            .fw = s->dis_level[lf].w, .lu = lf,
+        };
+        CUdeviceptr blocks = s->d_result[e] + s->blocks_offset;
+        void *args[] = { &a, &s->pic[cur], &s->pic[ref], &field, &s->d_pu, &s->d_fixed_pus,
+                         &blocks, &s->d_result[e] };
+        return launch(s, s->f_dis_blocks, p->nb_ctus, 1, FFALIGN(p->max_out, 32), 1, args);
+    }
 }
 
 static int cuda_load(void *priv, int slot, const AVFrame *frame)
@@ -329,6 +430,8 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->loaded[slot], 0));
     if (err >= 0)
         err = run_pyramid(s, slot);
+    if (err >= 0 && s->p.algo == GPUME_ALGO_DIS)
+        err = run_dis_pyramid(s, slot);
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
@@ -348,7 +451,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
 
     if (e < 0 || e >= NB_RESULTS || s->pending[e].blocks || pred_from >= NB_RESULTS)
         return AVERROR_BUG;
-    if (!ff_gpume_is_search_algo(p->algo))
+    if (!ff_gpume_is_search_algo(p->algo) && p->algo != GPUME_ALGO_DIS)
         return AVERROR(ENOSYS);
     b = (GpumeCudaBuffers) {
         .cur       = s->pic[cur],
@@ -384,7 +487,9 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     }
     if (err < 0)
         goto end;
-    if (p->algo == GPUME_ALGO_LFS) {
+    if (p->algo == GPUME_ALGO_DIS) {
+        err = run_dis(s, cur, ref, e);
+    } else if (p->algo == GPUME_ALGO_LFS) {
         err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_LFS_THREADS, 1, args);
     } else {
         if (p->algo == GPUME_ALGO_HME)

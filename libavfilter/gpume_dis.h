@@ -268,4 +268,38 @@ GPUME_FN void gpume_dis_block_vector(const GPUME_GLOBAL int32_t *field, int fw, 
     *mvy = (int)(vy < -lim ? -lim : vy > lim ? lim : vy);
 }
 
+/**
+ * The SAD of the block at (x, y), bw x bh pixels of the current picture c,
+ * against the reference r (w x h) moved by the quarter-pel (qx, qy), its
+ * samples from gpume_sample_qpel(): what every algorithm exports.
+ */
+GPUME_FN uint32_t gpume_dis_block_sad(const GPUME_GLOBAL uint8_t *c, int cs,
+                                      const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                      int x, int y, int bw, int bh, int qx, int qy)
+{
+    uint32_t sad = 0;
+
+    for (int j = y; j < y + bh; j++)
+        for (int i = x; i < x + bw; i++)
+            sad += gpume_iabs(c[j * cs + i] -
+                              gpume_sample_qpel(r, rs, w, h, 4 * i + qx, 4 * j + qy));
+    return sad;
+}
+
+/**
+ * The number of fixed PUs before the k-th of a CTU (fixed, indices into the
+ * PU table pu) whose blocks lie inside the width x height picture: where
+ * the k-th block goes among the CTU's exported blocks, or with k the
+ * number of fixed PUs, how many it exports. (x0, y0) is the CTU's corner.
+ */
+GPUME_FN int gpume_dis_blocks_before(const GPUME_GLOBAL GpumePU *pu, const GPUME_GLOBAL uint16_t *fixed,
+                                     int k, int x0, int y0, int width, int height)
+{
+    int n = 0;
+
+    for (int i = 0; i < k; i++)
+        n += x0 + 4 * pu[fixed[i]].l < width && y0 + 4 * pu[fixed[i]].t < height;
+    return n;
+}
+
 #endif /* AVFILTER_GPUME_DIS_H */

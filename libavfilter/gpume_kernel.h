@@ -93,4 +93,22 @@ typedef struct GpumePredArgs {
     int nb_ctus, max_out;
 } GpumePredArgs;
 
+/**
+ * dis (gpume_dis.h): one level of a picture's pyramid, w x h samples whose
+ * rows are pitch bytes apart from byte offset of its buffer; and the
+ * thread blocks of its kernels.
+ */
+#define GPUME_DIS_BW 16
+#define GPUME_DIS_BH 8
+typedef struct GpumeDisLevel {
+    int w, h, pitch, offset;
+} GpumeDisLevel;
+
+/** dis: the exported blocks of each CTU from the finest field (fw wide, of level lu). */
+typedef struct GpumeDisBlockArgs {
+    int width, height, pitch, offset; ///< level 0 of both pictures
+    int ctu, ctu_cols, nb_ctus, block, max_out, subpel, range;
+    int fw, lu;
+} GpumeDisBlockArgs;
+
 #endif /* AVFILTER_GPUME_KERNEL_H */

@@ -48,6 +48,7 @@
 #include "gpume_vme_opencl.h"
 
 extern const char *ff_source_gpume_h_cl;
+extern const char *ff_source_gpume_dis_h_cl;
 extern const char *ff_source_gpume_kernel_h_cl;
 extern const char *ff_source_gpume_opencl_h_cl;
 extern const char *ff_source_gpume_cl;
@@ -65,6 +66,7 @@ typedef struct GpumeOpenCLContext {
     cl_program program;
     cl_kernel k_pyramid, k_hme_coarse, k_hme_blocks, k_pu_search, k_refine, k_lfs, k_predictor;
     cl_kernel k_full;           ///< full, CTU 32: the kernel of the block mode; NULL otherwise
+    cl_kernel k_dis_down, k_dis_patches, k_dis_densify, k_dis_blocks;
 
     cl_mem pic[GPUME_NB_SLOTS];                 ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];     ///< its planes, the same in every slot
@@ -91,6 +93,12 @@ typedef struct GpumeOpenCLContext {
     GpumeBlock *pending[NB_RESULTS];
     uint16_t *pending_counts[NB_RESULTS];
     cl_event done[NB_RESULTS];                  ///< completion of that read-back
+
+    /* dis: levels 1 .. dis_coarsest of each slot's pyramid, and the patch
+     * vectors and fields of the estimate in the queue */
+    int dis_coarsest, dis_finest;
+    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< level 0 in pic[], the others in dis_pic[]
+    cl_mem dis_pic[GPUME_NB_SLOTS], dis_patch, dis_field[2];
 
     GpumeVmeOpenCL *vme;                        ///< algo=vme: everything but device, queue, staging
 } GpumeOpenCLContext;
@@ -132,11 +140,20 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_KERNEL(s->k_lfs);
     CL_RELEASE_KERNEL(s->k_predictor);
     CL_RELEASE_KERNEL(s->k_full);
+    CL_RELEASE_KERNEL(s->k_dis_down);
+    CL_RELEASE_KERNEL(s->k_dis_patches);
+    CL_RELEASE_KERNEL(s->k_dis_densify);
+    CL_RELEASE_KERNEL(s->k_dis_blocks);
     if (s->program)
         clReleaseProgram(s->program);
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         CL_RELEASE_MEMORY(s->pic[i]);
     CL_RELEASE_MEMORY(s->staging);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        CL_RELEASE_MEMORY(s->dis_pic[i]);
+    CL_RELEASE_MEMORY(s->dis_patch);
+    CL_RELEASE_MEMORY(s->dis_field[0]);
+    CL_RELEASE_MEMORY(s->dis_field[1]);
     CL_RELEASE_MEMORY(s->pu);
     CL_RELEASE_MEMORY(s->fixed_pus);
     CL_RELEASE_MEMORY(s->coarse);
@@ -189,7 +206,7 @@ static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
     const cl_device_id dev = s->hwctx->device_id;
-    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_kernel_h_cl,
+    const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_dis_h_cl, ff_source_gpume_kernel_h_cl,
                           ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
     char opts[64];
     int err = 0;
@@ -223,6 +240,15 @@ static int build_program(GpumeOpenCLContext *s)
         if (err < 0)
             return err;
     }
+    if ((err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_down",
+                                      GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_down)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_patches",
+                                      GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_patches)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_densify",
+                                      GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_densify)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_blocks",
+                                      FFALIGN(GPUME_MAX_OUT_PER_CTU, 32), &s->k_dis_blocks)) < 0)
+        return err;
     return ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_predictor", 1, &s->k_predictor);
 }
 
@@ -284,6 +310,135 @@ fail:
     return err;
 }
 
+/** dis: the pyramids' coarse levels and the buffers of one estimate. */
+static int dis_alloc(GpumeOpenCLContext *s)
+{
+    const GpumeParams *p = &s->p;
+    size_t size;
+    int lf, err = 0;
+
+    s->dis_level[0] = (GpumeDisLevel) { s->level[0].w, s->level[0].h,
+                                        s->level[0].pitch, s->level[0].offset };
+    if (!(size = ff_gpume_dis_layout(p, 64, s->dis_level)))
+        return AVERROR(EINVAL);
+    s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
+    s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        if (!(s->dis_pic[i] = alloc_buffer(s, size, &err)))
+            return err;
+    if (!(s->dis_patch = alloc_buffer(s, 2 * sizeof(int32_t) * gpume_dis_nb_patches(s->dis_level[lf].w) *
+                                      gpume_dis_nb_patches(s->dis_level[lf].h), &err)))
+        return err;
+    for (int i = 0; i < 2; i++)
+        if (!(s->dis_field[i] = alloc_buffer(s, 2 * sizeof(int32_t) * s->dis_level[lf].w *
+                                             s->dis_level[lf].h, &err)))
+            return err;
+    return 0;
+}
+
+/** An argument of a dis kernel: size bytes at arg. */
+typedef struct DisArg {
+    size_t size;
+    const void *arg;
+} DisArg;
+
+/** Enqueue the dis kernel k over w x h work-items with its nb arguments. */
+static int run_dis_kernel(GpumeOpenCLContext *s, cl_kernel k, int w, int h, const DisArg *args, int nb)
+{
+    void *avctx = s->host->log_ctx;
+    const size_t local[2]  = { GPUME_DIS_BW, GPUME_DIS_BH };
+    const size_t global[2] = { FFALIGN(w, GPUME_DIS_BW), FFALIGN(h, GPUME_DIS_BH) };
+    cl_int cle;
+    int err = 0;
+
+    for (int i = 0; i < nb; i++) {
+        cle = clSetKernelArg(k, i, args[i].size, args[i].arg);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to set argument %d of a dis kernel: %d\n", i, cle);
+    }
+    cle = clEnqueueNDRangeKernel(s->queue, k, 2, NULL, global, local, 0, NULL, NULL);
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue a dis kernel: %d\n", cle);
+fail:
+    return err;
+}
+
+/** dis: levels 1 .. dis_coarsest of slot's pyramid from its level 0. */
+static int run_dis_pyramid(GpumeOpenCLContext *s, int slot)
+{
+    for (int k = 1; k <= s->dis_coarsest; k++) {
+        const DisArg args[] = {
+            { sizeof(GpumeDisLevel), &s->dis_level[k - 1] },
+            { sizeof(cl_mem), k > 1 ? &s->dis_pic[slot] : &s->pic[slot] },
+            { sizeof(GpumeDisLevel), &s->dis_level[k] },
+            { sizeof(cl_mem), &s->dis_pic[slot] },
+        };
+        int err = run_dis_kernel(s, s->k_dis_down, s->dis_level[k].w, s->dis_level[k].h,
+                                 args, FF_ARRAY_ELEMS(args));
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}
+
+/** dis: the fields from the coarsest level to the finest searched, then the exported blocks of e. */
+static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
+{
+    void *avctx = s->host->log_ctx;
+    const GpumeParams *p = &s->p;
+    const int lf = s->dis_finest;
+    const cl_mem *field = &s->dis_field[1];  /* unread at the coarsest level */
+    int coarse_w = 0, err = 0;
+    cl_int cle;
+
+    for (int l = s->dis_coarsest; l >= lf; l--) {
+        const DisArg pargs[] = {
+            { sizeof(GpumeDisLevel), &s->dis_level[l] },
+            { sizeof(cl_mem), l ? &s->dis_pic[cur] : &s->pic[cur] },
+            { sizeof(cl_mem), l ? &s->dis_pic[ref] : &s->pic[ref] },
+            { sizeof(cl_mem), field },
+            { sizeof(int), &coarse_w },
+            { sizeof(cl_mem), &s->dis_patch },
+        };
+        const DisArg dargs[] = {
+            pargs[0], pargs[1], pargs[2],
+            { sizeof(cl_mem), &s->dis_patch },
+            { sizeof(cl_mem), &s->dis_field[l & 1] },
+        };
+        err = run_dis_kernel(s, s->k_dis_patches, gpume_dis_nb_patches(s->dis_level[l].w),
+                             gpume_dis_nb_patches(s->dis_level[l].h), pargs, FF_ARRAY_ELEMS(pargs));
+        if (err >= 0)
+            err = run_dis_kernel(s, s->k_dis_densify, s->dis_level[l].w, s->dis_level[l].h,
+                                 dargs, FF_ARRAY_ELEMS(dargs));
+        if (err < 0)
+            return err;
+        field    = &s->dis_field[l & 1];
+        coarse_w = s->dis_level[l].w;
+    }
+    {
+        const GpumeDisBlockArgs a = {
+            .width = p->width, .height = p->height,
+            .pitch = s->level[0].pitch, .offset = s->level[0].offset,
+            .ctu = p->ctu, .ctu_cols = p->ctu_cols, .nb_ctus = p->nb_ctus, .block = p->block,
+            .max_out = p->max_out, .subpel = p->subpel, .range = p->range,
+            .fw = s->dis_level[lf].w, .lu = lf,
+        };
+        const size_t local = FFALIGN(p->max_out, 32), global = (size_t)p->nb_ctus * local;
+        cl_kernel k = s->k_dis_blocks;
+        int arg = 0;
+        CL_SET_KERNEL_ARG(k, arg++, GpumeDisBlockArgs, &a);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[cur]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pic[ref]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, field);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->pu);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->fixed_pus);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->blocks[e]);
+        CL_SET_KERNEL_ARG(k, arg++, cl_mem, &s->counts[e]);
+        cle = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue the dis blocks kernel: %d\n", cle);
+    }
+fail:
+    return err;
+}
+
 static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeOpenCLContext *s = priv;
@@ -334,6 +489,8 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         if (!(s->pic[i] = alloc_buffer(s, pic_size, &err)))
             goto fail;
+    if (p->algo == GPUME_ALGO_DIS && (err = dis_alloc(s)) < 0)
+        goto fail;
 
     ff_gpume_pu_tables(p, pu, fixed);
     s->nb_fixed_pus = p->nb_fixed_pus;
@@ -450,6 +607,8 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     if (s->vme)
         return ff_gpume_vme_opencl_load(s->vme, slot, s->staging);
     err = run_pyramid(s, slot);
+    if (err >= 0 && s->p.algo == GPUME_ALGO_DIS)
+        err = run_dis_pyramid(s, slot);
 fail:
     return err;
 }
@@ -530,7 +689,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         s->pending_counts[e] = res->counts;
         return 0;
     }
-    if (!ff_gpume_is_search_algo(p->algo))
+    if (!ff_gpume_is_search_algo(p->algo) && p->algo != GPUME_ALGO_DIS)
         return AVERROR(ENOSYS);
     memcpy(a.cur, s->level, sizeof(a.cur));
     memcpy(a.ref, s->level, sizeof(a.ref));
@@ -545,7 +704,9 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
     }
 #define LOCAL_SIZE(type, name, count) (size_t)(count) * sizeof(type),
-    if (p->algo == GPUME_ALGO_LFS) {
+    if (p->algo == GPUME_ALGO_DIS) {
+        err = run_dis(s, cur, ref, e);
+    } else if (p->algo == GPUME_ALGO_LFS) {
         const size_t lfs_local[] = { GPUME_OCL_LFS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         err = run_search(s, s->k_lfs, &a, NULL, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
     } else {

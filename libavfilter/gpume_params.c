@@ -18,6 +18,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <limits.h>
 #include <string.h>
 
 #include "libavutil/error.h"
@@ -187,4 +188,21 @@ int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_o
     if (err >= 0)
         ff_gpume_result_copy(p, &view, res);
     return err;
+}
+
+size_t ff_gpume_dis_layout(const GpumeParams *p, int align, GpumeDisLevel *lv)
+{
+    const int coarsest = gpume_dis_coarsest(p->width, p->height);
+    size_t size = 0;
+
+    for (int k = 1; k <= coarsest; k++) {
+        lv[k].w      = (lv[k - 1].w + 1) >> 1;
+        lv[k].h      = (lv[k - 1].h + 1) >> 1;
+        lv[k].pitch  = FFALIGN(lv[k].w, align);
+        lv[k].offset = size;
+        size        += (size_t)lv[k].pitch * lv[k].h;
+        if (size > INT_MAX)
+            return 0;
+    }
+    return FFMAX(size, 1);
 }

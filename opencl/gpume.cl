@@ -1797,3 +1797,72 @@ void gpume_lfs(GpumeSearchArgs a, SEARCH_BUFFERS
     if (tid == 0)
         counts[ctu_idx] = nout;
 }
+
+/* dis: one work-item a sample, a patch or a pixel (gpume_dis.h); each
+ * level's samples at its offset of the buffer given */
+
+/** Level k + 1 of the dis pyramid (dl in dst) from level k (sl in src). */
+__kernel void gpume_dis_down(GpumeDisLevel sl, __global const uchar *src, GpumeDisLevel dl,
+                             __global uchar *dst)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+
+    if (x < dl.w && y < dl.h)
+        dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
+}
+
+/** The vectors of a level's patches; coarse is the coarser level's field, unread when coarse_w is 0. */
+__kernel void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __global const uchar *ref,
+                                __global const int *coarse, int coarse_w, __global int *patch)
+{
+    const int i = get_global_id(0), j = get_global_id(1);
+    const int nx = gpume_dis_nb_patches(l.w);
+    int px, py, ux, uy;
+
+    if (i >= nx || j >= gpume_dis_nb_patches(l.h))
+        return;
+    px = gpume_dis_patch_pos(i, l.w);
+    py = gpume_dis_patch_pos(j, l.h);
+    gpume_dis_patch_start(coarse_w ? coarse : NULL, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    patch[2 * (j * nx + i)]     = ux;
+    patch[2 * (j * nx + i) + 1] = uy;
+}
+
+/** A level's field from its patches. */
+__kernel void gpume_dis_densify(GpumeDisLevel l, __global const uchar *cur, __global const uchar *ref,
+                                __global const int *patch, __global int *field)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+
+    if (x < l.w && y < l.h)
+        gpume_dis_densify_px(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, patch, x, y,
+                             field);
+}
+
+/** The exported blocks: a work-group a CTU, a work-item its fixed PU k. */
+__kernel void gpume_dis_blocks(GpumeDisBlockArgs a, __global const uchar *cur, __global const uchar *ref,
+                               __global const int *field, __global const GpumePU *pu,
+                               __global const ushort *fixed, __global GpumeBlock *blocks,
+                               __global ushort *counts)
+{
+    const int c = get_group_id(0), k = get_local_id(0);
+    const int x0 = c % a.ctu_cols * a.ctu, y0 = c / a.ctu_cols * a.ctu;
+    int x, y, w, h, qx, qy;
+
+    if (k == 0)
+        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, x0, y0, a.width, a.height);
+    if (k >= a.max_out)
+        return;
+    x = x0 + 4 * pu[fixed[k]].l;
+    y = y0 + 4 * pu[fixed[k]].t;
+    if (x >= a.width || y >= a.height)
+        return;
+    w = min(a.block, a.width - x);
+    h = min(a.block, a.height - y);
+    gpume_dis_block_vector(field, a.fw, a.lu, x, y, w, h, a.subpel, a.range, &qx, &qy);
+    blocks[c * a.max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, a.width, a.height)] =
+        gpume_make_block(x, y, w, h, qx, qy,
+                         gpume_dis_block_sad(cur + a.offset, a.pitch, ref + a.offset, a.pitch,
+                                             a.width, a.height, x, y, w, h, qx, qy));
+}

@@ -348,7 +348,7 @@ typedef struct Case {
 
 static void case_name(const Case *c, char *buf, size_t size)
 {
-    static const char *const algos[] = { "full", "hme", "lfs" };
+    static const char *const algos[] = { "full", "hme", "lfs", "vme", "dis" };
     snprintf(buf, size, "%s %dx%d range=%d ctu=%d block=%d subpel=%d lambda=%d pu_penalty=%d "
              "pred=%s lfs_threshold=%d %s%s", algos[c->algo], c->w, c->h, c->range, c->ctu,
              c->block, c->subpel, c->lambda, c->pu_penalty, c->pred ? "temporal" : "zero",
@@ -572,6 +572,22 @@ int main(int argc, char **argv)
         if (run_case(be, dev, &c, NULL) < 0)
             goto out;
     }
+    /* dis: every size, CTU and block, its range (the clip of the vectors)
+     * and sub-pel rounding; pred and lambda are unused */
+    for (int si = 0; si < FF_ARRAY_ELEMS(sizes); si++)
+    for (int ctu = 16; ctu <= 64; ctu *= 2)
+    for (int block = 8; block <= ctu; block *= 2) {
+        Case c = { .algo = GPUME_ALGO_DIS, .w = sizes[si][0], .h = sizes[si][1], .ctu = ctu,
+                   .block = block, .lambda = 2, .pu_penalty = 256, .lfs_threshold = 32 };
+        if (st.quick && rnd() % 4)
+            continue;
+        c.range    = (int[]){ 1, 4, 7, 16, 64 }[rnd() % 5];
+        c.subpel   = rnd() % 3;
+        c.content  = (enum Content)(rnd() % 3);
+        c.hw_input = rnd() % 4 == 0;
+        if (run_case(be, dev, &c, NULL) < 0)
+            goto out;
+    }
     /* large ranges and every sub-pel level at a moderate size */
     for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_LFS; algo++)
     for (int range = 32; range <= 64; range *= 2)
@@ -603,21 +619,26 @@ int main(int argc, char **argv)
     }
     /* 4K-class odd size, once per algorithm */
     if (!st.quick)
-        for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_LFS; algo++) {
+        for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_DIS; algo++) {
             Case c = { .algo = algo, .w = 4095, .h = 2161, .range = 8, .ctu = 32,
-                       .block = algo == GPUME_ALGO_LFS ? 16 : 0, .subpel = 2, .lambda = 2,
+                       .block = algo == GPUME_ALGO_LFS || algo == GPUME_ALGO_DIS ? 16 : 0,
+                       .subpel = 2, .lambda = 2,
                        .pu_penalty = 256, .lfs_threshold = 32, .content = CONTENT_SMOOTH };
+            if (algo == GPUME_ALGO_VME)
+                continue;
             run_case(be, dev, &c, NULL);
         }
     /* real frames */
     if (real)
-        for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_LFS; algo++)
+        for (int algo = GPUME_ALGO_FULL; algo <= GPUME_ALGO_DIS; algo++)
         for (int block = 0; block <= 32; block = block ? block * 2 : 8) {
             Case c = { .algo = algo, .w = st.real_w, .h = st.real_h, .range = 16, .ctu = 32,
                        .block = block, .subpel = 2, .lambda = 2, .pu_penalty = 256,
                        .lfs_threshold = 32, .content = CONTENT_REAL, .pred = block == 16 };
-            if (algo == GPUME_ALGO_LFS && !block)
+            if (algo == GPUME_ALGO_VME || ((algo == GPUME_ALGO_LFS || algo == GPUME_ALGO_DIS) && !block))
                 continue;
+            if (algo == GPUME_ALGO_DIS)
+                c.range = 64;
             run_case(be, dev, &c, real);
         }
     if (real) {

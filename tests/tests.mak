@@ -91,6 +91,7 @@ GPU_TEST_SRCS     += $(GPUME_SRC_ROOT)/libavfilter/gpume_opencl.c         \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume.o           \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_vme.o       \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_h.o         \
+                     $(FFMPEG_BUILD)/libavfilter/opencl/gpume_dis_h.o     \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_kernel_h.o  \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_opencl_h.o  \
                      $(FFMPEG_BUILD)/libavfilter/opencl/gpume_vme_h.o
