@@ -25,6 +25,9 @@ fate-gpume-hme: CMD = framecrc -lavfi $(GPUME_SRC),gpume=device=cpu:algo=hme,cod
 FATE_GPUME-$(call FILTERFRAMECRC, $(GPUME_FATE_DEPS)) += fate-gpume-lfs
 fate-gpume-lfs: CMD = framecrc -lavfi $(GPUME_SRC),gpume=device=cpu:algo=lfs,codecview=mv=pf
 
+FATE_GPUME-$(call FILTERFRAMECRC, $(GPUME_FATE_DEPS)) += fate-gpume-dis
+fate-gpume-dis: CMD = framecrc -lavfi $(GPUME_SRC),gpume=device=cpu:algo=dis:dir=bi,codecview=mv=pf+bf+bb
+
 # cost-optimal partition: blocks from 4x4 to 32x32
 FATE_GPUME-$(call FILTERFRAMECRC, $(GPUME_FATE_DEPS)) += fate-gpume-block-auto
 fate-gpume-block-auto: CMD = framecrc -lavfi $(GPUME_SRC),gpume=device=cpu:algo=full:block=auto,codecview=mv=pf

@@ -11,7 +11,8 @@
 # same frames:
 #   mcfps        gpume=dir=bi:range=64,mcfps (CPU backends here): the doubled
 #                frame interval of the protocol doubles the motion
-#   mcfps-r16    gpume=dir=bi,mcfps (gpume's default range, 16)
+#   mcfps-dis    gpume=algo=dis:dir=bi,mcfps: gpume's dense inverse search,
+#                whose vectors reach 64 pixels
 #   minterp      minterpolate, its defaults (mc_mode=obmc, me_mode=bilat, epzs)
 #   minterp-aobmc minterpolate=mc_mode=aobmc:me_mode=bidir
 #   blend        mcfps=mode=blend: (A + B) / 2 at the middle instant, what the
@@ -30,6 +31,7 @@
 # output: a table on stdout and in $BUILDDIR/frc-bench/results.txt; then
 # the speed of the real use on this machine, named, beside minterpolate:
 #   ffmpeg -i city.y4m -vf gpume=dir=bi,mcfps=fps=60 -f null -
+#   ffmpeg -i city.y4m -vf gpume=algo=dis:dir=bi,mcfps=fps=60 -f null -
 #   ffmpeg -i city.y4m -vf minterpolate=fps=60 -f null -
 # (whole-command wall seconds, the CPU backends unless a GPU is found)
 set -eu
@@ -98,11 +100,11 @@ clip() {
     esac
 }
 
-methods=${FRC_METHODS:-"mcfps mcfps-r16 minterp minterp-aobmc blend repeat"}
+methods=${FRC_METHODS:-"mcfps mcfps-dis minterp minterp-aobmc blend repeat"}
 filter_of() {
     case $1 in
     mcfps)         echo "gpume=dir=bi:range=64${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
-    mcfps-r16)     echo "gpume=dir=bi,mcfps=fps=30" ;;
+    mcfps-dis)     echo "gpume=algo=dis:dir=bi${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
     minterp)       echo "minterpolate=fps=30" ;;
     minterp-aobmc) echo "minterpolate=fps=30:mc_mode=aobmc:me_mode=bidir" ;;
     blend)         echo "mcfps=fps=30:mode=blend" ;;
@@ -115,12 +117,13 @@ res=$dir/results.txt
     echo "# $FRC_FRAMES frames at 30 fps, odd frames dropped and rebuilt; luma PSNR dB / SSIM; seconds"
     printf '%-10s' clip
     for m in $methods; do printf ' %-22s' "$m"; done
-    echo " mcfps-best"
+    echo " mcfps-best dis-best"
 } > "$res"
 cat "$res"
-# mcfps-best: mcfps's PSNR minus the best of the other methods (not
-# mcfps-r16) in the run; the last line averages it over the clips
-gains=
+# mcfps-best, dis-best: the PSNR of mcfps and of mcfps-dis minus the best
+# of the methods other than mcfps in the run; the last lines average them
+# over the clips
+gains= dgains=
 for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object cut}; do
     clip "$name" || continue
     size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
@@ -128,7 +131,7 @@ for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object 
     h=$(echo "$size" | sed -n 's/^H//p')
     ff -color_range pc -i "$dir/$name.y4m" -vf format=gray -f rawvideo "$dir/$name.orig.gray"
     line=$(printf '%-10s' "$name")
-    pm= best=
+    pm= pd= best=
     for m in $methods; do
         start=$(date +%s.%N)
         ff -color_range pc -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
@@ -141,8 +144,9 @@ for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object 
         s=$(echo "$r" | awk '{ print $6 }')
         line="$line $(printf '%-22s' "$p/$s $(echo "$end - $start" | bc | awk '{ printf "%.1fs", $1 }')")"
         case $m in
-        mcfps)   pm=$p ;;
-        mcfps-*) ;;
+        mcfps)     pm=$p ;;
+        mcfps-dis) pd=$p ;;
+        mcfps-*)   ;;
         *)       best=$(echo "$p ${best:-$p}" | awk '{ print ($1 > $2 ? $1 : $2) }') ;;
         esac
     done
@@ -151,10 +155,19 @@ for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object 
         gains="$gains $g"
         line="$line $g"
     fi
+    if [ -n "$pd" ] && [ -n "$best" ]; then
+        g=$(echo "$pd $best" | awk '{ printf "%+.2f", $1 - $2 }')
+        dgains="$dgains $g"
+        line="$line $g"
+    fi
     echo "$line" | tee -a "$res"
 done
 if [ -n "$gains" ]; then
     echo "$gains" | awk '{ for (i = 1; i <= NF; i++) t += $i; printf "mean mcfps-best over %d clips: %+.2f dB\n", NF, t / NF }' |
+        tee -a "$res"
+fi
+if [ -n "$dgains" ]; then
+    echo "$dgains" | awk '{ for (i = 1; i <= NF; i++) t += $i; printf "mean dis-best over %d clips: %+.2f dB\n", NF, t / NF }' |
         tee -a "$res"
 fi
 
@@ -171,10 +184,13 @@ if [ "${FRC_SPEED:-1}" != 0 ] && clip city; then
         done | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
     }
     chain=$(seconds "gpume=dir=bi,mcfps=fps=60")
+    dis=$(seconds "gpume=algo=dis:dir=bi,mcfps=fps=60")
     mi=$(seconds "minterpolate=fps=60")
     {
         echo "# speed on ${cpu:-an unknown CPU}, $(nproc) cores${gpu:+, GPU $gpu}; city.y4m, $FRC_FRAMES frames, 30 -> 60 fps"
         echo "gpume=dir=bi,mcfps=fps=60: $chain s; minterpolate=fps=60: $mi s;" \
              "$(echo "$mi $chain" | awk '$2 > 0 { printf "%.1f times minterpolate", $1 / $2 }')"
+        echo "gpume=algo=dis:dir=bi,mcfps=fps=60: $dis s;" \
+             "$(echo "$mi $dis" | awk '$2 > 0 { printf "%.1f times minterpolate", $1 / $2 }')"
     } | tee -a "$res"
 fi
