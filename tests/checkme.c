@@ -174,7 +174,7 @@ static void detail(const char *fmt, ...)
 static const char *algo_name(int a)
 {
     return a == GPUME_ALGO_FULL ? "full" : a == GPUME_ALGO_HME ? "hme" :
-           a == GPUME_ALGO_LFS ? "lfs" : "?";
+           a == GPUME_ALGO_LFS ? "lfs" : a == GPUME_ALGO_DIS ? "dis" : "?";
 }
 
 /* --------------------------------------------------------------- frames */
@@ -1240,17 +1240,17 @@ static void test_pyramid(void)
 static void test_threads(void)
 {
     static const int sizes_t[][2] = { { 100, 150 }, { 33, 130 }, { 257, 47 } };
-    static const int algos[] = { GPUME_ALGO_FULL, GPUME_ALGO_HME, GPUME_ALGO_LFS };
+    static const int algos[] = { GPUME_ALGO_FULL, GPUME_ALGO_HME, GPUME_ALGO_LFS, GPUME_ALGO_DIS };
     int n = 0;
 
     group_begin("threads");
     for (int si = 0; si < FF_ARRAY_ELEMS(sizes_t); si++)
-        for (int ai = 0; ai < 3; ai++, n++) {
+        for (int ai = 0; ai < FF_ARRAY_ELEMS(algos); ai++, n++) {
             const uint32_t seed = case_seed("threads", n);
             Rng r = rng_init(seed);
             GpumeParams p = {
                 .width = sizes_t[si][0], .height = sizes_t[si][1], .algo = algos[ai],
-                .range = 4 + rnd(&r, 5), .ctu = 16, .block = ai == 2 ? 8 : rnd(&r, 2) ? 0 : 8,
+                .range = 4 + rnd(&r, 5), .ctu = 16, .block = ai >= 2 ? 8 : rnd(&r, 2) ? 0 : 8,
                 .subpel = rnd(&r, 3), .lambda = rnd(&r, 4), .pu_penalty = rnd(&r, 20),
                 .pred = GPUME_PRED_TEMPORAL, .lfs_threshold = rnd(&r, 100),
             };
@@ -1296,7 +1296,8 @@ static void test_threads(void)
                     run_backend(&p, &d, fc, fr, pred, &o) < 0) {
                     detail("nb_threads=%d: backend failed\n", nt[t]);
                     ok = 0;
-                } else if (stats.jobs != FFMIN(p.nb_ctus, 32 * nt[t])) {
+                } else if (p.algo != GPUME_ALGO_DIS && stats.jobs != FFMIN(p.nb_ctus, 32 * nt[t])) {
+                    /* (dis's levels run rows of patches and pixels as jobs) */
                     detail("nb_threads=%d, %d CTUs: the backend used %d jobs\n",
                            nt[t], p.nb_ctus, stats.jobs);
                     ok = 0;
@@ -1469,6 +1470,66 @@ static void test_translation(void)
                 report(name, ok);
                 output_free(&o);
             }
+    group_end();
+
+    /* dis on a translated texture, shifts up to 16 pixels: the flow of
+     * nearly every interior block is the shift within a quarter pel, and
+     * exact for most (a flow, not a search: a few blocks may miss). On
+     * this texture diagonal shifts beyond about 12 pixels, (12, -9) or
+     * (16, -9), are missed everywhere: its 2x2-mean levels keep too little
+     * of it (on a 256x192 crop of cockatoo.mp4 dis finds (16, -9) within a
+     * quarter pel on 673 of 768 blocks) */
+    group_begin("dis translation");
+    {
+        static const int dshifts[][2] = { { 3, -2 }, { -7, 5 }, { 12, 0 }, { 0, -11 }, { 16, 0 } };
+        n = 0;
+        for (int si = 0; si < FF_ARRAY_ELEMS(dshifts) && tex && cur && ref; si++)
+            for (int bi = 0; bi < 2; bi++, n++) {
+                const int dx = dshifts[si][0], dy = dshifts[si][1];
+                const uint32_t seed = case_seed("dis translation", n);
+                Rng r = rng_init(seed);
+                GpumeParams p = {
+                    .width = W, .height = H, .algo = GPUME_ALGO_DIS, .range = 64, .ctu = 32,
+                    .block = 8 << bi, .subpel = 2,
+                };
+                Output o = { 0 };
+                char name[256];
+                int ok = 1, checked = 0, exact = 0, near = 0;
+
+                snprintf(name, sizeof(name), "dis translation (%d,%d) block=%d seed=%" PRIu32,
+                         dx, dy, p.block, seed);
+                if (!selected(name))
+                    continue;
+                make_texture(&r, tex, TW, TH, 25);
+                for (int y = 0; y < H; y++)
+                    for (int x = 0; x < W; x++) {
+                        ref[y * W + x] = tex[(y + M) * TW + x + M];
+                        cur[y * W + x] = tex[(y + M + dy) * TW + x + M + dx];
+                    }
+                if (estimate_planes(&p, cur, ref, &o) < 0) {
+                    ok = 0;
+                } else {
+                    for (int c = 0; c < p.nb_ctus && ok; c++)
+                        for (int i = 0; i < o.counts[c]; i++) {
+                            const GpumeBlock *b = &o.blocks[(size_t)c * p.max_out + i];
+                            /* a margin of 16 pixels: patches at the edges see the texture's border */
+                            if (b->x < 16 + FFMAX(0, -dx) || b->y < 16 + FFMAX(0, -dy) ||
+                                b->x + b->w > W - 16 - FFMAX(0, dx) || b->y + b->h > H - 16 - FFMAX(0, dy))
+                                continue;
+                            checked++;
+                            exact += b->mvx == 4 * dx && b->mvy == 4 * dy;
+                            near  += FFABS(b->mvx - 4 * dx) <= 1 && FFABS(b->mvy - 4 * dy) <= 1;
+                        }
+                    if (checked < 16 || near * 20 < checked * 19 || exact * 4 < checked * 3) {
+                        detail("%d exact and %d within a quarter pel of %d interior blocks; "
+                               "95%% within and 75%% exact expected\n", exact, near, checked);
+                        ok = 0;
+                    }
+                }
+                report(name, ok);
+                output_free(&o);
+            }
+    }
     group_end();
 
     /* fractional shifts made with the §2 filter itself: cur(x, y) = Rq(4x + qx, 4y + qy) */
