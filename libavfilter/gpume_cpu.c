@@ -59,6 +59,7 @@ typedef struct GpumeCPUContext {
     int dis_w[GPUME_DIS_MAX_LEVELS], dis_h[GPUME_DIS_MAX_LEVELS];
     uint8_t *dis_pic[GPUME_NB_SLOTS][GPUME_DIS_MAX_LEVELS];
     int32_t *dis_patch, *dis_field[2];
+    int64_t *dis_acc;   ///< the densification's sums, 3 a pixel of the finest level searched
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
     GpumeDSPContext dsp;
 } GpumeCPUContext;
@@ -90,6 +91,7 @@ static void cpu_uninit(void *priv)
     av_freep(&s->dis_patch);
     av_freep(&s->dis_field[0]);
     av_freep(&s->dis_field[1]);
+    av_freep(&s->dis_acc);
 }
 
 /** dis: the level sizes, each slot's coarse levels, and the buffers of one estimate. */
@@ -114,7 +116,8 @@ static int dis_init(GpumeCPUContext *s)
                                       gpume_dis_nb_patches(s->dis_h[lf]), sizeof(*s->dis_patch));
     s->dis_field[0] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
     s->dis_field[1] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
-    if (!s->dis_patch || !s->dis_field[0] || !s->dis_field[1])
+    s->dis_acc      = av_malloc_array(3 * s->dis_w[lf] * s->dis_h[lf], sizeof(*s->dis_acc));
+    if (!s->dis_patch || !s->dis_field[0] || !s->dis_field[1] || !s->dis_acc)
         return AVERROR(ENOMEM);
     return 0;
 }
@@ -975,6 +978,70 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
     job->res->counts[ctu_idx] = n;
 }
 
+/**
+ * gpume_dis_residual_sums() of a patch pw x ph at (px, py) whose gradients
+ * and reference samples at (vx, vy) all lie inside the level, so that no
+ * coordinate is clamped: the same sums, in a form the compiler vectorises.
+ */
+static GPUME_VECTORIZE void dis_residual_sums_inside(const uint8_t *c, const uint8_t *r, int stride,
+                                                     int pw, int ph, int px, int py, int vx, int vy,
+                                                     int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+{
+    const int fx = vx & 15, fy = vy & 15;
+    const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
+    const uint8_t *ref = r + (py + (vy >> GPUME_DIS_FRAC)) * stride + px + (vx >> GPUME_DIS_FRAC);
+    int64_t sbx = 0, sby = 0, s2 = 0;
+    int s1 = 0;
+
+    for (int y = 0; y < ph; y++) {
+        const uint8_t *cr = c + (py + y) * stride + px, *ra = ref + y * stride, *rb = ra + stride;
+        int rbx = 0, rby = 0, rsr = 0;
+        uint32_t rs2[GPUME_DIS_PATCH];
+        for (int x = 0; x < pw; x++) {
+            const int e  = w00 * ra[x] + w01 * ra[x + 1] + w10 * rb[x] + w11 * rb[x + 1] -
+                           (cr[x] << 2 * GPUME_DIS_FRAC);
+            const int gx = cr[x + 1] - cr[x - 1], gy = cr[x + stride] - cr[x - stride];
+            const uint32_t ae = e < 0 ? -e : e;
+            rbx += gx * e;
+            rby += gy * e;
+            rsr += e;
+            rs2[x] = ae * ae;   /* |e| < 2^16 */
+        }
+        for (int x = 0; x < pw; x++)
+            s2 += rs2[x];
+        sbx += rbx;
+        sby += rby;
+        s1  += rsr;
+    }
+    *bx  = sbx;
+    *by  = sby;
+    *sr  = s1;
+    *ssd = s2;
+}
+
+/** The descent of one patch (gpume_dis_patch()), its sums unclamped where they may be. */
+static void dis_patch(const uint8_t *c, const uint8_t *r, int stride, int w, int h,
+                      int px, int py, int *ux, int *uy)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    /* the gradients need a sample around the patch */
+    const int inner = px >= 1 && py >= 1 && px + pw <= w - 1 && py + ph <= h - 1;
+    GpumeDisDescent d;
+    int64_t bx, by, ssd;
+    int sr;
+
+    gpume_dis_descent_init(&d, c, stride, w, h, px, py, *ux, *uy);
+    do {
+        const int x0 = px + (d.vx >> GPUME_DIS_FRAC), y0 = py + (d.vy >> GPUME_DIS_FRAC);
+        if (inner && x0 >= 0 && y0 >= 0 && x0 + pw <= w - 1 && y0 + ph <= h - 1)
+            dis_residual_sums_inside(c, r, stride, pw, ph, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+        else
+            gpume_dis_residual_sums(c, stride, r, stride, w, h, px, py, d.vx, d.vy,
+                                    &bx, &by, &sr, &ssd);
+    } while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
+    gpume_dis_descent_result(&d, ux, uy);
+}
+
 /** dis: the patches of rows [start, end) of patches at one level. */
 static int dis_patches(void *arg, int jobnr, int nb_jobs)
 {
@@ -989,8 +1056,7 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
             const int px = gpume_dis_patch_pos(i, w);
             int ux, uy;
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
-            gpume_dis_patch(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride, w, h,
-                            px, py, &ux, &uy);
+            dis_patch(job->dis_cur, job->dis_ref, job->dis_stride, w, h, px, py, &ux, &uy);
             patch[2 * (j * nx + i)]     = ux;
             patch[2 * (j * nx + i) + 1] = uy;
         }
@@ -998,16 +1064,59 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
-/** dis: the field of rows [start, end) of one level from its patches. */
+/**
+ * dis: the field of a band of rows of one level from its patches: the sums
+ * of gpume_dis_densify_px(), each patch adding its weighted vector to the
+ * pixels of the band it covers (the same sums in another order), with
+ * unclamped samples where the patch's reference lies inside the level.
+ */
 static int dis_densify(void *arg, int jobnr, int nb_jobs)
 {
     const EstimateJob *job = arg;
-    const int w = job->dis_w, h = job->dis_h;
+    const int w = job->dis_w, h = job->dis_h, stride = job->dis_stride;
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    const int nx = gpume_dis_nb_patches(w), ny = gpume_dis_nb_patches(h);
+    const int y0 = h * jobnr / nb_jobs, y1 = h * (jobnr + 1) / nb_jobs;
+    const int32_t *patch = job->s->dis_patch;
+    int64_t *acc = job->s->dis_acc;
+    int32_t *field = job->dis_field;
 
-    for (int y = h * jobnr / nb_jobs; y < h * (jobnr + 1) / nb_jobs; y++)
-        for (int x = 0; x < w; x++)
-            gpume_dis_densify_px(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride,
-                                 w, h, job->s->dis_patch, x, y, job->dis_field);
+    memset(acc + 3 * y0 * w, 0, 3 * sizeof(*acc) * (y1 - y0) * w);
+    for (int j = 0; j < ny; j++) {
+        const int py = gpume_dis_patch_pos(j, h);
+        const int ys = FFMAX(py, y0), ye = FFMIN(py + ph, y1);
+        if (ys >= ye)
+            continue;
+        for (int i = 0; i < nx; i++) {
+            const int px = gpume_dis_patch_pos(i, w);
+            const int vx = patch[2 * (j * nx + i)], vy = patch[2 * (j * nx + i) + 1];
+            const int rx = px + (vx >> GPUME_DIS_FRAC), ry = py + (vy >> GPUME_DIS_FRAC);
+            const int inside = rx >= 0 && ry >= 0 && rx + pw <= w - 1 && ry + ph <= h - 1;
+            const int fx = vx & 15, fy = vy & 15;
+            const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
+            for (int y = ys; y < ye; y++) {
+                const uint8_t *cr = job->dis_cur + y * stride;
+                const uint8_t *ra = job->dis_ref + (y + (vy >> GPUME_DIS_FRAC)) * stride + (vx >> GPUME_DIS_FRAC);
+                int64_t *a = acc + 3 * (y * w);
+                for (int x = px; x < px + pw; x++) {
+                    const int smp = inside ? w00 * ra[x] + w01 * ra[x + 1] + w10 * ra[x + stride] + w11 * ra[x + stride + 1] :
+                                    gpume_dis_sample(job->dis_ref, stride, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                                     (y << GPUME_DIS_FRAC) + vy);
+                    const int e  = FFABS(smp - (cr[x] << 2 * GPUME_DIS_FRAC));
+                    const int wt = (1 << 24) / FFMAX(e, 256);
+                    a[3 * x]     += (int64_t)wt * vx;
+                    a[3 * x + 1] += (int64_t)wt * vy;
+                    a[3 * x + 2] += wt;
+                }
+            }
+        }
+    }
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < w; x++) {
+            const int64_t *a = acc + 3 * (y * w + x);
+            field[2 * (y * w + x)]     = (int32_t)gpume_dis_rdiv(a[0], a[2]);
+            field[2 * (y * w + x) + 1] = (int32_t)gpume_dis_rdiv(a[1], a[2]);
+        }
     return 0;
 }
 

@@ -106,6 +106,129 @@ GPUME_FN int gpume_dis_sample(const GPUME_GLOBAL uint8_t *p, int stride, int w, 
            (one - fx) * fy * r1[x0] + fx * fy * r1[x1];
 }
 
+/** The descent of one patch: its Hessian, and where its steps stand. */
+typedef struct GpumeDisDescent {
+    int hxx, hxy, hyy, sgx, sgy, n;   ///< Hessian (regularised), gradient sums, pixels
+    int64_t det;
+    int x0, y0;                       ///< the start, 1/16 pel
+    int vx, vy;                       ///< the position of the next step
+    int bestx, besty;                 ///< the result so far
+    int64_t prev;                     ///< the error of the last step
+    int it;                           ///< steps taken
+} GpumeDisDescent;
+
+/** Gradients of c (w x h) at (x, y): central differences, clamped. */
+GPUME_FN void gpume_dis_gradient(const GPUME_GLOBAL uint8_t *c, int cs, int w, int h, int x, int y,
+                                 int *gx, int *gy)
+{
+    const GPUME_GLOBAL uint8_t *row = c + y * cs;
+    *gx = row[gpume_clip(x + 1, 0, w - 1)] - row[gpume_clip(x - 1, 0, w - 1)];
+    *gy = c[gpume_clip(y + 1, 0, h - 1) * cs + x] - c[gpume_clip(y - 1, 0, h - 1) * cs + x];
+}
+
+/**
+ * Start the descent of the patch at (px, py) of the current picture c
+ * (w x h at this level) from (ux0, uy0) in 1/16 pel: the Hessian of the
+ * template from central differences, not mean-normalised, regularised.
+ */
+GPUME_FN void gpume_dis_descent_init(GpumeDisDescent *d, const GPUME_GLOBAL uint8_t *c, int cs,
+                                     int w, int h, int px, int py, int ux0, int uy0)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+
+    d->hxx = d->hyy = GPUME_DIS_REG;
+    d->hxy = d->sgx = d->sgy = 0;
+    for (int y = py; y < py + ph; y++)
+        for (int x = px; x < px + pw; x++) {
+            int gx, gy;
+            gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
+            d->hxx += gx * gx;
+            d->hxy += gx * gy;
+            d->hyy += gy * gy;
+            d->sgx += gx;
+            d->sgy += gy;
+        }
+    d->n     = pw * ph;
+    d->det   = (int64_t)d->hxx * d->hyy - (int64_t)d->hxy * d->hxy;
+    d->x0    = d->vx = d->bestx = ux0;
+    d->y0    = d->vy = d->besty = uy0;
+    d->prev  = 0;
+    d->it    = 0;
+}
+
+/**
+ * The sums of one step of the patch at (px, py) at position (vx, vy): with
+ * the residual e = Rs(16x + vx, 16y + vy) - 256 C(x, y) at each pixel,
+ * sum(gx e), sum(gy e), sum(e) and sum(e^2). A row's 8 products stay below
+ * 2^31. This is the descent's inner loop, which the CPU also computes with
+ * the samples unclamped where the patch lies inside.
+ */
+GPUME_FN void gpume_dis_residual_sums(const GPUME_GLOBAL uint8_t *c, int cs,
+                                      const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                      int px, int py, int vx, int vy,
+                                      int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+
+    *bx = *by = *ssd = 0;
+    *sr = 0;
+    for (int y = py; y < py + ph; y++) {
+        int rbx = 0, rby = 0;
+        for (int x = px; x < px + pw; x++) {
+            const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                           (y << GPUME_DIS_FRAC) + vy) -
+                          (c[y * cs + x] << 2 * GPUME_DIS_FRAC);
+            int gx, gy;
+            gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
+            rbx  += gx * e;
+            rby  += gy * e;
+            *sr  += e;
+            *ssd += (int64_t)e * e;
+        }
+        *bx += rbx;
+        *by += rby;
+    }
+}
+
+/**
+ * One Gauss-Newton step from the sums at d->vx, d->vy: 0 when the descent
+ * is over (the error did not fall, or GPUME_DIS_STEPS steps were taken).
+ */
+GPUME_FN int gpume_dis_descent_step(GpumeDisDescent *d, int64_t bx, int64_t by, int sr, int64_t ssd)
+{
+    int64_t dx, dy;
+
+    /* the mean-normalised residual */
+    bx  -= gpume_dis_rdiv((int64_t)d->sgx * sr, d->n);
+    by  -= gpume_dis_rdiv((int64_t)d->sgy * sr, d->n);
+    ssd -= gpume_dis_rdiv((int64_t)sr * sr, d->n);
+    if (d->it && ssd >= d->prev)
+        return 0;
+    d->prev  = ssd;
+    d->bestx = d->vx;
+    d->besty = d->vy;
+    /* H^-1 b: gradients of twice the derivative, residual in 1/256 */
+    dx = gpume_dis_rdiv(2 * ((int64_t)d->hyy * bx - (int64_t)d->hxy * by), d->det << GPUME_DIS_FRAC);
+    dy = gpume_dis_rdiv(2 * ((int64_t)d->hxx * by - (int64_t)d->hxy * bx), d->det << GPUME_DIS_FRAC);
+    d->vx -= (int)(dx < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dx > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dx);
+    d->vy -= (int)(dy < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dy > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dy);
+    if (++d->it < GPUME_DIS_STEPS)
+        return 1;
+    d->bestx = d->vx;
+    d->besty = d->vy;
+    return 0;
+}
+
+/** The result of a descent: a vector more than a patch side from its start is not kept. */
+GPUME_FN void gpume_dis_descent_result(const GpumeDisDescent *d, int *ux, int *uy)
+{
+    const int64_t far = (int64_t)GPUME_DIS_PATCH << GPUME_DIS_FRAC;
+    const int64_t ex = d->bestx - d->x0, ey = d->besty - d->y0;
+
+    *ux = ex * ex + ey * ey > far * far ? d->x0 : d->bestx;
+    *uy = ex * ex + ey * ey > far * far ? d->y0 : d->besty;
+}
+
 /**
  * The vector of one patch at (px, py) of the current picture c into the
  * reference r (both w x h at this level), from (*ux, *uy) in 1/16 pel:
@@ -118,77 +241,15 @@ GPUME_FN void gpume_dis_patch(const GPUME_GLOBAL uint8_t *c, int cs,
                               const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
                               int px, int py, int *ux, int *uy)
 {
-    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h), n = pw * ph;
-    const int ux0 = *ux, uy0 = *uy;
-    const int64_t far = (int64_t)GPUME_DIS_PATCH << GPUME_DIS_FRAC;
-    int hxx = GPUME_DIS_REG, hxy = 0, hyy = GPUME_DIS_REG, sgx = 0, sgy = 0;
-    int vx = ux0, vy = uy0, bestx = ux0, besty = uy0;
-    int64_t det, prev = 0;
+    GpumeDisDescent d;
+    int64_t bx, by, ssd;
+    int sr;
 
-    /* the Hessian of the template from central differences, not mean-normalised */
-    for (int y = py; y < py + ph; y++) {
-        const GPUME_GLOBAL uint8_t *row = c + y * cs;
-        const GPUME_GLOBAL uint8_t *up = c + gpume_clip(y - 1, 0, h - 1) * cs;
-        const GPUME_GLOBAL uint8_t *dn = c + gpume_clip(y + 1, 0, h - 1) * cs;
-        for (int x = px; x < px + pw; x++) {
-            const int gx = row[gpume_clip(x + 1, 0, w - 1)] - row[gpume_clip(x - 1, 0, w - 1)];
-            const int gy = dn[x] - up[x];
-            hxx += gx * gx;
-            hxy += gx * gy;
-            hyy += gy * gy;
-            sgx += gx;
-            sgy += gy;
-        }
-    }
-    det = (int64_t)hxx * hyy - (int64_t)hxy * hxy;
-
-    for (int it = 0; it < GPUME_DIS_STEPS; it++) {
-        int64_t bx = 0, by = 0, ssd = 0, dx, dy;
-        int sr = 0;
-        for (int y = py; y < py + ph; y++) {
-            const GPUME_GLOBAL uint8_t *row = c + y * cs;
-            const GPUME_GLOBAL uint8_t *up = c + gpume_clip(y - 1, 0, h - 1) * cs;
-            const GPUME_GLOBAL uint8_t *dn = c + gpume_clip(y + 1, 0, h - 1) * cs;
-            int rbx = 0, rby = 0;
-            for (int x = px; x < px + pw; x++) {
-                const int gx = row[gpume_clip(x + 1, 0, w - 1)] - row[gpume_clip(x - 1, 0, w - 1)];
-                const int gy = dn[x] - up[x];
-                const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
-                                               (y << GPUME_DIS_FRAC) + vy) -
-                              (row[x] << 2 * GPUME_DIS_FRAC);
-                /* a row's 8 products stay below 2^31 */
-                rbx += gx * e;
-                rby += gy * e;
-                sr  += e;
-                ssd += (int64_t)e * e;
-            }
-            bx += rbx;
-            by += rby;
-        }
-        bx  -= gpume_dis_rdiv((int64_t)sgx * sr, n);
-        by  -= gpume_dis_rdiv((int64_t)sgy * sr, n);
-        ssd -= gpume_dis_rdiv((int64_t)sr * sr, n);
-        if (it && ssd >= prev)
-            break;
-        prev  = ssd;
-        bestx = vx;
-        besty = vy;
-        /* H^-1 b: gradients of twice the derivative, residual in 1/256 */
-        dx = gpume_dis_rdiv(2 * ((int64_t)hyy * bx - (int64_t)hxy * by), det << GPUME_DIS_FRAC);
-        dy = gpume_dis_rdiv(2 * ((int64_t)hxx * by - (int64_t)hxy * bx), det << GPUME_DIS_FRAC);
-        vx -= (int)(dx < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dx > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dx);
-        vy -= (int)(dy < -GPUME_DIS_STEP_MAX ? -GPUME_DIS_STEP_MAX : dy > GPUME_DIS_STEP_MAX ? GPUME_DIS_STEP_MAX : dy);
-        if (it == GPUME_DIS_STEPS - 1) {
-            bestx = vx;
-            besty = vy;
-        }
-    }
-    if ((int64_t)(bestx - ux0) * (bestx - ux0) + (int64_t)(besty - uy0) * (besty - uy0) > far * far) {
-        bestx = ux0;
-        besty = uy0;
-    }
-    *ux = bestx;
-    *uy = besty;
+    gpume_dis_descent_init(&d, c, cs, w, h, px, py, *ux, *uy);
+    do
+        gpume_dis_residual_sums(c, cs, r, rs, w, h, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
+    gpume_dis_descent_result(&d, ux, uy);
 }
 
 /**

@@ -13,7 +13,7 @@ OPTS = ["algo", "range", "ctu", "block", "subpel", "lambda", "pu_penalty", "pred
 FMT = {"gray": 0, "yuv420p": 1, "yuv422p": 2, "yuv444p": 3, "yuv410p": 4, "nv12": 9,
        "nv24": 12, "monob": 14, "rgb24": 15, "gray16le": 16, "yuv420p10le": 17}
 # selector bytes of valid values: value index + 1 (lists) or value - min + 1
-ALGO = {"full": 1, "hme": 2, "lfs": 3, "vme": 4}
+ALGO = {"full": 1, "hme": 2, "lfs": 3, "vme": 4, "dis": 5}
 CTU = {16: 1, 32: 2, 64: 3}
 BLOCK = {"auto": 1, 8: 2, 16: 3, 32: 4, 64: 5}
 DIR = {"fwd": 1, "bwd": 2, "bi": 3}
@@ -79,6 +79,8 @@ cases = {
                      + cmd(NEWCTX) + frames(1, SHIFT) + cmd(FORMAT, extra=bytes([FMT["yuv420p"]])) + frames(1)
                      + cmd(FORMAT, extra=bytes([FMT["gray16le"]])),
     "mcfps-bi": seed(mcfps=True, dir=DIR["bi"]) + size(48, 32) + bytes([FMT["yuv420p"]]) + frames(1) + frames(4, SHIFT),
+    "dis-bi-mcfps": seed(mcfps=True, algo=ALGO["dis"], range=40, dir=DIR["bi"]) + size(70, 45)
+                     + bytes([FMT["yuv420p"]]) + frames(1) + frames(3, SHIFT, 9, -4),
 }
 
 d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")

@@ -126,8 +126,8 @@ enum { O_ALGO, O_RANGE, O_CTU, O_BLOCK, O_SUBPEL, O_LAMBDA, O_PU_PENALTY, O_PRED
        O_LFS_THRESHOLD, O_VME_QP, O_VME_WINDOW, O_DIR, O_GPU, NB_OPTS };
 
 static const Opt OPTS[NB_OPTS] = {
-    [O_ALGO]          = { "algo", 0, 3, 0, { 0 }, 2, { "4", "bogus" }, 1 },
-    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 3, { "0", "65", "-1" }, 16 },
+    [O_ALGO]          = { "algo", 0, 4, 0, { 0 }, 2, { "5", "bogus" }, 1 },
+    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 3, { "0", "65", "-2" }, 16 },
     [O_CTU]           = { "ctu", 0, 0, 3, { 16, 32, 64 }, 3, { "24", "128", "8" }, 32 },
     [O_BLOCK]         = { "block", 0, 0, 5, { 0, 8, 16, 32, 64 }, 3, { "4", "12", "65" }, 16 },
     [O_SUBPEL]        = { "subpel", 0, 2, 0, { 0 }, 2, { "3", "-1" }, 2 },
@@ -175,6 +175,8 @@ static double cost_per_pixel(const int *opt)
     const double r = opt[O_RANGE];
     if (opt[O_ALGO] == 1)
         return (r / 2 + 1) * (r / 2 + 1) / 16 + 200;
+    if (opt[O_ALGO] == 4)   /* dis: about 50 steps of a patch's pixel per pixel, whatever the range */
+        return 100;
     return (2 * r + 1) * (2 * r + 1) * (opt[O_BLOCK] ? 1 : 2);
 }
 
@@ -225,8 +227,9 @@ static void check_frame(Fuzz *f, const AVFrame *out)
     /* quarter pels the sub-pel steps may add to an integer vector within
      * range (docs/ALGORITHMS.md): 2 + 1 for full and hme's half- and
      * quarter-pel stages; lfs's step 4 moves its 8x8 template {-4..3} at
-     * stride 2 (subpel=1) or 1 (subpel=2) */
-    const int slack = !subpel ? 0 : f->opt[O_ALGO] == 2 ? 4 * (subpel == 1 ? 2 : 1) : subpel == 1 ? 2 : 3;
+     * stride 2 (subpel=1) or 1 (subpel=2); dis clips its vectors to range */
+    const int slack = !subpel || f->opt[O_ALGO] == 4 ? 0 :
+                      f->opt[O_ALGO] == 2 ? 4 * (subpel == 1 ? 2 : 1) : subpel == 1 ? 2 : 3;
     int first, want[2], have[2] = { 0, 0 }, nb, meta_dir;
     size_t area;
 
@@ -484,7 +487,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* only what the filter may refuse at configuration */
         if (!f->mcfps && valid && supported(fmt) && w <= MAX_DIM && h <= MAX_DIM && strstr(opts, "device=cpu") &&
             f->opt[O_ALGO] != 3 && f->opt[O_BLOCK] <= f->opt[O_CTU] &&
-            !(f->opt[O_ALGO] == 2 && !f->opt[O_BLOCK]))
+            !((f->opt[O_ALGO] == 2 || f->opt[O_ALGO] == 4) && !f->opt[O_BLOCK]))
             FAIL("valid options %s on %dx%d %s refused: %s", opts, w, h,
                  av_get_pix_fmt_name(fmt), av_err2str(ret));
         goto end;
