@@ -979,13 +979,46 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 }
 
 /**
- * gpume_dis_residual_sums() of a patch pw x ph at (px, py) whose gradients
- * and reference samples at (vx, vy) all lie inside the level, so that no
- * coordinate is clamped: the same sums, in a form the compiler vectorises.
+ * The template of a patch of GPUME_DIS_PATCH x GPUME_DIS_PATCH pixels that
+ * lies a pixel inside its level: samples in 1/256 and central differences,
+ * read once for all the steps of its descent.
  */
-static GPUME_VECTORIZE void dis_residual_sums_inside(const uint8_t *c, const uint8_t *r, int stride,
-                                                     int pw, int ph, int px, int py, int vx, int vy,
-                                                     int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+typedef struct DisTemplate {
+    int32_t t[GPUME_DIS_PATCH * GPUME_DIS_PATCH];
+    int32_t gx[GPUME_DIS_PATCH * GPUME_DIS_PATCH], gy[GPUME_DIS_PATCH * GPUME_DIS_PATCH];
+} DisTemplate;
+
+/** gpume_dis_descent_init() of such a patch, its template kept. */
+static void dis_template_init(DisTemplate *tp, GpumeDisDescent *d, const uint8_t *c, int stride,
+                              int px, int py, int ux0, int uy0)
+{
+    int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
+
+    for (int y = 0; y < GPUME_DIS_PATCH; y++) {
+        const uint8_t *cr = c + (py + y) * stride + px;
+        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
+            const int k = y * GPUME_DIS_PATCH + x;
+            const int gx = cr[x + 1] - cr[x - 1], gy = cr[x + stride] - cr[x - stride];
+            tp->t[k]  = cr[x] << 2 * GPUME_DIS_FRAC;
+            tp->gx[k] = gx;
+            tp->gy[k] = gy;
+            gxx += gx * gx;
+            gxy += gx * gy;
+            gyy += gy * gy;
+            sgx += gx;
+            sgy += gy;
+        }
+    }
+    gpume_dis_descent_start(d, gxx, gxy, gyy, sgx, sgy, GPUME_DIS_PATCH * GPUME_DIS_PATCH, ux0, uy0);
+}
+
+/**
+ * gpume_dis_residual_sums() of such a patch at (vx, vy) whose reference
+ * samples all lie inside the level, so that no coordinate is clamped.
+ */
+static GPUME_VECTORIZE void dis_template_sums(const DisTemplate *tp, const uint8_t *r, int stride,
+                                              int px, int py, int vx, int vy,
+                                              int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
 {
     const int fx = vx & 15, fy = vy & 15;
     const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
@@ -993,22 +1026,19 @@ static GPUME_VECTORIZE void dis_residual_sums_inside(const uint8_t *c, const uin
     int64_t sbx = 0, sby = 0, s2 = 0;
     int s1 = 0;
 
-    for (int y = 0; y < ph; y++) {
-        const uint8_t *cr = c + (py + y) * stride + px, *ra = ref + y * stride, *rb = ra + stride;
+    for (int y = 0; y < GPUME_DIS_PATCH; y++) {
+        const uint8_t *ra = ref + y * stride, *rb = ra + stride;
+        const int32_t *t = tp->t + y * GPUME_DIS_PATCH;
+        const int32_t *gx = tp->gx + y * GPUME_DIS_PATCH, *gy = tp->gy + y * GPUME_DIS_PATCH;
         int rbx = 0, rby = 0, rsr = 0;
-        uint32_t rs2[GPUME_DIS_PATCH];
-        for (int x = 0; x < pw; x++) {
-            const int e  = w00 * ra[x] + w01 * ra[x + 1] + w10 * rb[x] + w11 * rb[x + 1] -
-                           (cr[x] << 2 * GPUME_DIS_FRAC);
-            const int gx = cr[x + 1] - cr[x - 1], gy = cr[x + stride] - cr[x - stride];
+        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
+            const int e = w00 * ra[x] + w01 * ra[x + 1] + w10 * rb[x] + w11 * rb[x + 1] - t[x];
             const uint32_t ae = e < 0 ? -e : e;
-            rbx += gx * e;
-            rby += gy * e;
+            rbx += gx[x] * e;
+            rby += gy[x] * e;
             rsr += e;
-            rs2[x] = ae * ae;   /* |e| < 2^16 */
+            s2  += (uint64_t)ae * ae;
         }
-        for (int x = 0; x < pw; x++)
-            s2 += rs2[x];
         sbx += rbx;
         sby += rby;
         s1  += rsr;
@@ -1024,17 +1054,22 @@ static void dis_patch(const uint8_t *c, const uint8_t *r, int stride, int w, int
                       int px, int py, int *ux, int *uy)
 {
     const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
-    /* the gradients need a sample around the patch */
-    const int inner = px >= 1 && py >= 1 && px + pw <= w - 1 && py + ph <= h - 1;
+    /* full patches whose gradients need no clamping */
+    const int inner = pw == GPUME_DIS_PATCH && ph == GPUME_DIS_PATCH &&
+                      px >= 1 && py >= 1 && px + pw <= w - 1 && py + ph <= h - 1;
     GpumeDisDescent d;
+    DisTemplate tp;
     int64_t bx, by, ssd;
     int sr;
 
-    gpume_dis_descent_init(&d, c, stride, w, h, px, py, *ux, *uy);
+    if (inner)
+        dis_template_init(&tp, &d, c, stride, px, py, *ux, *uy);
+    else
+        gpume_dis_descent_init(&d, c, stride, w, h, px, py, *ux, *uy);
     do {
         const int x0 = px + (d.vx >> GPUME_DIS_FRAC), y0 = py + (d.vy >> GPUME_DIS_FRAC);
         if (inner && x0 >= 0 && y0 >= 0 && x0 + pw <= w - 1 && y0 + ph <= h - 1)
-            dis_residual_sums_inside(c, r, stride, pw, ph, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+            dis_template_sums(&tp, r, stride, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
         else
             gpume_dis_residual_sums(c, stride, r, stride, w, h, px, py, d.vx, d.vy,
                                     &bx, &by, &sr, &ssd);

@@ -127,6 +127,26 @@ GPUME_FN void gpume_dis_gradient(const GPUME_GLOBAL uint8_t *c, int cs, int w, i
 }
 
 /**
+ * Start a descent from (ux0, uy0) in 1/16 pel with the template's gradient
+ * sums over its n pixels: the Hessian regularised, its determinant.
+ */
+GPUME_FN void gpume_dis_descent_start(GpumeDisDescent *d, int gxx, int gxy, int gyy, int sgx, int sgy,
+                                      int n, int ux0, int uy0)
+{
+    d->hxx   = GPUME_DIS_REG + gxx;
+    d->hxy   = gxy;
+    d->hyy   = GPUME_DIS_REG + gyy;
+    d->sgx   = sgx;
+    d->sgy   = sgy;
+    d->n     = n;
+    d->det   = (int64_t)d->hxx * d->hyy - (int64_t)d->hxy * d->hxy;
+    d->x0    = d->vx = d->bestx = ux0;
+    d->y0    = d->vy = d->besty = uy0;
+    d->prev  = 0;
+    d->it    = 0;
+}
+
+/**
  * Start the descent of the patch at (px, py) of the current picture c
  * (w x h at this level) from (ux0, uy0) in 1/16 pel: the Hessian of the
  * template from central differences, not mean-normalised, regularised.
@@ -135,25 +155,19 @@ GPUME_FN void gpume_dis_descent_init(GpumeDisDescent *d, const GPUME_GLOBAL uint
                                      int w, int h, int px, int py, int ux0, int uy0)
 {
     const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
 
-    d->hxx = d->hyy = GPUME_DIS_REG;
-    d->hxy = d->sgx = d->sgy = 0;
     for (int y = py; y < py + ph; y++)
         for (int x = px; x < px + pw; x++) {
             int gx, gy;
             gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
-            d->hxx += gx * gx;
-            d->hxy += gx * gy;
-            d->hyy += gy * gy;
-            d->sgx += gx;
-            d->sgy += gy;
+            gxx += gx * gx;
+            gxy += gx * gy;
+            gyy += gy * gy;
+            sgx += gx;
+            sgy += gy;
         }
-    d->n     = pw * ph;
-    d->det   = (int64_t)d->hxx * d->hyy - (int64_t)d->hxy * d->hxy;
-    d->x0    = d->vx = d->bestx = ux0;
-    d->y0    = d->vy = d->besty = uy0;
-    d->prev  = 0;
-    d->it    = 0;
+    gpume_dis_descent_start(d, gxx, gxy, gyy, sgx, sgy, pw * ph, ux0, uy0);
 }
 
 /**
