@@ -109,15 +109,6 @@ static int block_size(const GpumeContext *s)
     return s->block != BLOCK_DEFAULT ? s->block : s->algo == GPUME_ALGO_VME ? 16 : 8;
 }
 
-/** Value of the range option when it is not set: 16 (GPUME_MAX_RANGE for algo=dis, whose cost does not grow with it). */
-#define RANGE_DEFAULT -1
-
-/** The search range the options ask for. */
-static int range_value(const GpumeContext *s)
-{
-    return s->range != RANGE_DEFAULT ? s->range : s->algo == GPUME_ALGO_DIS ? GPUME_MAX_RANGE : 16;
-}
-
 #define OFFSET(x) offsetof(GpumeContext, x)
 #define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
 /* options a command (sendcmd, zmq) may change between frames */
@@ -133,10 +124,8 @@ static const AVOption gpume_options[] = {
         CONST("lfs",  "local full search with early termination", GPUME_ALGO_LFS, "algo"),
         CONST("vme",  "Intel device-side VME (OpenCL, Intel Gen9-Gen11 GPUs)", GPUME_ALGO_VME, "algo"),
         CONST("dis",  "dense inverse search: coarse-to-fine flow of 8x8 patches, the mean over each block", GPUME_ALGO_DIS, "algo"),
-    { "range", "integer search range in pixels (dis: the largest vector); default 16 (64 for algo=dis)",
-      OFFSET(range), AV_OPT_TYPE_INT, { .i64 = RANGE_DEFAULT }, RANGE_DEFAULT, GPUME_MAX_RANGE, RFLAGS,
-      .unit = "range" },
-        CONST("default", "16, or 64 for algo=dis", RANGE_DEFAULT, "range"),
+    { "range", "integer search range in pixels", OFFSET(range), AV_OPT_TYPE_INT,
+      { .i64 = 16 }, 1, GPUME_MAX_RANGE, RFLAGS },
     { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
       { .i64 = 32 }, 16, GPUME_MAX_CTU, RFLAGS },
     { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU; "
@@ -210,10 +199,6 @@ static av_cold int init(AVFilterContext *ctx)
     GpumeContext *s = ctx->priv;
     const int block = block_size(s);
 
-    if (s->range != RANGE_DEFAULT && s->range < 1) {
-        av_log(ctx, AV_LOG_ERROR, "range=%d: must be 1 to %d, or default\n", s->range, GPUME_MAX_RANGE);
-        return AVERROR(EINVAL);
-    }
     if (s->ctu != 16 && s->ctu != 32 && s->ctu != 64) {
         av_log(ctx, AV_LOG_ERROR, "ctu=%d: must be 16, 32 or 64\n", s->ctu);
         return AVERROR(EINVAL);
@@ -324,7 +309,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
 
     release_backend(s);
     *p = (GpumeParams) {
-        .width = w, .height = h, .algo = s->algo, .range = range_value(s),
+        .width = w, .height = h, .algo = s->algo, .range = s->range,
         .ctu = s->algo == GPUME_ALGO_VME ? 16 : s->ctu,
         .block = block_size(s), .subpel = s->subpel, .lambda = s->lambda,
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,

@@ -237,8 +237,7 @@ badopt() {
     fi
 }
 badopt opt-algo-bogus       device=cpu:algo=bogus          "option 'algo'"
-badopt opt-range-0          device=cpu:range=0             "range=0: must be 1 to 64, or default"
-badopt opt-range-neg        device=cpu:range=-2            "parameter 'range' out of range"
+badopt opt-range-0          device=cpu:range=0             "parameter 'range' out of range"
 badopt opt-range-65         device=cpu:range=65            "parameter 'range' out of range"
 badopt opt-ctu-24           device=cpu:ctu=24              "ctu=24"
 badopt opt-ctu-128          device=cpu:ctu=128             "parameter 'ctu' out of range"
