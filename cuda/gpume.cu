@@ -1864,9 +1864,14 @@ extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, 
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/** The vectors of a level's patches; coarse is the coarser level's field (NULL at the coarsest). */
+/**
+ * The vectors of a level's patches; coarse is the coarser level's field
+ * (NULL at the coarsest); at the finest, hme's blocks of the estimate.
+ */
 extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
-                                             const int32_t *coarse, int coarse_w, int32_t *patch)
+                                             const int32_t *coarse, int coarse_w, int32_t *patch,
+                                             GpumeDisHmeArgs ha, const GpumeBlock *hme, const GpumePU *pu,
+                                             const uint16_t *fixed)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
     const int nx = gpume_dis_nb_patches(l.w);
@@ -1877,6 +1882,13 @@ extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur
     px = gpume_dis_patch_pos(i, l.w);
     py = gpume_dis_patch_pos(j, l.h);
     gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (ha.on) {
+        int hx, hy;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
+                               hx, hy, &ux, &uy);
+    }
     gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
     patch[2 * (j * nx + i)]     = ux;
     patch[2 * (j * nx + i) + 1] = uy;

@@ -43,7 +43,8 @@ typedef struct CPUPlane {
 
 typedef struct GpumeCPUContext {
     const GpumeHost *host;
-    GpumeParams p;
+    GpumeParams p;      ///< for dis, its hme search (algo=hme), which starts dis's finest level
+    int dis;            ///< algo=dis
     int pad;
     int levels;         ///< pyramid levels kept: 1, or GPUME_HME_LEVELS + 1 for hme
     GpumePU pu[GPUME_MAX_PUS];
@@ -75,6 +76,8 @@ typedef struct EstimateJob {
     const int32_t *dis_coarse;  ///< NULL at the coarsest level
     int dis_coarse_w;
     int32_t *dis_field;         ///< the field this level writes
+    int dis_finest;             ///< this level is the finest searched: hme's blocks (res) may start its patches
+    int dis_export;             ///< estimate_ctus() exports dis's blocks
 } EstimateJob;
 
 static void cpu_uninit(void *priv)
@@ -129,6 +132,10 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->host = host;
     s->p    = *p;
     s->pad  = p->pad;
+    s->dis  = p->algo == GPUME_ALGO_DIS;
+    if (s->dis)
+        s->p.algo = GPUME_ALGO_HME;
+    p = &s->p;
     /* only hme searches the coarse levels */
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
@@ -142,7 +149,7 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 #endif
     if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
         return AVERROR(ENOMEM);
-    if (p->algo == GPUME_ALGO_DIS) {
+    if (s->dis) {
         int err = dis_init(s);
         if (err < 0) {
             cpu_uninit(s);
@@ -201,7 +208,7 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     }
     for (int k = 0; k < s->levels; k++)
         pad_plane(&lv[k], s->pad);
-    if (s->p.algo == GPUME_ALGO_DIS) {
+    if (s->dis) {
         uint8_t *const *d = s->dis_pic[slot];
         for (int k = 1; k <= s->dis_coarsest; k++) {
             const uint8_t *src = k > 1 ? d[k - 1] : lv[0].data;
@@ -969,7 +976,7 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 
         if (w <= 0 || h <= 0)
             continue;
-        gpume_dis_block_vector(job->dis_field, s->dis_w[lu], lu, x, y, w, h, p->subpel, p->range,
+        gpume_dis_block_vector(job->dis_field, s->dis_w[lu], lu, x, y, w, h, p->subpel, GPUME_MAX_RANGE,
                                &qx, &qy);
         out[n++] = gpume_make_block(x, y, w, h, qx, qy,
                                     sad_qpel(s, cur->data + y * cur->stride + x, cur->stride,
@@ -1091,6 +1098,15 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
             const int px = gpume_dis_patch_pos(i, w);
             int ux, uy;
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
+            if (job->dis_finest) {
+                const GpumeParams *p = &job->s->p;
+                int hx, hy;
+                gpume_dis_hme_start(job->res->blocks, job->s->pu, job->s->fixed_pus, job->s->nb_fixed_pus,
+                                    p->ctu, p->ctu_cols, p->max_out, p->width, p->height,
+                                    job->s->dis_finest, w, h, px, py, &hx, &hy);
+                gpume_dis_choose_start(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride, w, h,
+                                       px, py, hx, hy, &ux, &uy);
+            }
             dis_patch(job->dis_cur, job->dis_ref, job->dis_stride, w, h, px, py, &ux, &uy);
             patch[2 * (j * nx + i)]     = ux;
             patch[2 * (j * nx + i) + 1] = uy;
@@ -1170,6 +1186,7 @@ static int dis_levels(GpumeCPUContext *s, EstimateJob *job, int cur, int ref, in
         job->dis_coarse   = l < s->dis_coarsest ? job->dis_field : NULL;
         job->dis_coarse_w = l < s->dis_coarsest ? s->dis_w[l + 1] : 0;
         job->dis_field    = s->dis_field[l & 1];
+        job->dis_finest   = l == s->dis_finest;
         err = s->host->execute(s->host->exec_opaque, dis_patches, job,
                                FFMIN(gpume_dis_nb_patches(h), nb_threads));
         if (err >= 0)
@@ -1207,7 +1224,7 @@ static int estimate_ctus(void *arg, int jobnr, int nb_jobs)
     for (int c = start; c < end; c++) {
         if (s->p.algo == GPUME_ALGO_LFS)
             ctu_lfs(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
-        else if (s->p.algo == GPUME_ALGO_DIS)
+        else if (job->dis_export)
             ctu_dis(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
         else
             ctu_pu_search(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
@@ -1221,8 +1238,9 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     GpumeCPUContext *s = priv;
     EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
     const int nb_jobs = s->host->nb_threads > 1 ? FFMIN(s->p.nb_ctus, 32 * s->host->nb_threads) : 1;
+    int err;
 
-    if (!ff_gpume_is_search_algo(s->p.algo) && s->p.algo != GPUME_ALGO_DIS)
+    if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);
     if (out < 0 || out >= GPUME_NB_RESULTS || pred_from >= GPUME_NB_RESULTS ||
         (pred_from >= 0 && !s->res[pred_from].blocks))
@@ -1237,17 +1255,19 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         job.pred = s->pred;
     }
     s->res[out] = *res;
-    if (s->p.algo == GPUME_ALGO_DIS) {
-        /* rows of patches and of pixels, a few per thread so that they balance */
-        const int err = dis_levels(s, &job, cur, ref, s->host->nb_threads > 1 ? 8 * s->host->nb_threads : 1);
-        if (err < 0)
-            return err;
-    }
     if (s->p.algo == GPUME_ALGO_HME) {
         const int err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
         if (err < 0)
             return err;
     }
+    err = s->host->execute(s->host->exec_opaque, estimate_ctus, &job, nb_jobs);
+    if (err < 0 || !s->dis)
+        return err;
+    /* dis: from hme's blocks, just written into res, to its own */
+    err = dis_levels(s, &job, cur, ref, s->host->nb_threads > 1 ? 8 * s->host->nb_threads : 1);
+    if (err < 0)
+        return err;
+    job.dis_export = 1;
     return s->host->execute(s->host->exec_opaque, estimate_ctus, &job, nb_jobs);
 }
 

@@ -40,7 +40,8 @@ extern const unsigned int ff_gpume_ptx_len;
 
 typedef struct GpumeCUDAContext {
     const GpumeHost *host;
-    GpumeParams p;
+    GpumeParams p;              ///< for dis, its hme search (algo=hme)
+    int dis;                    ///< algo=dis
     int pad;
 
     AVBufferRef *device_ref;
@@ -164,7 +165,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GpumeCUDAContext *s = priv;
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
-    const size_t pic_size = ff_gpume_pyramid_layout(p, 128, s->level);
+    size_t pic_size;
     CUcontext dummy;
     CudaFunctions *cu;
     int err;
@@ -172,6 +173,12 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->host = host;
     s->p    = *p;
     s->pad  = p->pad;
+    /* dis starts from hme's search: s->p is that search */
+    s->dis  = p->algo == GPUME_ALGO_DIS;
+    if (s->dis)
+        s->p.algo = GPUME_ALGO_HME;
+    p = &s->p;
+    pic_size = ff_gpume_pyramid_layout(p, 128, s->level);
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
@@ -264,7 +271,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
             (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
             goto fail;
     }
-    if (p->algo == GPUME_ALGO_DIS) {
+    if (s->dis) {
         size_t dis_size;
         int lf;
         s->dis_level[0] = (GpumeDisLevel) { s->level[0].w, s->level[0].h,
@@ -350,7 +357,13 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
         CUdeviceptr c = l ? s->d_dis_pic[cur] : s->pic[cur];
         CUdeviceptr r = l ? s->d_dis_pic[ref] : s->pic[ref];
         CUdeviceptr out = s->d_dis_field[l & 1];
-        void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch };
+        CUdeviceptr hme = s->d_result[e] + s->blocks_offset;
+        GpumeDisHmeArgs ha = {
+            .on = l == lf, .nb_fixed = s->nb_fixed_pus, .ctu = p->ctu, .ctu_cols = p->ctu_cols,
+            .max_out = p->max_out, .width = p->width, .height = p->height, .lf = lf,
+        };
+        void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch, &ha, &hme,
+                          &s->d_pu, &s->d_fixed_pus };
         void *dargs[] = { (void *)lv, &c, &r, &s->d_dis_patch, &out };
         err = launch_dis(s, s->f_dis_patches, gpume_dis_nb_patches(lv->w), gpume_dis_nb_patches(lv->h),
                          pargs);
@@ -366,7 +379,7 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
             .width = p->width, .height = p->height,
             .pitch = s->level[0].pitch, .offset = s->level[0].offset,
             .ctu = p->ctu, .ctu_cols = p->ctu_cols, .nb_ctus = p->nb_ctus, .block = p->block,
-            .max_out = p->max_out, .subpel = p->subpel, .range = p->range,
+            .max_out = p->max_out, .subpel = p->subpel, .range = GPUME_MAX_RANGE,
             .fw = s->dis_level[lf].w, .lu = lf,
         };
         CUdeviceptr blocks = s->d_result[e] + s->blocks_offset;
@@ -430,7 +443,7 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->loaded[slot], 0));
     if (err >= 0)
         err = run_pyramid(s, slot);
-    if (err >= 0 && s->p.algo == GPUME_ALGO_DIS)
+    if (err >= 0 && s->dis)
         err = run_dis_pyramid(s, slot);
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
@@ -451,7 +464,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
 
     if (e < 0 || e >= NB_RESULTS || s->pending[e].blocks || pred_from >= NB_RESULTS)
         return AVERROR_BUG;
-    if (!ff_gpume_is_search_algo(p->algo) && p->algo != GPUME_ALGO_DIS)
+    if (!ff_gpume_is_search_algo(p->algo))
         return AVERROR(ENOSYS);
     b = (GpumeCudaBuffers) {
         .cur       = s->pic[cur],
@@ -487,9 +500,7 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     }
     if (err < 0)
         goto end;
-    if (p->algo == GPUME_ALGO_DIS) {
-        err = run_dis(s, cur, ref, e);
-    } else if (p->algo == GPUME_ALGO_LFS) {
+    if (p->algo == GPUME_ALGO_LFS) {
         err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_LFS_THREADS, 1, args);
     } else {
         if (p->algo == GPUME_ALGO_HME)
@@ -508,6 +519,9 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         if (err >= 0)
             err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
     }
+    /* dis: from hme's blocks, just written into the result, to its own */
+    if (err >= 0 && s->dis)
+        err = run_dis(s, cur, ref, e);
     /* read back on a stream of its own, overlapping the next searches */
     if (err >= 0)
         err = CHECK_CU(cu->cuEventRecord(s->searched[e], s->stream));

@@ -281,6 +281,65 @@ GPUME_FN void gpume_dis_patch_start(const GPUME_GLOBAL int32_t *coarse, int cw, 
     *uy = coarse ? 2 * coarse[2 * (cy * cw + cx) + 1] : 0;
 }
 
+/** The mean-normalised squared error of the patch at (px, py) moved by (vx, vy). */
+GPUME_FN int64_t gpume_dis_error(const GPUME_GLOBAL uint8_t *c, int cs,
+                                 const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                 int px, int py, int vx, int vy)
+{
+    int64_t bx, by, ssd;
+    int sr;
+
+    gpume_dis_residual_sums(c, cs, r, rs, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
+    return ssd - gpume_dis_rdiv((int64_t)sr * sr, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
+}
+
+/**
+ * hme's vector for the patch at (px, py) of the finest level lf (w x h):
+ * that of the block of hme's estimate (blocks, max_out a CTU of ctu pixels,
+ * ctu_cols a row, in the order of the fixed PUs fixed of the PU table pu)
+ * that holds the level-0 pixel under the patch's centre, in 1/16 pel of
+ * level lf. width x height is level 0.
+ */
+GPUME_FN void gpume_dis_hme_start(const GPUME_GLOBAL GpumeBlock *blocks, const GPUME_GLOBAL GpumePU *pu,
+                                  const GPUME_GLOBAL uint16_t *fixed, int nb_fixed, int ctu, int ctu_cols,
+                                  int max_out, int width, int height, int lf, int w, int h,
+                                  int px, int py, int *ux, int *uy)
+{
+    const int x = gpume_clip((px + gpume_dis_patch_side(w) / 2) << lf, 0, width - 1);
+    const int y = gpume_clip((py + gpume_dis_patch_side(h) / 2) << lf, 0, height - 1);
+    const int x0 = x / ctu * ctu, y0 = y / ctu * ctu;
+    int n = 0;
+
+    *ux = *uy = 0;
+    for (int k = 0; k < nb_fixed; k++) {
+        const GpumePU u = pu[fixed[k]];
+        if (x0 + 4 * u.l >= width || y0 + 4 * u.t >= height)
+            continue;   /* not exported */
+        if (x >= x0 + 4 * u.l && x < x0 + 4 * u.r && y >= y0 + 4 * u.t && y < y0 + 4 * u.b) {
+            const GPUME_GLOBAL GpumeBlock *b = blocks + (y / ctu * ctu_cols + x / ctu) * max_out + n;
+            *ux = 4 * b->mvx / (1 << lf);   /* lf is 0 or 1: exact */
+            *uy = 4 * b->mvy / (1 << lf);
+            return;
+        }
+        n++;
+    }
+}
+
+/**
+ * The start of a patch of the finest level: the coarser level's (*ux, *uy),
+ * or hme's (hx, hy) where its error is smaller.
+ */
+GPUME_FN void gpume_dis_choose_start(const GPUME_GLOBAL uint8_t *c, int cs,
+                                     const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                     int px, int py, int hx, int hy, int *ux, int *uy)
+{
+    if (gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy) <
+        gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy)) {
+        *ux = hx;
+        *uy = hy;
+    }
+}
+
 /**
  * The field of a level w x h at pixel (x, y): the mean of the vectors of
  * the patches over it (patch, nx per row, 2 values each), each weighted by

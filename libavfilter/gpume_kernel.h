@@ -104,6 +104,11 @@ typedef struct GpumeDisLevel {
     int w, h, pitch, offset;
 } GpumeDisLevel;
 
+/** dis: hme's blocks that may start the patches of the finest level lf (on: this level). */
+typedef struct GpumeDisHmeArgs {
+    int on, nb_fixed, ctu, ctu_cols, max_out, width, height, lf;
+} GpumeDisHmeArgs;
+
 /** dis: the exported blocks of each CTU from the finest field (fw wide, of level lu). */
 typedef struct GpumeDisBlockArgs {
     int width, height, pitch, offset; ///< level 0 of both pictures

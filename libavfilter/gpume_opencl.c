@@ -57,7 +57,8 @@ extern const char *ff_source_gpume_cl;
 
 typedef struct GpumeOpenCLContext {
     const GpumeHost *host;
-    GpumeParams p;
+    GpumeParams p;              ///< for dis, its hme search (algo=hme)
+    int dis;                    ///< algo=dis
     int pad;
 
     AVBufferRef *device_ref;
@@ -390,6 +391,10 @@ static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
     cl_int cle;
 
     for (int l = s->dis_coarsest; l >= lf; l--) {
+        const GpumeDisHmeArgs ha = {
+            .on = l == lf, .nb_fixed = s->nb_fixed_pus, .ctu = p->ctu, .ctu_cols = p->ctu_cols,
+            .max_out = p->max_out, .width = p->width, .height = p->height, .lf = lf,
+        };
         const DisArg pargs[] = {
             { sizeof(GpumeDisLevel), &s->dis_level[l] },
             { sizeof(cl_mem), l ? &s->dis_pic[cur] : &s->pic[cur] },
@@ -397,6 +402,10 @@ static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
             { sizeof(cl_mem), field },
             { sizeof(int), &coarse_w },
             { sizeof(cl_mem), &s->dis_patch },
+            { sizeof(GpumeDisHmeArgs), &ha },
+            { sizeof(cl_mem), &s->blocks[e] },
+            { sizeof(cl_mem), &s->pu },
+            { sizeof(cl_mem), &s->fixed_pus },
         };
         const DisArg dargs[] = {
             pargs[0], pargs[1], pargs[2],
@@ -418,7 +427,7 @@ static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
             .width = p->width, .height = p->height,
             .pitch = s->level[0].pitch, .offset = s->level[0].offset,
             .ctu = p->ctu, .ctu_cols = p->ctu_cols, .nb_ctus = p->nb_ctus, .block = p->block,
-            .max_out = p->max_out, .subpel = p->subpel, .range = p->range,
+            .max_out = p->max_out, .subpel = p->subpel, .range = GPUME_MAX_RANGE,
             .fw = s->dis_level[lf].w, .lu = lf,
         };
         const size_t local = FFALIGN(p->max_out, 32), global = (size_t)p->nb_ctus * local;
@@ -445,13 +454,19 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     void *avctx = host->log_ctx;
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed[GPUME_MAX_OUT_PER_CTU];
-    const size_t pic_size = ff_gpume_pyramid_layout(p, 64, s->level);
+    size_t pic_size;
     cl_int cle;
     int err = 0;
 
     s->host = host;
     s->p    = *p;
     s->pad  = p->pad;
+    /* dis starts from hme's search: s->p is that search */
+    s->dis  = p->algo == GPUME_ALGO_DIS;
+    if (s->dis)
+        s->p.algo = GPUME_ALGO_HME;
+    p = &s->p;
+    pic_size = ff_gpume_pyramid_layout(p, 64, s->level);
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
@@ -489,7 +504,7 @@ static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         if (!(s->pic[i] = alloc_buffer(s, pic_size, &err)))
             goto fail;
-    if (p->algo == GPUME_ALGO_DIS && (err = dis_alloc(s)) < 0)
+    if (s->dis && (err = dis_alloc(s)) < 0)
         goto fail;
 
     ff_gpume_pu_tables(p, pu, fixed);
@@ -607,7 +622,7 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
     if (s->vme)
         return ff_gpume_vme_opencl_load(s->vme, slot, s->staging);
     err = run_pyramid(s, slot);
-    if (err >= 0 && s->p.algo == GPUME_ALGO_DIS)
+    if (err >= 0 && s->dis)
         err = run_dis_pyramid(s, slot);
 fail:
     return err;
@@ -689,7 +704,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         s->pending_counts[e] = res->counts;
         return 0;
     }
-    if (!ff_gpume_is_search_algo(p->algo) && p->algo != GPUME_ALGO_DIS)
+    if (!ff_gpume_is_search_algo(p->algo))
         return AVERROR(ENOSYS);
     memcpy(a.cur, s->level, sizeof(a.cur));
     memcpy(a.ref, s->level, sizeof(a.ref));
@@ -704,9 +719,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the predictors: %d\n", cle);
     }
 #define LOCAL_SIZE(type, name, count) (size_t)(count) * sizeof(type),
-    if (p->algo == GPUME_ALGO_DIS) {
-        err = run_dis(s, cur, ref, e);
-    } else if (p->algo == GPUME_ALGO_LFS) {
+    if (p->algo == GPUME_ALGO_LFS) {
         const size_t lfs_local[] = { GPUME_OCL_LFS_LOCALS(LOCAL_SIZE, p->ctu) 0 };
         err = run_search(s, s->k_lfs, &a, NULL, cur, ref, e, GPUME_LFS_THREADS, lfs_local);
     } else {
@@ -734,6 +747,9 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
         if (err >= 0)
             err = run_search(s, s->k_refine, &a, NULL, cur, ref, e, nt, refine_local);
     }
+    /* dis: from hme's blocks, just written into the result, to its own */
+    if (err >= 0 && s->dis)
+        err = run_dis(s, cur, ref, e);
 #undef LOCAL_SIZE
     if (err < 0)
         return err;

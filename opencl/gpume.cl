@@ -1811,9 +1811,14 @@ __kernel void gpume_dis_down(GpumeDisLevel sl, __global const uchar *src, GpumeD
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/** The vectors of a level's patches; coarse is the coarser level's field, unread when coarse_w is 0. */
+/**
+ * The vectors of a level's patches; coarse is the coarser level's field,
+ * unread when coarse_w is 0; at the finest, hme's blocks of the estimate.
+ */
 __kernel void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __global const uchar *ref,
-                                __global const int *coarse, int coarse_w, __global int *patch)
+                                __global const int *coarse, int coarse_w, __global int *patch,
+                                GpumeDisHmeArgs ha, __global const GpumeBlock *hme,
+                                __global const GpumePU *pu, __global const ushort *fixed)
 {
     const int i = get_global_id(0), j = get_global_id(1);
     const int nx = gpume_dis_nb_patches(l.w);
@@ -1824,6 +1829,13 @@ __kernel void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __gl
     px = gpume_dis_patch_pos(i, l.w);
     py = gpume_dis_patch_pos(j, l.h);
     gpume_dis_patch_start(coarse_w ? coarse : NULL, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (ha.on) {
+        int hx, hy;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
+                               hx, hy, &ux, &uy);
+    }
     gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
     patch[2 * (j * nx + i)]     = ux;
     patch[2 * (j * nx + i) + 1] = uy;

@@ -127,7 +127,7 @@ enum { O_ALGO, O_RANGE, O_CTU, O_BLOCK, O_SUBPEL, O_LAMBDA, O_PU_PENALTY, O_PRED
 
 static const Opt OPTS[NB_OPTS] = {
     [O_ALGO]          = { "algo", 0, 4, 0, { 0 }, 2, { "5", "bogus" }, 1 },
-    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 3, { "0", "65", "-2" }, 16 },
+    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 3, { "0", "65", "-1" }, 16 },
     [O_CTU]           = { "ctu", 0, 0, 3, { 16, 32, 64 }, 3, { "24", "128", "8" }, 32 },
     [O_BLOCK]         = { "block", 0, 0, 5, { 0, 8, 16, 32, 64 }, 3, { "4", "12", "65" }, 16 },
     [O_SUBPEL]        = { "subpel", 0, 2, 0, { 0 }, 2, { "3", "-1" }, 2 },
@@ -175,8 +175,8 @@ static double cost_per_pixel(const int *opt)
     const double r = opt[O_RANGE];
     if (opt[O_ALGO] == 1)
         return (r / 2 + 1) * (r / 2 + 1) / 16 + 200;
-    if (opt[O_ALGO] == 4)   /* dis: about 50 steps of a patch's pixel per pixel, whatever the range */
-        return 100;
+    if (opt[O_ALGO] == 4)   /* dis: hme's search, then about 50 steps of a patch's pixel per pixel */
+        return (r / 2 + 1) * (r / 2 + 1) / 16 + 300;
     return (2 * r + 1) * (2 * r + 1) * (opt[O_BLOCK] ? 1 : 2);
 }
 
@@ -224,10 +224,12 @@ static void check_frame(Fuzz *f, const AVFrame *out)
     const AVMotionVector *mv;
     const AVDictionaryEntry *e = NULL;
     const int dir = f->opt[O_DIR], subpel = f->opt[O_SUBPEL], range = f->opt[O_RANGE];
+    /* dis's vectors reach 64 pixels whatever the range of its hme start */
+    const int bound = f->opt[O_ALGO] == 4 ? 64 : range;
     /* quarter pels the sub-pel steps may add to an integer vector within
      * range (docs/ALGORITHMS.md): 2 + 1 for full and hme's half- and
      * quarter-pel stages; lfs's step 4 moves its 8x8 template {-4..3} at
-     * stride 2 (subpel=1) or 1 (subpel=2); dis clips its vectors to range */
+     * stride 2 (subpel=1) or 1 (subpel=2); dis clips its vectors to 64 */
     const int slack = !subpel || f->opt[O_ALGO] == 4 ? 0 :
                       f->opt[O_ALGO] == 2 ? 4 * (subpel == 1 ? 2 : 1) : subpel == 1 ? 2 : 3;
     int first, want[2], have[2] = { 0, 0 }, nb, meta_dir;
@@ -284,7 +286,7 @@ static void check_frame(Fuzz *f, const AVFrame *out)
                 FAIL("frame %d: motion_scale %d with subpel=%d", k, m->motion_scale, subpel);
             qx = m->motion_x * (4 >> subpel);
             qy = m->motion_y * (4 >> subpel);
-            if (FFABS(qx) > 4 * range + slack || FFABS(qy) > 4 * range + slack)
+            if (FFABS(qx) > 4 * bound + slack || FFABS(qy) > 4 * bound + slack)
                 FAIL("frame %d: vector (%d,%d)/%d beyond range %d", k, m->motion_x, m->motion_y,
                      m->motion_scale, range);
             if (m->src_x != m->dst_x + ((qx + 2) >> 2) || m->src_y != m->dst_y + ((qy + 2) >> 2))
