@@ -11,8 +11,8 @@
 # same frames:
 #   mcfps        gpume=dir=bi:range=64,mcfps (CPU backends here): the doubled
 #                frame interval of the protocol doubles the motion
-#   mcfps-dis    gpume=algo=dis:dir=bi,mcfps: gpume's dense inverse search,
-#                whose vectors reach 64 pixels
+#   mcfps-dis    gpume=algo=dis:dir=bi:range=64,mcfps: gpume's dense inverse
+#                search, started from hme's at the same range
 #   minterp      minterpolate, its defaults (mc_mode=obmc, me_mode=bilat, epzs)
 #   minterp-aobmc minterpolate=mc_mode=aobmc:me_mode=bidir
 #   blend        mcfps=mode=blend: (A + B) / 2 at the middle instant, what the
@@ -104,7 +104,7 @@ methods=${FRC_METHODS:-"mcfps mcfps-dis minterp minterp-aobmc blend repeat"}
 filter_of() {
     case $1 in
     mcfps)         echo "gpume=dir=bi:range=64${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
-    mcfps-dis)     echo "gpume=algo=dis:dir=bi${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
+    mcfps-dis)     echo "gpume=algo=dis:dir=bi:range=64${FRC_GPUME:+:$FRC_GPUME},mcfps=fps=30${FRC_MCFPS:+:$FRC_MCFPS}" ;;
     minterp)       echo "minterpolate=fps=30" ;;
     minterp-aobmc) echo "minterpolate=fps=30:mc_mode=aobmc:me_mode=bidir" ;;
     blend)         echo "mcfps=fps=30:mode=blend" ;;
