@@ -1476,10 +1476,10 @@ static void test_translation(void)
      * nearly every interior block is the shift within a quarter pel, and
      * exact for most (a flow, not a search: a few blocks may miss). Without
      * hme's start of its finest level, dis missed the diagonal shifts
-     * (16, -9) and (-12, 9) of this texture everywhere */
+     * (16, -9) and (-16, 9) of this texture everywhere */
     group_begin("dis translation");
     {
-        static const int dshifts[][2] = { { 3, -2 }, { -7, 5 }, { 12, 0 }, { 0, -11 }, { 16, 0 }, { 16, -9 }, { -12, 9 } };
+        static const int dshifts[][2] = { { 3, -2 }, { -7, 5 }, { 12, 0 }, { 0, -11 }, { 16, 0 }, { 16, -9 }, { -16, 9 } };
         n = 0;
         for (int si = 0; si < FF_ARRAY_ELEMS(dshifts) && tex && cur && ref; si++)
             for (int bi = 0; bi < 2; bi++, n++) {
