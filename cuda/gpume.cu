@@ -1865,8 +1865,9 @@ extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, 
 }
 
 /**
- * The vectors of a level's patches; coarse is the coarser level's field
- * (NULL at the coarsest); at the finest, hme's blocks of the estimate.
+ * The vectors of a level's patches, a thread a patch; coarse is the
+ * coarser level's field (NULL at the coarsest); at the finest, hme's blocks
+ * of the estimate may start a patch.
  */
 extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
                                              const int32_t *coarse, int coarse_w, int32_t *patch,
@@ -1894,6 +1895,113 @@ extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur
     patch[2 * (j * nx + i) + 1] = uy;
 }
 
+/**
+ * The sums of v[0 .. n-1] (n at most 5) over the GPUME_DIS_PATCH threads
+ * of the patch group of thread tid, through red (5 slots per thread of the
+ * block): every thread of the block takes part (the shuffles of FFmpeg's
+ * PTX 3.2 are not safe in divergent warps).
+ */
+__device__ static void dis_group_sums(int64_t (*red)[GPUME_DIS_PATCH_THREADS], int tid, int64_t *v, int n)
+{
+    const int base = tid & ~(GPUME_DIS_PATCH - 1);
+
+    for (int k = 0; k < n; k++)
+        red[k][tid] = v[k];
+    __syncthreads();
+    for (int k = 0; k < n; k++) {
+        v[k] = 0;
+        for (int i = 0; i < GPUME_DIS_PATCH; i++)
+            v[k] += red[k][base + i];
+    }
+    __syncthreads();
+}
+
+/** Whether pred holds on some thread of the block, every thread taking part (__syncthreads_or()). */
+__device__ static inline int dis_block_any(int pred)
+{
+    int r;
+    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
+                 "bar.red.or.pred q, 0, p;\n\tselp.s32 %0, 1, 0, q;\n\t}"
+                 : "=r"(r) : "r"(pred));
+    return r;
+}
+
+/**
+ * gpume_dis_patches() for levels of few patches, whose time is one
+ * patch's descent: a group of GPUME_DIS_PATCH threads a patch, a thread a
+ * row, the rows' sums added across the group. The groups of a block step
+ * together until the last is done.
+ */
+extern "C" __global__ void gpume_dis_patches_rows(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
+                                                  const int32_t *coarse, int coarse_w, int32_t *patch,
+                                                  GpumeDisHmeArgs ha, const GpumeBlock *hme,
+                                                  const GpumePU *pu, const uint16_t *fixed)
+{
+    GPUME_SHARED int64_t red[5][GPUME_DIS_PATCH_THREADS];
+    const int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid;
+    const int q = t / GPUME_DIS_PATCH, lane = t % GPUME_DIS_PATCH;
+    const int nx = gpume_dis_nb_patches(l.w), np = nx * gpume_dis_nb_patches(l.h);
+    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
+    const int valid = q < np;
+    const int px = gpume_dis_patch_pos(valid ? q % nx : 0, l.w);
+    const int py = gpume_dis_patch_pos(valid ? q / nx : 0, l.h);
+    const int row = valid && lane < ph, y = py + lane;
+    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    GpumeDisDescent d;
+    int64_t v[5] = { 0, 0, 0, 0, 0 };
+    int ux, uy, active;
+
+    gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (ha.on) {
+        int hx, hy, bx, by, su = 0, sh = 0;
+        int64_t eu = 0, eh = 0;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        if (row) {
+            gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, ux, uy, &bx, &by, &su, &eu);
+            gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, hx, hy, &bx, &by, &sh, &eh);
+        }
+        v[0] = su;
+        v[1] = eu;
+        v[2] = sh;
+        v[3] = eh;
+        dis_group_sums(red, tid, v, 4);
+        if (gpume_dis_error_of((int)v[2], v[3], pw * ph) < gpume_dis_error_of((int)v[0], v[1], pw * ph)) {
+            ux = hx;
+            uy = hy;
+        }
+    }
+    {
+        int g[5] = { 0, 0, 0, 0, 0 };
+        if (row)
+            gpume_dis_gradient_row(c, l.pitch, l.w, l.h, px, y, g);
+        for (int i = 0; i < 5; i++)
+            v[i] = g[i];
+        dis_group_sums(red, tid, v, 5);
+        gpume_dis_descent_start(&d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], pw * ph, ux, uy);
+    }
+    active = valid;
+    do {
+        int rbx = 0, rby = 0, sr = 0;
+        int64_t ssd = 0;
+        if (row && active)
+            gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, d.vx, d.vy,
+                                   &rbx, &rby, &sr, &ssd);
+        v[0] = rbx;
+        v[1] = rby;
+        v[2] = sr;
+        v[3] = ssd;
+        dis_group_sums(red, tid, v, 4);
+        if (active)
+            active = gpume_dis_descent_step(&d, v[0], v[1], (int)v[2], v[3]);
+    } while (dis_block_any(active));
+    if (valid && lane == 0) {
+        gpume_dis_descent_result(&d, &ux, &uy);
+        patch[2 * q]     = ux;
+        patch[2 * q + 1] = uy;
+    }
+}
+
 /** A level's field from its patches. */
 extern "C" __global__ void gpume_dis_densify(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
                                              const int32_t *patch, int32_t *field)
@@ -1911,22 +2019,12 @@ extern "C" __global__ void gpume_dis_blocks(GpumeDisBlockArgs a, const uint8_t *
                                             const uint16_t *fixed, GpumeBlock *blocks, uint16_t *counts)
 {
     const int c = blockIdx.x, k = threadIdx.x;
-    const int x0 = c % a.ctu_cols * a.ctu, y0 = c / a.ctu_cols * a.ctu;
-    int x, y, w, h, qx, qy;
 
     if (k == 0)
-        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, x0, y0, a.width, a.height);
-    if (k >= a.max_out)
-        return;
-    x = x0 + 4 * pu[fixed[k]].l;
-    y = y0 + 4 * pu[fixed[k]].t;
-    if (x >= a.width || y >= a.height)
-        return;
-    w = min(a.block, a.width - x);
-    h = min(a.block, a.height - y);
-    gpume_dis_block_vector(field, a.fw, a.lu, x, y, w, h, a.subpel, a.range, &qx, &qy);
-    blocks[c * a.max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, a.width, a.height)] =
-        gpume_make_block(x, y, w, h, qx, qy,
-                         gpume_dis_block_sad(cur + a.offset, a.pitch, ref + a.offset, a.pitch,
-                                             a.width, a.height, x, y, w, h, qx, qy));
+        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, c % a.ctu_cols * a.ctu,
+                                            c / a.ctu_cols * a.ctu, a.width, a.height);
+    if (k < a.max_out)
+        gpume_dis_export_block(cur + a.offset, ref + a.offset, a.pitch, a.width, a.height, a.ctu,
+                               a.ctu_cols, a.block, a.max_out, a.subpel, field, a.fw, a.lu, pu, fixed,
+                               c, k, blocks);
 }

@@ -56,7 +56,7 @@ typedef struct GpumeCUDAContext {
     CUmodule module;
     CUfunction f_pyramid, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
     CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
-    CUfunction f_dis_down, f_dis_patches, f_dis_densify, f_dis_blocks;
+    CUfunction f_dis_down, f_dis_patches, f_dis_patches_rows, f_dis_densify, f_dis_blocks;
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
@@ -241,6 +241,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     GET_FUNC(f_predictor,  "gpume_predictor");
     GET_FUNC(f_dis_down,     "gpume_dis_down");
     GET_FUNC(f_dis_patches,  "gpume_dis_patches");
+    GET_FUNC(f_dis_patches_rows, "gpume_dis_patches_rows");
     GET_FUNC(f_dis_densify,  "gpume_dis_densify");
     GET_FUNC(f_dis_blocks,   "gpume_dis_blocks");
     if (p->algo == GPUME_ALGO_FULL && p->ctu == 32)
@@ -365,8 +366,13 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
         void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch, &ha, &hme,
                           &s->d_pu, &s->d_fixed_pus };
         void *dargs[] = { (void *)lv, &c, &r, &s->d_dis_patch, &out };
-        err = launch_dis(s, s->f_dis_patches, gpume_dis_nb_patches(lv->w), gpume_dis_nb_patches(lv->h),
-                         pargs);
+        const int nx = gpume_dis_nb_patches(lv->w), ny = gpume_dis_nb_patches(lv->h);
+        /* few patches: a group of threads a patch, whose descent is the level's time */
+        if (nx * ny < GPUME_DIS_FEW_PATCHES)
+            err = launch(s, s->f_dis_patches_rows, (nx * ny * GPUME_DIS_PATCH + GPUME_DIS_PATCH_THREADS - 1) /
+                         GPUME_DIS_PATCH_THREADS, 1, GPUME_DIS_PATCH_THREADS, 1, pargs);
+        else
+            err = launch_dis(s, s->f_dis_patches, nx, ny, pargs);
         if (err >= 0)
             err = launch_dis(s, s->f_dis_densify, lv->w, lv->h, dargs);
         if (err < 0)

@@ -146,6 +146,24 @@ GPUME_FN void gpume_dis_descent_start(GpumeDisDescent *d, int gxx, int gxy, int 
     d->it    = 0;
 }
 
+/** The template's gradient sums over row y of the patch at px (pw wide): gx^2, gx gy, gy^2, gx, gy. */
+GPUME_FN void gpume_dis_gradient_row(const GPUME_GLOBAL uint8_t *c, int cs, int w, int h, int px, int y,
+                                     int *g)
+{
+    const int pw = gpume_dis_patch_side(w);
+
+    g[0] = g[1] = g[2] = g[3] = g[4] = 0;
+    for (int x = px; x < px + pw; x++) {
+        int gx, gy;
+        gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
+        g[0] += gx * gx;
+        g[1] += gx * gy;
+        g[2] += gy * gy;
+        g[3] += gx;
+        g[4] += gy;
+    }
+}
+
 /**
  * Start the descent of the patch at (px, py) of the current picture c
  * (w x h at this level) from (ux0, uy0) in 1/16 pel: the Hessian of the
@@ -155,52 +173,68 @@ GPUME_FN void gpume_dis_descent_init(GpumeDisDescent *d, const GPUME_GLOBAL uint
                                      int w, int h, int px, int py, int ux0, int uy0)
 {
     const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
-    int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
+    int t[5] = { 0, 0, 0, 0, 0 };
 
-    for (int y = py; y < py + ph; y++)
-        for (int x = px; x < px + pw; x++) {
-            int gx, gy;
-            gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
-            gxx += gx * gx;
-            gxy += gx * gy;
-            gyy += gy * gy;
-            sgx += gx;
-            sgy += gy;
-        }
-    gpume_dis_descent_start(d, gxx, gxy, gyy, sgx, sgy, pw * ph, ux0, uy0);
+    for (int y = py; y < py + ph; y++) {
+        int g[5];
+        gpume_dis_gradient_row(c, cs, w, h, px, y, g);
+        for (int i = 0; i < 5; i++)
+            t[i] += g[i];
+    }
+    gpume_dis_descent_start(d, t[0], t[1], t[2], t[3], t[4], pw * ph, ux0, uy0);
 }
 
 /**
- * The sums of one step of the patch at (px, py) at position (vx, vy): with
- * the residual e = Rs(16x + vx, 16y + vy) - 256 C(x, y) at each pixel,
- * sum(gx e), sum(gy e), sum(e) and sum(e^2). A row's 8 products stay below
- * 2^31. This is the descent's inner loop, which the CPU also computes with
- * the samples unclamped where the patch lies inside.
+ * The sums of one step of the patch at px over its row y at position
+ * (vx, vy): with the residual e = Rs(16x + vx, 16y + vy) - 256 C(x, y) at
+ * each pixel, sum(gx e) and sum(gy e) (below 2^31: 8 products), sum(e) and
+ * sum(e^2).
+ */
+GPUME_FN void gpume_dis_residual_row(const GPUME_GLOBAL uint8_t *c, int cs,
+                                     const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                     int px, int y, int vx, int vy,
+                                     int *bx, int *by, int *sr, int64_t *ssd)
+{
+    const int pw = gpume_dis_patch_side(w);
+
+    *bx = *by = *sr = 0;
+    *ssd = 0;
+    for (int x = px; x < px + pw; x++) {
+        const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                       (y << GPUME_DIS_FRAC) + vy) -
+                      (c[y * cs + x] << 2 * GPUME_DIS_FRAC);
+        int gx, gy;
+        gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
+        *bx  += gx * e;
+        *by  += gy * e;
+        *sr  += e;
+        *ssd += (int64_t)e * e;
+    }
+}
+
+/**
+ * The sums of one step of the patch at (px, py) at position (vx, vy), its
+ * rows' sums of gpume_dis_residual_row() added. This is the descent's inner
+ * loop, which the CPU also computes with the samples unclamped where the
+ * patch lies inside, and CUDA a row a thread.
  */
 GPUME_FN void gpume_dis_residual_sums(const GPUME_GLOBAL uint8_t *c, int cs,
                                       const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
                                       int px, int py, int vx, int vy,
                                       int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
 {
-    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    const int ph = gpume_dis_patch_side(h);
 
     *bx = *by = *ssd = 0;
     *sr = 0;
     for (int y = py; y < py + ph; y++) {
-        int rbx = 0, rby = 0;
-        for (int x = px; x < px + pw; x++) {
-            const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
-                                           (y << GPUME_DIS_FRAC) + vy) -
-                          (c[y * cs + x] << 2 * GPUME_DIS_FRAC);
-            int gx, gy;
-            gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
-            rbx  += gx * e;
-            rby  += gy * e;
-            *sr  += e;
-            *ssd += (int64_t)e * e;
-        }
-        *bx += rbx;
-        *by += rby;
+        int rbx, rby, rsr;
+        int64_t rssd;
+        gpume_dis_residual_row(c, cs, r, rs, w, h, px, y, vx, vy, &rbx, &rby, &rsr, &rssd);
+        *bx  += rbx;
+        *by  += rby;
+        *sr  += rsr;
+        *ssd += rssd;
     }
 }
 
@@ -281,6 +315,12 @@ GPUME_FN void gpume_dis_patch_start(const GPUME_GLOBAL int32_t *coarse, int cw, 
     *uy = coarse ? 2 * coarse[2 * (cy * cw + cx) + 1] : 0;
 }
 
+/** The mean-normalised squared error of n residuals from their sum and sum of squares. */
+GPUME_FN int64_t gpume_dis_error_of(int sr, int64_t ssd, int n)
+{
+    return ssd - gpume_dis_rdiv((int64_t)sr * sr, n);
+}
+
 /** The mean-normalised squared error of the patch at (px, py) moved by (vx, vy). */
 GPUME_FN int64_t gpume_dis_error(const GPUME_GLOBAL uint8_t *c, int cs,
                                  const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
@@ -290,7 +330,7 @@ GPUME_FN int64_t gpume_dis_error(const GPUME_GLOBAL uint8_t *c, int cs,
     int sr;
 
     gpume_dis_residual_sums(c, cs, r, rs, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
-    return ssd - gpume_dis_rdiv((int64_t)sr * sr, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
+    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
 }
 
 /**
@@ -434,6 +474,33 @@ GPUME_FN int gpume_dis_blocks_before(const GPUME_GLOBAL GpumePU *pu, const GPUME
     for (int i = 0; i < k; i++)
         n += x0 + 4 * pu[fixed[i]].l < width && y0 + 4 * pu[fixed[i]].t < height;
     return n;
+}
+
+/**
+ * The exported block of fixed PU k of CTU c (its thread of the GPU
+ * kernels): nothing when it lies outside the picture, else its vector from
+ * the field (fw wide, of level lu) and its SAD, at its place among the
+ * CTU's exported blocks.
+ */
+GPUME_FN void gpume_dis_export_block(const GPUME_GLOBAL uint8_t *cur, const GPUME_GLOBAL uint8_t *ref,
+                                     int pitch, int width, int height, int ctu, int ctu_cols,
+                                     int block, int max_out, int subpel,
+                                     const GPUME_GLOBAL int32_t *field, int fw, int lu,
+                                     const GPUME_GLOBAL GpumePU *pu, const GPUME_GLOBAL uint16_t *fixed,
+                                     int c, int k, GPUME_GLOBAL GpumeBlock *blocks)
+{
+    const int x0 = c % ctu_cols * ctu, y0 = c / ctu_cols * ctu;
+    const int x = x0 + 4 * pu[fixed[k]].l, y = y0 + 4 * pu[fixed[k]].t;
+    int w, h, qx, qy;
+
+    if (x >= width || y >= height)
+        return;
+    w = width - x < block ? width - x : block;
+    h = height - y < block ? height - y : block;
+    gpume_dis_block_vector(field, fw, lu, x, y, w, h, subpel, GPUME_MAX_RANGE, &qx, &qy);
+    blocks[c * max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, width, height)] =
+        gpume_make_block(x, y, w, h, qx, qy,
+                         gpume_dis_block_sad(cur, pitch, ref, pitch, width, height, x, y, w, h, qx, qy));
 }
 
 #endif /* AVFILTER_GPUME_DIS_H */

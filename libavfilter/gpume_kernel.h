@@ -100,6 +100,8 @@ typedef struct GpumePredArgs {
  */
 #define GPUME_DIS_BW 16
 #define GPUME_DIS_BH 8
+#define GPUME_DIS_PATCH_THREADS 128  ///< CUDA's patches kernel of few patches: 16 patches a block
+#define GPUME_DIS_FEW_PATCHES   8192 ///< levels of fewer patches than this run that kernel
 typedef struct GpumeDisLevel {
     int w, h, pitch, offset;
 } GpumeDisLevel;

@@ -1859,22 +1859,12 @@ __kernel void gpume_dis_blocks(GpumeDisBlockArgs a, __global const uchar *cur, _
                                __global ushort *counts)
 {
     const int c = get_group_id(0), k = get_local_id(0);
-    const int x0 = c % a.ctu_cols * a.ctu, y0 = c / a.ctu_cols * a.ctu;
-    int x, y, w, h, qx, qy;
 
     if (k == 0)
-        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, x0, y0, a.width, a.height);
-    if (k >= a.max_out)
-        return;
-    x = x0 + 4 * pu[fixed[k]].l;
-    y = y0 + 4 * pu[fixed[k]].t;
-    if (x >= a.width || y >= a.height)
-        return;
-    w = min(a.block, a.width - x);
-    h = min(a.block, a.height - y);
-    gpume_dis_block_vector(field, a.fw, a.lu, x, y, w, h, a.subpel, a.range, &qx, &qy);
-    blocks[c * a.max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, a.width, a.height)] =
-        gpume_make_block(x, y, w, h, qx, qy,
-                         gpume_dis_block_sad(cur + a.offset, a.pitch, ref + a.offset, a.pitch,
-                                             a.width, a.height, x, y, w, h, qx, qy));
+        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, c % a.ctu_cols * a.ctu,
+                                            c / a.ctu_cols * a.ctu, a.width, a.height);
+    if (k < a.max_out)
+        gpume_dis_export_block(cur + a.offset, ref + a.offset, a.pitch, a.width, a.height, a.ctu,
+                               a.ctu_cols, a.block, a.max_out, a.subpel, field, a.fw, a.lu, pu, fixed,
+                               c, k, blocks);
 }
