@@ -1966,7 +1966,8 @@ extern "C" __global__ void gpume_dis_patches_rows(GpumeDisLevel l, const uint8_t
         v[2] = sh;
         v[3] = eh;
         dis_group_sums(red, tid, v, 4);
-        if (gpume_dis_error_of((int)v[2], v[3], pw * ph) < gpume_dis_error_of((int)v[0], v[1], pw * ph)) {
+        if (gpume_dis_prefer_hme(gpume_dis_error_of((int)v[2], v[3], pw * ph),
+                                 gpume_dis_error_of((int)v[0], v[1], pw * ph))) {
             ux = hx;
             uy = hy;
         }

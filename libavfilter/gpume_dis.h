@@ -366,15 +366,26 @@ GPUME_FN void gpume_dis_hme_start(const GPUME_GLOBAL GpumeBlock *blocks, const G
 }
 
 /**
+ * Whether a patch of the finest level starts from hme's vector, of error
+ * eh, rather than from the coarser level's, of error eu: where hme's error
+ * is less than half (a flow's start is the better one for interpolation
+ * where both match about as well).
+ */
+GPUME_FN int gpume_dis_prefer_hme(int64_t eh, int64_t eu)
+{
+    return 2 * eh < eu;
+}
+
+/**
  * The start of a patch of the finest level: the coarser level's (*ux, *uy),
- * or hme's (hx, hy) where its error is smaller.
+ * or hme's (hx, hy) where gpume_dis_prefer_hme().
  */
 GPUME_FN void gpume_dis_choose_start(const GPUME_GLOBAL uint8_t *c, int cs,
                                      const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
                                      int px, int py, int hx, int hy, int *ux, int *uy)
 {
-    if (gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy) <
-        gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy)) {
+    if (gpume_dis_prefer_hme(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
+                             gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy))) {
         *ux = hx;
         *uy = hy;
     }
