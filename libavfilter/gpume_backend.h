@@ -172,10 +172,11 @@ int ff_gpume_readback_result(const GpumeParams *p, uint8_t *buf, size_t blocks_o
                              const GpumeResult *res);
 
 /**
- * dis: the levels of a picture's pyramid that the search reads beyond level
- * 0 (1 .. gpume_dis_coarsest()), each with rows aligned to align bytes, in
- * one buffer of the GPU backends; lv[0] is level 0 as given (the backend's
- * pyramid holds it). Returns the buffer's size in bytes, or 0 when an
+ * dis: the levels of a picture's pyramid that the search reads beyond hme's
+ * (GPUME_HME_LEVELS + 1 .. gpume_dis_coarsest()), each with rows aligned to
+ * align bytes, in one buffer of each picture; lv[0 .. GPUME_HME_LEVELS] are
+ * hme's levels as given (the backend's pyramid holds them: dis runs hme
+ * first). Returns the buffer's size in bytes (at least 1), or 0 when an
  * offset would not fit an int.
  */
 size_t ff_gpume_dis_layout(const GpumeParams *p, int align, GpumeDisLevel *lv);

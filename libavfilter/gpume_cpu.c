@@ -54,11 +54,11 @@ typedef struct GpumeCPUContext {
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
     GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
-    /* dis: levels 1 .. dis_coarsest of each slot's pyramid (level 0 is pic[slot][0]),
-     * and the patch vectors and fields of one estimate */
+    /* dis: its pyramid's levels beyond hme's in a buffer of each slot (the
+     * others are pic[slot][]), and the patch vectors and fields of one estimate */
     int dis_coarsest, dis_finest;
-    int dis_w[GPUME_DIS_MAX_LEVELS], dis_h[GPUME_DIS_MAX_LEVELS];
-    uint8_t *dis_pic[GPUME_NB_SLOTS][GPUME_DIS_MAX_LEVELS];
+    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS];
+    uint8_t *dis_pic[GPUME_NB_SLOTS];
     int32_t *dis_patch, *dis_field[2];
     int64_t *dis_acc;   ///< the densification's sums, 3 a pixel of the finest level searched
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
@@ -89,40 +89,45 @@ static void cpu_uninit(void *priv)
     av_freep(&s->pred);
     av_freep(&s->coarse);
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
-        for (int k = 0; k < GPUME_DIS_MAX_LEVELS; k++)
-            av_freep(&s->dis_pic[i][k]);
+        av_freep(&s->dis_pic[i]);
     av_freep(&s->dis_patch);
     av_freep(&s->dis_field[0]);
     av_freep(&s->dis_field[1]);
     av_freep(&s->dis_acc);
 }
 
-/** dis: the level sizes, each slot's coarse levels, and the buffers of one estimate. */
+/** dis: the levels of its pyramid, each slot's beyond hme's, and the buffers of one estimate. */
 static int dis_init(GpumeCPUContext *s)
 {
     const GpumeParams *p = &s->p;
+    const GpumeDisLevel *lv = s->dis_level;
+    size_t size;
     int lf;
 
+    for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+        s->dis_level[k] = (GpumeDisLevel) { s->pic[0][k].w, s->pic[0][k].h, s->pic[0][k].stride, 0 };
+    if (!(size = ff_gpume_dis_layout(p, 1, s->dis_level)))
+        return AVERROR(EINVAL);
+    for (int i = 0; i < GPUME_NB_SLOTS; i++)
+        if (!(s->dis_pic[i] = av_malloc(size)))
+            return AVERROR(ENOMEM);
     s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
     s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
-    s->dis_w[0] = p->width;
-    s->dis_h[0] = p->height;
-    for (int k = 1; k <= s->dis_coarsest; k++) {
-        s->dis_w[k] = (s->dis_w[k - 1] + 1) >> 1;
-        s->dis_h[k] = (s->dis_h[k - 1] + 1) >> 1;
-        for (int i = 0; i < GPUME_NB_SLOTS; i++)
-            if (!(s->dis_pic[i][k] = av_malloc((size_t)s->dis_w[k] * s->dis_h[k])))
-                return AVERROR(ENOMEM);
-    }
     /* the finest level searched has the most patches and pixels */
-    s->dis_patch    = av_malloc_array(2 * gpume_dis_nb_patches(s->dis_w[lf]) *
-                                      gpume_dis_nb_patches(s->dis_h[lf]), sizeof(*s->dis_patch));
-    s->dis_field[0] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
-    s->dis_field[1] = av_malloc_array(2 * s->dis_w[lf] * s->dis_h[lf], sizeof(**s->dis_field));
-    s->dis_acc      = av_malloc_array(3 * s->dis_w[lf] * s->dis_h[lf], sizeof(*s->dis_acc));
+    s->dis_patch    = av_malloc_array(2 * gpume_dis_nb_patches(lv[lf].w) * gpume_dis_nb_patches(lv[lf].h),
+                                      sizeof(*s->dis_patch));
+    s->dis_field[0] = av_malloc_array(2 * lv[lf].w * lv[lf].h, sizeof(**s->dis_field));
+    s->dis_field[1] = av_malloc_array(2 * lv[lf].w * lv[lf].h, sizeof(**s->dis_field));
+    s->dis_acc      = av_malloc_array(3 * lv[lf].w * lv[lf].h, sizeof(*s->dis_acc));
     if (!s->dis_patch || !s->dis_field[0] || !s->dis_field[1] || !s->dis_acc)
         return AVERROR(ENOMEM);
     return 0;
+}
+
+/** dis: level k of slot's pyramid, hme's planes up to GPUME_HME_LEVELS, rows dis_level[k].pitch apart. */
+static uint8_t *dis_plane(const GpumeCPUContext *s, int slot, int k)
+{
+    return k <= GPUME_HME_LEVELS ? s->pic[slot][k].data : s->dis_pic[slot] + s->dis_level[k].offset;
 }
 
 static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
@@ -149,13 +154,6 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 #endif
     if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
         return AVERROR(ENOMEM);
-    if (s->dis) {
-        int err = dis_init(s);
-        if (err < 0) {
-            cpu_uninit(s);
-            return err;
-        }
-    }
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         for (int k = 0; k < s->levels; k++) {
@@ -170,6 +168,13 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
                 return AVERROR(ENOMEM);
             }
             pl->data = pl->buf + s->pad * pl->stride + s->pad;
+        }
+    }
+    if (s->dis) {
+        int err = dis_init(s);
+        if (err < 0) {
+            cpu_uninit(s);
+            return err;
         }
     }
     return 0;
@@ -208,16 +213,14 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     }
     for (int k = 0; k < s->levels; k++)
         pad_plane(&lv[k], s->pad);
-    if (s->dis) {
-        uint8_t *const *d = s->dis_pic[slot];
-        for (int k = 1; k <= s->dis_coarsest; k++) {
-            const uint8_t *src = k > 1 ? d[k - 1] : lv[0].data;
-            const int stride   = k > 1 ? s->dis_w[k - 1] : lv[0].stride;
-            for (int y = 0; y < s->dis_h[k]; y++)
-                for (int x = 0; x < s->dis_w[k]; x++)
-                    d[k][y * s->dis_w[k] + x] =
-                        gpume_downscale_px(src, stride, s->dis_w[k - 1], s->dis_h[k - 1], x, y);
-        }
+    /* dis's levels beyond hme's, which are made above */
+    for (int k = GPUME_HME_LEVELS + 1; s->dis && k <= s->dis_coarsest; k++) {
+        const GpumeDisLevel *src = &s->dis_level[k - 1], *dst = &s->dis_level[k];
+        const uint8_t *sp = dis_plane(s, slot, k - 1);
+        uint8_t *dp = dis_plane(s, slot, k);
+        for (int y = 0; y < dst->h; y++)
+            for (int x = 0; x < dst->w; x++)
+                dp[y * dst->pitch + x] = gpume_downscale_px(sp, src->pitch, src->w, src->h, x, y);
     }
     return 0;
 }
@@ -976,7 +979,7 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 
         if (w <= 0 || h <= 0)
             continue;
-        gpume_dis_block_vector(job->dis_field, s->dis_w[lu], lu, x, y, w, h, p->subpel, GPUME_MAX_RANGE,
+        gpume_dis_block_vector(job->dis_field, s->dis_level[lu].w, lu, x, y, w, h, p->subpel, GPUME_MAX_RANGE,
                                &qx, &qy);
         out[n++] = gpume_make_block(x, y, w, h, qx, qy,
                                     sad_qpel(s, cur->data + y * cur->stride + x, cur->stride,
@@ -1175,16 +1178,16 @@ static int dis_densify(void *arg, int jobnr, int nb_jobs)
 static int dis_levels(GpumeCPUContext *s, EstimateJob *job, int cur, int ref, int nb_threads)
 {
     for (int l = s->dis_coarsest; l >= s->dis_finest; l--) {
-        const int w = s->dis_w[l], h = s->dis_h[l];
+        const int w = s->dis_level[l].w, h = s->dis_level[l].h;
         int err;
 
-        job->dis_cur      = l ? s->dis_pic[cur][l] : s->pic[cur][0].data;
-        job->dis_ref      = l ? s->dis_pic[ref][l] : s->pic[ref][0].data;
-        job->dis_stride   = l ? w : s->pic[cur][0].stride;
+        job->dis_cur      = dis_plane(s, cur, l);
+        job->dis_ref      = dis_plane(s, ref, l);
+        job->dis_stride   = s->dis_level[l].pitch;
         job->dis_w        = w;
         job->dis_h        = h;
         job->dis_coarse   = l < s->dis_coarsest ? job->dis_field : NULL;
-        job->dis_coarse_w = l < s->dis_coarsest ? s->dis_w[l + 1] : 0;
+        job->dis_coarse_w = l < s->dis_coarsest ? s->dis_level[l + 1].w : 0;
         job->dis_field    = s->dis_field[l & 1];
         job->dis_finest   = l == s->dis_finest;
         err = s->host->execute(s->host->exec_opaque, dis_patches, job,
@@ -1256,7 +1259,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     }
     s->res[out] = *res;
     if (s->p.algo == GPUME_ALGO_HME) {
-        const int err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
+        err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
         if (err < 0)
             return err;
     }

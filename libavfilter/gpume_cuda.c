@@ -68,10 +68,10 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr d_result[NB_RESULTS];
     int nb_fixed_pus;
 
-    /* dis: levels 1 .. dis_coarsest of each slot's pyramid, and the patch
-     * vectors and fields of the estimate on the compute stream */
+    /* dis: its pyramid's levels beyond hme's in a buffer of each slot, and
+     * the patch vectors and fields of the estimate on the compute stream */
     int dis_coarsest, dis_finest;
-    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< level 0 in pic[], the others in d_dis_pic[]
+    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< hme's levels in pic[], the others in d_dis_pic[]
     CUdeviceptr d_dis_pic[GPUME_NB_SLOTS], d_dis_patch, d_dis_field[2];
 
     /* page-locked: the luma of each slot's software frame on its way to the
@@ -275,8 +275,9 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     if (s->dis) {
         size_t dis_size;
         int lf;
-        s->dis_level[0] = (GpumeDisLevel) { s->level[0].w, s->level[0].h,
-                                            s->level[0].pitch, s->level[0].offset };
+        for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+            s->dis_level[k] = (GpumeDisLevel) { s->level[k].w, s->level[k].h,
+                                                s->level[k].pitch, s->level[k].offset };
         if (!(dis_size = ff_gpume_dis_layout(p, 128, s->dis_level))) {
             err = AVERROR(EINVAL);
             goto fail;
@@ -332,12 +333,18 @@ static int launch_dis(GpumeCUDAContext *s, CUfunction f, int w, int h, void **ar
                   GPUME_DIS_BW, GPUME_DIS_BH, args);
 }
 
-/** dis: levels 1 .. dis_coarsest of slot's pyramid from its level 0. */
+/** dis: the buffer of level k of slot's pyramid (hme's levels are in its pyramid). */
+static CUdeviceptr *dis_buffer(GpumeCUDAContext *s, int slot, int k)
+{
+    return k <= GPUME_HME_LEVELS ? &s->pic[slot] : &s->d_dis_pic[slot];
+}
+
+/** dis: the levels of slot's pyramid beyond hme's, from hme's last. */
 static int run_dis_pyramid(GpumeCUDAContext *s, int slot)
 {
-    for (int k = 1; k <= s->dis_coarsest; k++) {
-        CUdeviceptr src = k > 1 ? s->d_dis_pic[slot] : s->pic[slot];
-        void *args[] = { &s->dis_level[k - 1], &src, &s->dis_level[k], &s->d_dis_pic[slot] };
+    for (int k = GPUME_HME_LEVELS + 1; k <= s->dis_coarsest; k++) {
+        void *args[] = { &s->dis_level[k - 1], dis_buffer(s, slot, k - 1), &s->dis_level[k],
+                         dis_buffer(s, slot, k) };
         int err = launch_dis(s, s->f_dis_down, s->dis_level[k].w, s->dis_level[k].h, args);
         if (err < 0)
             return err;
@@ -355,8 +362,7 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
 
     for (int l = s->dis_coarsest; l >= lf; l--) {
         const GpumeDisLevel *lv = &s->dis_level[l];
-        CUdeviceptr c = l ? s->d_dis_pic[cur] : s->pic[cur];
-        CUdeviceptr r = l ? s->d_dis_pic[ref] : s->pic[ref];
+        CUdeviceptr c = *dis_buffer(s, cur, l), r = *dis_buffer(s, ref, l);
         CUdeviceptr out = s->d_dis_field[l & 1];
         CUdeviceptr hme = s->d_result[e] + s->blocks_offset;
         GpumeDisHmeArgs ha = {

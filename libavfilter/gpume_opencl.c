@@ -95,10 +95,10 @@ typedef struct GpumeOpenCLContext {
     uint16_t *pending_counts[NB_RESULTS];
     cl_event done[NB_RESULTS];                  ///< completion of that read-back
 
-    /* dis: levels 1 .. dis_coarsest of each slot's pyramid, and the patch
-     * vectors and fields of the estimate in the queue */
+    /* dis: its pyramid's levels beyond hme's in a buffer of each slot, and
+     * the patch vectors and fields of the estimate in the queue */
     int dis_coarsest, dis_finest;
-    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< level 0 in pic[], the others in dis_pic[]
+    GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< hme's levels in pic[], the others in dis_pic[]
     cl_mem dis_pic[GPUME_NB_SLOTS], dis_patch, dis_field[2];
 
     GpumeVmeOpenCL *vme;                        ///< algo=vme: everything but device, queue, staging
@@ -318,8 +318,9 @@ static int dis_alloc(GpumeOpenCLContext *s)
     size_t size;
     int lf, err = 0;
 
-    s->dis_level[0] = (GpumeDisLevel) { s->level[0].w, s->level[0].h,
-                                        s->level[0].pitch, s->level[0].offset };
+    for (int k = 0; k <= GPUME_HME_LEVELS; k++)
+        s->dis_level[k] = (GpumeDisLevel) { s->level[k].w, s->level[k].h,
+                                            s->level[k].pitch, s->level[k].offset };
     if (!(size = ff_gpume_dis_layout(p, 64, s->dis_level)))
         return AVERROR(EINVAL);
     s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
@@ -362,13 +363,19 @@ fail:
     return err;
 }
 
-/** dis: levels 1 .. dis_coarsest of slot's pyramid from its level 0. */
+/** dis: the buffer of level k of slot's pyramid (hme's levels are in its pyramid). */
+static const cl_mem *dis_buffer(const GpumeOpenCLContext *s, int slot, int k)
+{
+    return k <= GPUME_HME_LEVELS ? &s->pic[slot] : &s->dis_pic[slot];
+}
+
+/** dis: the levels of slot's pyramid beyond hme's, from hme's last. */
 static int run_dis_pyramid(GpumeOpenCLContext *s, int slot)
 {
-    for (int k = 1; k <= s->dis_coarsest; k++) {
+    for (int k = GPUME_HME_LEVELS + 1; k <= s->dis_coarsest; k++) {
         const DisArg args[] = {
             { sizeof(GpumeDisLevel), &s->dis_level[k - 1] },
-            { sizeof(cl_mem), k > 1 ? &s->dis_pic[slot] : &s->pic[slot] },
+            { sizeof(cl_mem), dis_buffer(s, slot, k - 1) },
             { sizeof(GpumeDisLevel), &s->dis_level[k] },
             { sizeof(cl_mem), &s->dis_pic[slot] },
         };
@@ -397,8 +404,8 @@ static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
         };
         const DisArg pargs[] = {
             { sizeof(GpumeDisLevel), &s->dis_level[l] },
-            { sizeof(cl_mem), l ? &s->dis_pic[cur] : &s->pic[cur] },
-            { sizeof(cl_mem), l ? &s->dis_pic[ref] : &s->pic[ref] },
+            { sizeof(cl_mem), dis_buffer(s, cur, l) },
+            { sizeof(cl_mem), dis_buffer(s, ref, l) },
             { sizeof(cl_mem), field },
             { sizeof(int), &coarse_w },
             { sizeof(cl_mem), &s->dis_patch },

@@ -196,7 +196,7 @@ size_t ff_gpume_dis_layout(const GpumeParams *p, int align, GpumeDisLevel *lv)
     const int coarsest = gpume_dis_coarsest(p->width, p->height);
     size_t size = 0;
 
-    for (int k = 1; k <= coarsest; k++) {
+    for (int k = GPUME_HME_LEVELS + 1; k <= coarsest; k++) {
         lv[k].w      = (lv[k - 1].w + 1) >> 1;
         lv[k].h      = (lv[k - 1].h + 1) >> 1;
         lv[k].pitch  = FFALIGN(lv[k].w, align);
