@@ -1409,6 +1409,24 @@ static GpumeBlock ctu_rect(const GpumeParams *p, const GpumeBlock *b)
     return c;
 }
 
+/**
+ * A W x H pair of a texture (tex, (W + 2 M) x (H + 2 M), made here) and the
+ * same moved: cur(x, y) = ref(x + dx, y + dy), so that the vector is
+ * (dx, dy); |dx|, |dy| <= M.
+ */
+static void make_translated(Rng *r, uint8_t *tex, int M, int W, int H, int dx, int dy,
+                            uint8_t *cur, uint8_t *ref)
+{
+    const int TW = W + 2 * M;
+
+    make_texture(r, tex, TW, H + 2 * M, 25);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            ref[y * W + x] = tex[(y + M) * TW + x + M];
+            cur[y * W + x] = tex[(y + M + dy) * TW + x + M + dx];
+        }
+}
+
 static void test_translation(void)
 {
     static const int shifts[][2] = { { 3, -2 }, { -7, 5 }, { 12, 0 }, { 0, -11 }, { 1, 1 } };
@@ -1439,13 +1457,7 @@ static void test_translation(void)
                          p.lambda, p.pu_penalty, seed);
                 if (!selected(name))
                     continue;
-                /* cur(x, y) = ref(x + dx, y + dy): the vector is (dx, dy) */
-                make_texture(&r, tex, TW, TH, 25);
-                for (int y = 0; y < H; y++)
-                    for (int x = 0; x < W; x++) {
-                        ref[y * W + x] = tex[(y + M) * TW + x + M];
-                        cur[y * W + x] = tex[(y + M + dy) * TW + x + M + dx];
-                    }
+                make_translated(&r, tex, M, W, H, dx, dy, cur, ref);
                 if (estimate_planes(&p, cur, ref, &o) < 0) {
                     ok = 0;
                 } else {
@@ -1498,12 +1510,7 @@ static void test_translation(void)
                          dx, dy, p.block, seed);
                 if (!selected(name))
                     continue;
-                make_texture(&r, tex, TW, TH, 25);
-                for (int y = 0; y < H; y++)
-                    for (int x = 0; x < W; x++) {
-                        ref[y * W + x] = tex[(y + M) * TW + x + M];
-                        cur[y * W + x] = tex[(y + M + dy) * TW + x + M + dx];
-                    }
+                make_translated(&r, tex, M, W, H, dx, dy, cur, ref);
                 if (estimate_planes(&p, cur, ref, &o) < 0) {
                     ok = 0;
                 } else {
