@@ -65,17 +65,20 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
     n = (x1 - x0) * (y1 - y0);
     mcfps_search_init(p, a.f.fa, i, j, &st);
     for (int q = 0; q < MCFPS_NB_PROBES; q++) {
-        int dx = 0, dy = 0;
+        int dx = 0, dy = 0, oax = 0, oay = 0;
         const int live = valid && mcfps_search_probe(p, a.f.ra, a.f.rb, a.f.fa, a.f.fb, i, j,
                                                      &st, q, &dx, &dy);
         uint32_t acc = 0;
+        int inside;
+        if (live)
+            mcfps_search_offsets(p, a.f.fa, a.f.fp, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
-        const int inside = live && mcfps_window_inside(p, x0, x1, y0, y1, dx, dy);
+        inside = live && mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy);
         for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
             const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
             if (x < x1 && y < y1)
-                acc += inside ? mcfps_bilateral_px_inside(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy) :
-                                mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, dx, dy);
+                acc += inside ? mcfps_bilateral_px_inside(p, a.a, a.sa, a.b, a.sb, x, y, oax, oay, dx, dy) :
+                                mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, oax, oay, dx, dy);
         }
         s[lane] = acc;
         __syncthreads();
@@ -89,7 +92,7 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         __syncthreads();
     }
     if (valid && lane == 0)
-        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, i, j, &st, n, *a.f.trust,
+        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, a.f.fp, i, j, &st, n, *a.f.trust,
                                                       a.f.vec);
 }
 

@@ -32,6 +32,7 @@ typedef short  int16_t;
 typedef ushort uint16_t;
 typedef int    int32_t;
 typedef uint   uint32_t;
+typedef long   int64_t;
 typedef ulong  uint64_t;
 #define MCFPS_FN static inline
 #define MCFPS_GLOBAL __global
@@ -43,6 +44,7 @@ typedef short          int16_t;
 typedef unsigned short uint16_t;
 typedef int            int32_t;
 typedef unsigned int   uint32_t;
+typedef long long int64_t;
 typedef unsigned long long uint64_t;
 #define MCFPS_FN __device__ static inline
 #define MCFPS_CONST static __device__ const
@@ -86,6 +88,9 @@ enum McfpsSide {
 #define MCFPS_CHECK_STEP  2                       ///< the motion check reads every 2nd pixel of every 2nd row
 #define MCFPS_CHECK_BIAS  4                       ///< the motion check counts the plain average's error 4 times
 #define MCFPS_TRUST_E0    16                      ///< mean |error| (1/16 level) at which a cell keeps half its distrust
+#define MCFPS_BEND_GATE   6                       ///< L1 distance (quarter pel) from the smoothed A vector within which a trajectory bends
+#define MCFPS_BEND_MAX    16                      ///< largest bend of a trajectory, 1/16 pel per component
+#define MCFPS_VEC_N       4                       ///< entries per cell of the intermediate frame's vectors: (dx, dy, bend x, bend y)
 #define MCFPS_CHECK_GROUP_W 32                    ///< GPU check kernels: pixels read per group, 32 x 8, a thread each
 #define MCFPS_CHECK_GROUP_H 8
 #define MCFPS_TRUST_GROUP   256                   ///< GPU trust kernels: one group of 256 threads
@@ -103,6 +108,8 @@ typedef struct McfpsParams {
     int lambda;         ///< cost of distance to the smoothed vector, per quarter pel per 32 pixels
     int rel_lo, rel_hi; ///< reliability thresholds (mean |error| in 1/16 level), rel_lo < rel_hi
     int gx, gy;         ///< the pair's dominant non-zero vector (ff_mcfps_dominant), quarter pel
+    int phi_a;          ///< A's phase between P and B, 1..255 (M6): the previous pair's interval against this one's
+    int bend;           ///< weight of the trajectories' bend (mcfps_bend_weight()); 0: straight, no previous pair
 } McfpsParams;
 
 MCFPS_FN int mcfps_clip(int v, int lo, int hi)
@@ -271,15 +278,48 @@ MCFPS_FN int mcfps_off_a16(int d, int phi)
 }
 
 /**
- * The ends in A (*pax, *pay) and in B (*pbx, *pby) of the trajectory of
- * vector (dx, dy) (quarter pel) through sample (x, y) of a plane subsampled
- * by (lx, ly), in units of 1/(16 << lx) and 1/(16 << ly) pixel (M5).
+ * Weight of the bend of the trajectories at phase phi, for a pair whose A
+ * lies at phase phi_a between P and B (M3):
+ * phi (256 - phi) (256 - phi_a) / 128, rounded; at most 32640.
  */
-MCFPS_FN void mcfps_render_ends(int x, int y, int dx, int dy, int phi, int lx, int ly,
+MCFPS_FN int mcfps_bend_weight(int phi, int phi_a)
+{
+    return (phi * (MCFPS_PHI_ONE - phi) * (MCFPS_PHI_ONE - phi_a) + 64) >> 7;
+}
+
+/**
+ * Bend (1/16 pel) of one component of vector d (A -> B, quarter pel) whose
+ * content moved by d0 from P to A: half the change of motion of the
+ * parabola through P, A and B, at phase phi. With v = d phi_a -
+ * d0 (256 - phi_a) (the change, over A -> B's interval, times phi_a),
+ * round(bend v / (phi_a 2^16)), halves away from zero, clipped to
+ * +-MCFPS_BEND_MAX. Both ends of the trajectory move by it.
+ */
+MCFPS_FN int mcfps_bend16(const McfpsParams *p, int d, int d0)
+{
+    const int64_t v   = (int64_t)p->bend * (d * p->phi_a - d0 * (MCFPS_PHI_ONE - p->phi_a));
+    const int64_t den = (int64_t)p->phi_a << 16;
+    const int64_t r   = v < 0 ? -((-v + den / 2) / den) : (v + den / 2) / den;
+    return (int)(r < -MCFPS_BEND_MAX ? -MCFPS_BEND_MAX : r > MCFPS_BEND_MAX ? MCFPS_BEND_MAX : r);
+}
+
+/** The offset in A (quarter pel) of a component of vector d whose trajectory bends by b (1/16 pel). */
+MCFPS_FN int mcfps_off_a_bent(int d, int b, int phi)
+{
+    return mcfps_off_a(d, phi) + ((b + 2) >> 2);
+}
+
+/**
+ * The ends in A (*pax, *pay) and in B (*pbx, *pby) of the trajectory of
+ * vector (dx, dy) (quarter pel) bent by (bx, by) (1/16 pel) through sample
+ * (x, y) of a plane subsampled by (lx, ly), in units of 1/(16 << lx) and
+ * 1/(16 << ly) pixel (M5).
+ */
+MCFPS_FN void mcfps_render_ends(int x, int y, int dx, int dy, int bx, int by, int phi, int lx, int ly,
                                 int *pax, int *pay, int *pbx, int *pby)
 {
-    *pax = (x << (4 + lx)) + mcfps_off_a16(dx, phi);
-    *pay = (y << (4 + ly)) + mcfps_off_a16(dy, phi);
+    *pax = (x << (4 + lx)) + mcfps_off_a16(dx, phi) + bx;
+    *pay = (y << (4 + ly)) + mcfps_off_a16(dy, phi) + by;
     *pbx = *pax + 4 * dx;
     *pby = *pay + 4 * dy;
 }
@@ -329,6 +369,28 @@ MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
     return j * p->cw + i;
 }
 
+/**
+ * The bend (1/16 pel, *bx, *by) of the trajectory of vector (dx, dy)
+ * through cell (i, j): where the vector lies within MCFPS_BEND_GATE of the
+ * cell's smoothed A vector fa, from fp, the previous pair's smoothed B field
+ * (P -> A at A's cells), at the cell where the vector leaves A; (0, 0)
+ * elsewhere and when p->bend is 0.
+ */
+MCFPS_FN void mcfps_bend(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fp,
+                         int i, int j, int dx, int dy, int *bx, int *by)
+{
+    const int k = j * p->cw + i;
+
+    *bx = *by = 0;
+    if (p->bend && mcfps_abs(dx - fa[2 * k]) + mcfps_abs(dy - fa[2 * k + 1]) <= MCFPS_BEND_GATE) {
+        const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
+        const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
+        const int q  = mcfps_cell_at(p, cx + (mcfps_off_a(dx, p->phi) >> 2), cy + (mcfps_off_a(dy, p->phi) >> 2));
+        *bx = mcfps_bend16(p, dx, fp[2 * q]);
+        *by = mcfps_bend16(p, dy, fp[2 * q + 1]);
+    }
+}
+
 /** The matching window of cell (i, j): luma pixels [*x0, *x1) x [*y0, *y1), at most MCFPS_WIN x MCFPS_WIN. */
 MCFPS_FN void mcfps_window(const McfpsParams *p, int i, int j, int *x0, int *x1, int *y0, int *y1)
 {
@@ -339,15 +401,15 @@ MCFPS_FN void mcfps_window(const McfpsParams *p, int i, int j, int *x0, int *x1,
 }
 
 /**
- * Bilateral matching error of vector (dx, dy) at luma pixel (x, y):
+ * Bilateral matching error of vector (dx, dy) read at offset (oax, oay) in
+ * A (quarter pel, mcfps_search_offsets()) at luma pixel (x, y):
  * |A(x + oa) - B(x + ob)| (quarter-pel samples), ob = oa + d.
  */
 MCFPS_FN int mcfps_bilateral_px(const McfpsParams *p,
                                 const MCFPS_GLOBAL uint8_t *a, int sa,
                                 const MCFPS_GLOBAL uint8_t *b, int sb,
-                                int x, int y, int dx, int dy)
+                                int x, int y, int oax, int oay, int dx, int dy)
 {
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int obx = oax + dx, oby = oay + dy;
     return mcfps_abs(mcfps_sample(a, sa, p->width, p->height, 4 * x + oax, 4 * y + oay, 2, 2) -
                      mcfps_sample(b, sb, p->width, p->height, 4 * x + obx, 4 * y + oby, 2, 2));
@@ -366,13 +428,14 @@ MCFPS_FN int mcfps_sample_inside(const MCFPS_GLOBAL uint8_t *p, int stride, int 
 }
 
 /**
- * Whether every sample that the bilateral errors of vector (dx, dy) over the
+ * Whether every sample that the bilateral errors of vector (dx, dy) read at
+ * offset (oax, oay) in A over the
  * window [x0, x1) x [y0, y1) read lies inside both planes, so that
  * mcfps_bilateral_px_inside() gives them.
  */
-MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, int y1, int dx, int dy)
+MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, int y1,
+                                 int oax, int oay, int dx, int dy)
 {
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2);
     const int bx = x0 + ((oax + dx) >> 2), by = y0 + ((oay + dy) >> 2);
     return (ax < bx ? ax : bx) >= 0 && (ax > bx ? ax : bx) + (x1 - x0) < p->width &&
@@ -383,22 +446,21 @@ MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, i
 MCFPS_FN int mcfps_bilateral_px_inside(const McfpsParams *p,
                                        const MCFPS_GLOBAL uint8_t *a, int sa,
                                        const MCFPS_GLOBAL uint8_t *b, int sb,
-                                       int x, int y, int dx, int dy)
+                                       int x, int y, int oax, int oay, int dx, int dy)
 {
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     return mcfps_abs(mcfps_sample_inside(a, sa, 4 * x + oax, 4 * y + oay) -
                      mcfps_sample_inside(b, sb, 4 * x + oax + dx, 4 * y + oay + dy));
 }
 
 /**
- * Bilateral matching error of vector (dx, dy) over the window of cell (i, j):
- * the sum of mcfps_bilateral_px() over the window's luma pixels. *n
- * receives the window's pixel count.
+ * Bilateral matching error of vector (dx, dy) read at offset (oax, oay) in
+ * A over the window of cell (i, j): the sum of mcfps_bilateral_px() over the
+ * window's luma pixels. *n receives the window's pixel count.
  */
 MCFPS_FN uint32_t mcfps_bilateral_sad(const McfpsParams *p,
                                       const MCFPS_GLOBAL uint8_t *a, int sa,
                                       const MCFPS_GLOBAL uint8_t *b, int sb,
-                                      int i, int j, int dx, int dy, int *n)
+                                      int i, int j, int oax, int oay, int dx, int dy, int *n)
 {
     int x0, x1, y0, y1;
     uint32_t sad = 0;
@@ -406,7 +468,7 @@ MCFPS_FN uint32_t mcfps_bilateral_sad(const McfpsParams *p,
     mcfps_window(p, i, j, &x0, &x1, &y0, &y1);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++)
-            sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, dx, dy);
+            sad += mcfps_bilateral_px(p, a, sa, b, sb, x, y, oax, oay, dx, dy);
     *n = (x1 - x0) * (y1 - y0);
     return sad;
 }
@@ -517,6 +579,22 @@ MCFPS_FN int mcfps_search_probe(const McfpsParams *p,
     }
 }
 
+/**
+ * Where probe (dx, dy) of cell (i, j) reads A: the offset (quarter pel) of
+ * its trajectory, bent (mcfps_bend()); fp: the previous pair's smoothed B
+ * field.
+ */
+MCFPS_FN void mcfps_search_offsets(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa,
+                                   const MCFPS_GLOBAL int16_t *fp, int i, int j, int dx, int dy,
+                                   int *oax, int *oay)
+{
+    int bx, by;
+
+    mcfps_bend(p, fa, fp, i, j, dx, dy, &bx, &by);
+    *oax = mcfps_off_a_bent(dx, bx, p->phi);
+    *oay = mcfps_off_a_bent(dy, by, p->phi);
+}
+
 /** The part of a probe's cost that depends on its vector (dx, dy) alone; n: the window's pixels. */
 MCFPS_FN uint32_t mcfps_search_vector_cost(const McfpsParams *p, const McfpsSearch *st,
                                            int dx, int dy, int n)
@@ -548,12 +626,13 @@ MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
 }
 
 /**
- * After the last probe: the chosen vector of cell (i, j) into out_v, and
- * how it is predicted as the return value, the info word MCFPS_INFO(side, m).
- * n: the window's pixel count.
+ * After the last probe: the chosen vector of cell (i, j) and its bend into
+ * out_v (MCFPS_VEC_N entries a cell), and how it is predicted as the return
+ * value, the info word MCFPS_INFO(side, m). n: the window's pixel count.
  */
 MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
                                  const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                                 const MCFPS_GLOBAL int16_t *fp,
                                  int i, int j, const McfpsSearch *st, int n, int trust,
                                  MCFPS_GLOBAL int16_t *out_v)
 {
@@ -561,16 +640,17 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
     const int dx = st->bx, dy = st->by;
     const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
     const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
+    int bx, by, oax, oay;
     const int err = (int)((st->best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
-    const int ax = cx + (oax >> 2), ay = cy + (oay >> 2);
-    const int bx = cx + ((oax + dx) >> 2), by = cy + ((oay + dy) >> 2);
     int side = MCFPS_SIDE_BOTH, m;
 
+    mcfps_bend(p, fa, fp, i, j, dx, dy, &bx, &by);
+    oax = mcfps_off_a_bent(dx, bx, p->phi);
+    oay = mcfps_off_a_bent(dy, by, p->phi);
     if (err > MCFPS_OCC_ERR) {
         /* visible where the frame's own vector agrees with the trajectory */
-        const int qa = mcfps_cell_at(p, ax, ay);
-        const int qb = mcfps_cell_at(p, bx, by);
+        const int qa = mcfps_cell_at(p, cx + (oax >> 2), cy + (oay >> 2));
+        const int qb = mcfps_cell_at(p, cx + ((oax + dx) >> 2), cy + ((oay + dy) >> 2));
         const int ca = mcfps_abs(fa[2 * qa] - dx) + mcfps_abs(fa[2 * qa + 1] - dy) <= MCFPS_CONSIST;
         const int cb = mcfps_abs(fb[2 * qb] - dx) + mcfps_abs(fb[2 * qb + 1] - dy) <= MCFPS_CONSIST;
         side = ca && !cb ? MCFPS_SIDE_A : cb && !ca ? MCFPS_SIDE_B : MCFPS_SIDE_BOTH;
@@ -593,22 +673,26 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
         const int tc = trust + (MCFPS_PHI_ONE - trust) * MCFPS_TRUST_E0 / (err + MCFPS_TRUST_E0);
         m = (m * tc + 128) >> 8;
     }
-    out_v[2 * k]     = dx;
-    out_v[2 * k + 1] = dy;
+    out_v[MCFPS_VEC_N * k]     = dx;
+    out_v[MCFPS_VEC_N * k + 1] = dy;
+    out_v[MCFPS_VEC_N * k + 2] = bx;
+    out_v[MCFPS_VEC_N * k + 3] = by;
     return MCFPS_INFO(side, m, mcfps_clip(MCFPS_OBMC_RMAX * MCFPS_OBMC_E0 / (err + MCFPS_OBMC_E0),
                                           1, MCFPS_OBMC_RMAX));
 }
 
 /**
  * Choose the vector of cell (i, j) of the intermediate frame and how it is
- * predicted: out_v receives the vector (A -> B, quarter pel), the return
- * value is the info word MCFPS_INFO(side, m).
+ * predicted: out_v receives the vector (A -> B, quarter pel) and its bend
+ * (1/16 pel), the return value is the info word MCFPS_INFO(side, m). fp:
+ * the previous pair's smoothed B field (read where p->bend is not 0).
  */
 MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
                                const MCFPS_GLOBAL uint8_t *a, int sa,
                                const MCFPS_GLOBAL uint8_t *b, int sb,
                                const MCFPS_GLOBAL int16_t *ra, const MCFPS_GLOBAL int16_t *rb,
                                const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
+                               const MCFPS_GLOBAL int16_t *fp,
                                int i, int j, int trust, MCFPS_GLOBAL int16_t *out_v)
 {
     McfpsSearch st;
@@ -616,14 +700,15 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
 
     mcfps_search_init(p, fa, i, j, &st);
     for (int q = 0; q < MCFPS_NB_PROBES; q++) {
-        int dx, dy;
+        int dx, dy, oax, oay;
         uint32_t sad;
         if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
-        sad = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, dx, dy, &n);
+        mcfps_search_offsets(p, fa, fp, i, j, dx, dy, &oax, &oay);
+        sad = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, oax, oay, dx, dy, &n);
         mcfps_search_update(p, &st, q, dx, dy, sad, n);
     }
-    return mcfps_search_finish(p, fa, fb, i, j, &st, n, trust, out_v);
+    return mcfps_search_finish(p, fa, fb, fp, i, j, &st, n, trust, out_v);
 }
 
 /** Plain weighted average of the two frames at phase phi. */
@@ -704,7 +789,7 @@ MCFPS_FN int mcfps_render_mix(const McfpsParams *p, int pw, int ph, int lx, int 
 
 /**
  * The prediction of sample (x, y) of a plane subsampled by (lx, ly) through
- * cell k (its vector, side and weight m), faded towards avg, the plain
+ * cell k (its vector and bend, side and weight m), faded towards avg, the plain
  * average at (x, y): one term of the overlapped-block sum. Samples are step
  * bytes apart in a row (1, or 2 in a subsampled plane: mcfps_sample4()).
  */
@@ -717,7 +802,8 @@ MCFPS_FN int mcfps_render_term(const McfpsParams *p,
 {
     int pax, pay, pbx, pby, va, vb;
 
-    mcfps_render_ends(x, y, vec[2 * k], vec[2 * k + 1], p->phi, lx, ly, &pax, &pay, &pbx, &pby);
+    mcfps_render_ends(x, y, vec[MCFPS_VEC_N * k], vec[MCFPS_VEC_N * k + 1],
+                      vec[MCFPS_VEC_N * k + 2], vec[MCFPS_VEC_N * k + 3], p->phi, lx, ly, &pax, &pay, &pbx, &pby);
     /* luma-sized planes: 8 taps; subsampled chroma: 4 */
     va = lx || ly ? mcfps_sample4(a, sa, step, pw, ph, pax, pay, 4 + lx, 4 + ly) :
                     mcfps_sample8(a, sa, pw, ph, pax, pay);
@@ -756,12 +842,15 @@ MCFPS_FN int mcfps_render_pixel(const McfpsParams *p,
         const int w  = ((c & 1) ? wx1 : 2 * MCFPS_CELL - wx1) * ((c >> 1) ? wy1 : 2 * MCFPS_CELL - wy1) *
                        MCFPS_INFO_R(info[k]);
         int t = -1;
-        /* a term depends on the cell's vector and info word only: neighbours
-         * that share them share it */
-        for (int e = 0; e < c && t < 0; e++)
-            if (vec[2 * kk[e]] == vec[2 * k] && vec[2 * kk[e] + 1] == vec[2 * k + 1] &&
-                info[kk[e]] == info[k])
+        /* a term depends on the cell's vector, bend and info word only:
+         * neighbours that share them share it */
+        for (int e = 0; e < c && t < 0; e++) {
+            int same = info[kk[e]] == info[k];
+            for (int v = 0; v < MCFPS_VEC_N; v++)
+                same &= vec[MCFPS_VEC_N * kk[e] + v] == vec[MCFPS_VEC_N * k + v];
+            if (same)
                 t = term[e];
+        }
         if (t < 0)
             t = mcfps_render_term(p, a, sa, b, sb, step, pw, ph, lx, ly, vec, info, k, x, y, avg);
         kk[c]   = k;

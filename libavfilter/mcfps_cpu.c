@@ -196,9 +196,9 @@ static void copy_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int ste
  */
 static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
                          const uint8_t *a, int sa, const uint8_t *b, int sb,
-                         int x0, int x1, int y0, int y1, int dx, int dy, uint32_t limit)
+                         int x0, int x1, int y0, int y1, int oax, int oay, int dx, int dy,
+                         uint32_t limit)
 {
-    const int oax = mcfps_off_a(dx, p->phi), oay = mcfps_off_a(dy, p->phi);
     const int obx = oax + dx, oby = oay + dy;
     const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2), bx = x0 + (obx >> 2), by = y0 + (oby >> 2);
     const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
@@ -209,7 +209,7 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
     };
     uint8_t ca[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)], cb[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)];
 
-    if (mcfps_window_inside(p, x0, x1, y0, y1, dx, dy)) {
+    if (mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy)) {
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {
@@ -226,7 +226,7 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
-                          int trust, int16_t *vec, uint16_t *info, int j0, int j1)
+                          const int16_t *fp, int trust, int16_t *vec, uint16_t *info, int j0, int j1)
 {
     for (int j = j0; j < j1; j++) {
         for (int i = 0; i < p->cw; i++) {
@@ -238,9 +238,10 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
             mcfps_search_init(p, fa, i, j, &st);
             for (int q = 0; q < MCFPS_NB_PROBES; q++) {
                 uint32_t limit = UINT32_MAX;
-                int dx, dy;
+                int dx, dy, oax, oay;
                 if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
                     continue;
+                mcfps_search_offsets(p, fa, fp, i, j, dx, dy, &oax, &oay);
                 /* a probe whose error reaches best_cost less its vector cost
                  * cannot win, and only the winner's error and that of
                  * (0, 0) are used: the others may stop early */
@@ -249,9 +250,9 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                     limit = st.best_cost > vc ? st.best_cost - vc : 0;
                 }
                 mcfps_search_update(p, &st, q, dx, dy,
-                                    cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, dx, dy, limit), n);
+                                    cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
             }
-            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, i, j, &st, n, trust, vec);
+            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, fp, i, j, &st, n, trust, vec);
         }
     }
 }
@@ -496,7 +497,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
             int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
             const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
             int16_t wx[2][TILE], wy[2][TILE];
-            int cell_v[4][2];
+            int cell_v[4][MCFPS_VEC_N];
 
             for (int y = 0; y < h; y++) {
                 const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0 * step;
@@ -519,14 +520,14 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int ci = mcfps_clip(ti + (c & 1), 0, p->cw - 1);
                 const int cj = mcfps_clip(tj + (c >> 1), 0, p->ch - 1);
                 const int k  = cj * p->cw + ci;
-                const int dx = vec[2 * k], dy = vec[2 * k + 1];
+                const int16_t *v = vec + MCFPS_VEC_N * k;
                 const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
                 int pax, pay, pbx, pby;
 
-                mcfps_render_ends(tx0, ty0, dx, dy, phi, lx, ly, &pax, &pay, &pbx, &pby);
-                cell_v[c][0] = dx;
-                cell_v[c][1] = dy;
+                mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
+                for (int e = 0; e < MCFPS_VEC_N; e++)
+                    cell_v[c][e] = v[e];
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
                     inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
                     if (!m) {
@@ -535,10 +536,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                                    MCFPS_PHI_ONE, 0, 0, r);
                         continue;
                     }
-                    /* a predicted block depends on the vector alone: a
-                     * neighbour of the same vector has made it already */
+                    /* a predicted block depends on the vector and its bend
+                     * alone: a neighbour of the same has made it already */
                     for (int e = 0; e < c; e++) {
-                        if (cell_v[e][0] != dx || cell_v[e][1] != dy)
+                        if (memcmp(cell_v[e], cell_v[c], sizeof(cell_v[c])))
                             continue;
                         if (!va_of[c])
                             va_of[c] = va_of[e];
@@ -750,6 +751,7 @@ typedef struct McfpsCPUContext {
     McfpsFormat f;
     AVFrame *pic[MCFPS_SLOTS];
     int16_t *fa, *fb, *vec;
+    int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
     const int16_t *ra, *rb;     ///< fields(): the caller's raw fields, valid during the call only
     const int16_t *check_d;     ///< check(): the caller's field, valid during the call only
     int16_t *raw[2];
@@ -775,6 +777,7 @@ static void cpu_uninit(void *priv)
     av_freep(&s->raw[1]);
     av_freep(&s->fa);
     av_freep(&s->fb);
+    av_freep(&s->fp);
     av_freep(&s->vec);
     av_freep(&s->info);
 }
@@ -798,9 +801,10 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->raw[1] = av_malloc_array(cells, 2 * sizeof(*s->raw[1]));
     s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
     s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
-    s->vec    = av_malloc_array(cells, 2 * sizeof(*s->vec));
+    s->fp     = av_calloc(cells, 2 * sizeof(*s->fp));
+    s->vec    = av_malloc_array(cells, MCFPS_VEC_N * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
-    if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb ||
+    if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->fp ||
         !s->vec || !s->info)
         goto fail;
     return 0;
@@ -848,6 +852,10 @@ static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
 {
     McfpsCPUContext *s = priv;
     const size_t size = sizeof(*ra) * 2 * p->cw * p->ch;
+    int16_t *swap = s->fp;
+    /* the last pair's smoothed B field is this one's P -> A */
+    s->fp = s->fb;
+    s->fb = swap;
     /* candidates 4 and 5 read the raw fields at render time */
     memcpy(s->raw[0], ra, size);
     memcpy(s->raw[1], rb, size);
@@ -908,7 +916,7 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
     const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
     ff_mcfps_select_rows(s->p, &s->dsp, pl->a, pl->sa, pl->b, pl->sb,
-                         s->ra, s->rb, s->fa, s->fb, s->trust, s->vec, s->info, j0, j1);
+                         s->ra, s->rb, s->fa, s->fb, s->fp, s->trust, s->vec, s->info, j0, j1);
     return 0;
 }
 

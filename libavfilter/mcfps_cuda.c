@@ -90,7 +90,7 @@ static void cuda_uninit(void *priv)
     if (s->hwctx) {
         CudaFunctions *cu = s->cu;
         const uint64_t bufs[] = { s->fields.ra, s->fields.rb, s->fields.fa, s->fields.fb,
-                                  s->fields.vec, s->fields.info, s->fields.d, s->fields.part,
+                                  s->fields.fp, s->fields.vec, s->fields.info, s->fields.d, s->fields.part,
                                   s->fields.trust };
         CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->up_done[2],
                               &s->fields_done, &s->check_done, &s->rendered };
@@ -215,13 +215,14 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     }
     {
         uint64_t *bufs[] = { &s->fields.ra, &s->fields.rb, &s->fields.fa, &s->fields.fb,
-                             &s->fields.vec, &s->fields.info, &s->fields.d, &s->fields.part,
+                             &s->fields.fp, &s->fields.vec, &s->fields.info, &s->fields.d, &s->fields.part,
                              &s->fields.trust };
         s->parts_w = ff_mcfps_check_groups(f->width, MCFPS_CHECK_GROUP_W);
         s->parts_h = ff_mcfps_check_groups(f->height, MCFPS_CHECK_GROUP_H);
         for (int i = 0; i < FF_ARRAY_ELEMS(bufs); i++) {
             const size_t size = bufs[i] == &s->fields.part ? (size_t)s->parts_w * s->parts_h * 2 * sizeof(uint32_t) :
                                 bufs[i] == &s->fields.trust ? sizeof(int32_t) :
+                                bufs[i] == &s->fields.vec ? s->cells * MCFPS_VEC_N * sizeof(int16_t) :
                                 s->cells * 2 * sizeof(int16_t);
             CUdeviceptr m = 0;
             err = CHECK_CU(cu->cuMemAlloc(&m, size));
@@ -334,12 +335,17 @@ static int cuda_fields(void *priv, const McfpsParams *p, const int16_t *ra, cons
 {
     McfpsCUDAContext *s = priv;
     const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*ra);
-    McfpsCudaCellArgs a = { .p = *p, .f = s->fields };
+    const uint64_t swap = s->fields.fp;
+    McfpsCudaCellArgs a;
     CUcontext dummy;
     int err;
 
     if ((size_t)p->cw * p->ch > s->cells)
         return AVERROR(EINVAL);
+    /* the last pair's smoothed B field is this one's P -> A */
+    s->fields.fp = s->fields.fb;
+    s->fields.fb = swap;
+    a = (McfpsCudaCellArgs){ .p = *p, .f = s->fields };
     err = CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;

@@ -41,7 +41,8 @@ typedef struct McfpsCudaFields {
     MCFPS_DEVPTR(int16_t)  rb;
     MCFPS_DEVPTR(int16_t)  fa;          ///< smoothed fields
     MCFPS_DEVPTR(int16_t)  fb;
-    MCFPS_DEVPTR(int16_t)  vec;         ///< the intermediate frame's vectors
+    MCFPS_DEVPTR(int16_t)  fp;          ///< the previous pair's fb (P -> A), for the bend
+    MCFPS_DEVPTR(int16_t)  vec;         ///< the intermediate frame's vectors and bends, MCFPS_VEC_N a cell
     MCFPS_DEVPTR(uint16_t) info;        ///< and info words
     MCFPS_DEVPTR(int16_t)  d;           ///< the motion check's field, P -> B
     MCFPS_DEVPTR(uint32_t) part;        ///< its sums per mcfps_check block, (em, eb) pairs

@@ -58,6 +58,7 @@ typedef struct McfpsOpenCLContext {
     cl_mem pic[MCFPS_SLOTS][MCFPS_MAX_PLANES];  ///< the slots' frame planes, packed rows
     cl_mem out[MCFPS_MAX_PLANES];       ///< the result's
     cl_mem ra, rb, fa, fb, vec, info;
+    cl_mem fp;                          ///< the previous pair's fb (P -> A), for the bend
     cl_mem d, part, trust;              ///< the motion check's field, sums per group, and trust
     int parts_w, parts_h;               ///< mcfps_check's groups
 } McfpsOpenCLContext;
@@ -87,6 +88,7 @@ static void ocl_uninit(void *priv)
     CL_RELEASE_MEMORY(s->rb);
     CL_RELEASE_MEMORY(s->fa);
     CL_RELEASE_MEMORY(s->fb);
+    CL_RELEASE_MEMORY(s->fp);
     CL_RELEASE_MEMORY(s->vec);
     CL_RELEASE_MEMORY(s->info);
     CL_RELEASE_MEMORY(s->d);
@@ -188,7 +190,8 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         !(s->rb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->fa   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->fb   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
-        !(s->vec  = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->fp   = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
+        !(s->vec  = alloc_buffer(s, cells * MCFPS_VEC_N * sizeof(int16_t), &err)) ||
         !(s->info = alloc_buffer(s, cells * sizeof(uint16_t), &err)) ||
         !(s->d     = alloc_buffer(s, cells * 2 * sizeof(int16_t), &err)) ||
         !(s->part  = alloc_buffer(s, (size_t)s->parts_w * s->parts_h * 2 * sizeof(cl_uint), &err)) ||
@@ -275,11 +278,15 @@ static int ocl_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
     const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*ra);
     const size_t local[2]  = { 16, 8 };
     const size_t global[2] = { FFALIGN(p->cw, 16), FFALIGN(p->ch, 8) };
+    cl_mem swap = s->fp;
     cl_int cle;
     int err = 0;
 
     if ((size_t)p->cw * p->ch > (size_t)s->cells)
         return AVERROR(EINVAL);
+    /* the last pair's smoothed B field is this one's P -> A */
+    s->fp = s->fb;
+    s->fb = swap;
     /* blocking: the caller reuses its arrays */
     cle = clEnqueueWriteBuffer(s->queue, s->ra, CL_TRUE, 0, size, ra, 0, NULL, NULL);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to upload the vector fields: %d\n", cle);
@@ -358,6 +365,7 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->rb);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fa);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fb);
+        CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->fp);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->vec);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->info);
         CL_SET_KERNEL_ARG(s->k_select, arg++, cl_mem, &s->trust);

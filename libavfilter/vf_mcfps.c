@@ -51,6 +51,7 @@ typedef struct McfpsContext {
     double scene;
     int lambda, rel_lo, rel_hi;
     int check;
+    int bend;
     int device, gpu_index;
 
     /* the device and backend */
@@ -81,6 +82,7 @@ typedef struct McfpsContext {
     int16_t *rb_prev;           ///< the pair (P, A)'s rb: P -> A at A's cells
     int16_t *check_d;           ///< P -> B through A, for the motion check
     int prev_valid;             ///< P is in its slot, rb_prev holds its pair's
+    int pair_phi_a;             ///< A's phase between P and B where the pair's trajectories bend, else 0
     McfpsDominant dominant;
 
     /* output frames in order: with a backend that has finish(), a rendered
@@ -111,6 +113,8 @@ static const AVOption mcfps_options[] = {
       OFFSET(rel_hi), AV_OPT_TYPE_INT, { .i64 = MCFPS_REL_HI }, 1, 255 * 16, RFLAGS },
     { "check", "trust motion as far as the earlier frame's vectors rebuild it from its neighbours",
       OFFSET(check), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, RFLAGS },
+    { "bend", "bend trajectories by the change of motion since the previous pair",
+      OFFSET(bend), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, RFLAGS },
     { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = GPUME_DEVICE_AUTO }, GPUME_DEVICE_AUTO, GPUME_DEVICE_OPENCL, FLAGS, .unit = "device" },
         { "auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu",
@@ -544,7 +548,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     int na, nb, err;
     int16_t *swap;
 
-    s->pair_cut = 0;
+    s->pair_cut   = 0;
+    s->pair_phi_a = 0;
     ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
     na = v[0].nb;
     nb = v[1].nb;
@@ -579,6 +584,9 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
         memcpy(s->ra, s->rb, sizeof(*s->ra) * 2 * s->p.cw * s->p.ch);
     if (!nb)
         memcpy(s->rb, s->ra, sizeof(*s->rb) * 2 * s->p.cw * s->p.ch);
+    /* the previous pair's B field (P -> A), smoothed by the backend, bends
+     * this pair's trajectories */
+    s->pair_phi_a = s->bend && s->prev_valid ? phase(s->pa, s->pp, pb) : 0;
     err = s->backend->fields(s->backend_priv, &s->p, s->ra, s->rb);
     if (err >= 0)
         err = check_pair(ctx, pb);
@@ -668,7 +676,9 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
 
     /* the frame rendered before goes out now; this one renders while the
      * graph goes on, and waits in the queue */
-    s->p.phi = phi;
+    s->p.phi   = phi;
+    s->p.phi_a = s->pair_phi_a ? s->pair_phi_a : MCFPS_PHI_ONE / 2;
+    s->p.bend  = s->pair_phi_a ? mcfps_bend_weight(phi, s->pair_phi_a) : 0;
     err = flush_queue(ctx);
     if (err >= 0)
         err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a,
@@ -859,7 +869,7 @@ static const AVFilterPad mcfps_outputs[] = {
 
 /**
  * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM (scene,
- * lambda, rel_lo, rel_hi, check); they take effect from the next pair.
+ * lambda, rel_lo, rel_hi, check, bend); they take effect from the next pair.
  */
 static int process_command(AVFilterContext *ctx, const char *cmd, const char *args,
                            char *res, int res_len, int flags)

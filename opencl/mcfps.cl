@@ -46,7 +46,7 @@ __kernel void mcfps_smooth(__global const short *ra, __global const short *rb,
 __kernel __attribute__((reqd_work_group_size(WIN_PX, 1, 1)))
 void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const uchar *b, int sb,
                   __global const short *ra, __global const short *rb,
-                  __global const short *fa, __global const short *fb,
+                  __global const short *fa, __global const short *fb, __global const short *fp,
                   __global short *vec, __global ushort *info, __global const int *trust,
                   __local uint *sum)
 {
@@ -60,15 +60,16 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
     mcfps_search_init(&p, fa, i, j, &st);
     for (int q = 0; q < MCFPS_NB_PROBES; q++) {
         const int x = x0 + t % MCFPS_WIN, y = y0 + t / MCFPS_WIN;
-        int dx, dy;
+        int dx, dy, oax, oay;
         uint sad;
         if (!mcfps_search_probe(&p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
+        mcfps_search_offsets(&p, fa, fp, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
         sum[t] = x >= x1 || y >= y1 ? 0 :
-                 mcfps_window_inside(&p, x0, x1, y0, y1, dx, dy) ?
-                 mcfps_bilateral_px_inside(&p, a, sa, b, sb, x, y, dx, dy) :
-                 mcfps_bilateral_px(&p, a, sa, b, sb, x, y, dx, dy);
+                 mcfps_window_inside(&p, x0, x1, y0, y1, oax, oay, dx, dy) ?
+                 mcfps_bilateral_px_inside(&p, a, sa, b, sb, x, y, oax, oay, dx, dy) :
+                 mcfps_bilateral_px(&p, a, sa, b, sb, x, y, oax, oay, dx, dy);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int h = WIN_PX / 2; h > 0; h >>= 1) {
             if (t < h)
@@ -80,7 +81,7 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         mcfps_search_update(&p, &st, q, dx, dy, sad, n);
     }
     if (t == 0)
-        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, i, j, &st, n, *trust, vec);
+        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, fp, i, j, &st, n, *trust, vec);
 }
 
 /**

@@ -365,7 +365,7 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
 
     /* pairs (0, 1) in slots (0, 1), then (1, 2) in slots (1, 2), frame 0 in
      * slot 0 their P, as the filter takes the slots in turn */
-    for (int pair = 0; pair < 2 && ok; pair++) {
+    for (int pair = 0, phi_a; pair < 2 && ok; pair++) {
         const int sa = pair, sb = pair + 1;
         for (int n = pair ? 2 : 0; n < 2 + pair; n++) {
             const int slot = n;
@@ -378,9 +378,10 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
         }
         if (!ok)
             break;
+        /* A's phase between P and B: the check's, and the bend's from the second pair on */
+        phi_a = 1 + (int)(rnd() % 255);
         if (c->mode == MCFPS_MODE_MC) {
             /* the check's field: the last pair's rb (P -> A) plus this ra */
-            const int phi_a = 1 + (int)(rnd() % 255);
             if (pair)
                 memcpy(d, rb, sizeof(*d) * 2 * p.cw * p.ch);
             if ((err = make_fields(c, &p, ra, rb)) < 0 ||
@@ -407,7 +408,9 @@ static int run_case(const McfpsBackend *be, AVBufferRef *dev, const Case *c)
             AVFrame *ref = mcfps_test_frame(c->w, c->h, c->fmt), *hwo = NULL;
             AVFrame *out = mcfps_test_frame(c->w, c->h, c->fmt);
             char what[300];
-            p.phi = k < FF_ARRAY_ELEMS(phases) ? phases[k] : 1 + (int)(rnd() % 255);
+            p.phi   = k < FF_ARRAY_ELEMS(phases) ? phases[k] : 1 + (int)(rnd() % 255);
+            p.phi_a = phi_a;
+            p.bend  = pair ? mcfps_bend_weight(p.phi, phi_a) : 0;
             snprintf(what, sizeof(what), "%s pair %d phi=%d", name, pair, p.phi);
             if (c->hw_out)
                 hwo = to_hw(frames, c, NULL);

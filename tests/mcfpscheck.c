@@ -201,14 +201,18 @@ static void check_median(void)
     CHECK(out[0] == 2 && out[1] == 6, "median of cell (0,0): (%d, %d)", out[0], out[1]);
 }
 
-/* render the frame between a and b (w x h, luma only) with vector field d everywhere */
+/*
+ * render the frame between a and b (w x h, luma only) with vector field d
+ * everywhere; the previous pair's motion (d0x, d0y) everywhere bends the
+ * trajectories where pp->bend is not 0
+ */
 static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *b, uint8_t *dst,
-                        int dx, int dy, int nb_slices)
+                        int dx, int dy, int d0x, int d0y, int nb_slices)
 {
     McfpsParams p = *pp;
     const size_t cells = (size_t)p.cw * p.ch;
     int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
-            *fb = malloc(cells * 4), *vec = malloc(cells * 4);
+            *fb = malloc(cells * 4), *fp = malloc(cells * 4), *vec = malloc(cells * 2 * MCFPS_VEC_N);
     uint16_t *info = malloc(cells * 2);
     McfpsPlane pl = { .a = a, .b = b, .dst = dst, .sa = p.width, .sb = p.width, .sd = p.width,
                       .step = 1, .w = p.width, .h = p.height };
@@ -216,17 +220,19 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
     for (size_t k = 0; k < cells; k++) {
         ra[2 * k] = rb[2 * k] = dx;
         ra[2 * k + 1] = rb[2 * k + 1] = dy;
+        fp[2 * k]     = d0x;
+        fp[2 * k + 1] = d0y;
     }
     for (int s = 0; s < nb_slices; s++) {
         ff_mcfps_smooth_rows(&p, ra, fa, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, MCFPS_PHI_ONE, vec, info,
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, fp, MCFPS_PHI_ONE, vec, info,
                              p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
         ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
-    free(ra); free(rb); free(fa); free(fb); free(vec); free(info);
+    free(ra); free(rb); free(fa); free(fb); free(fp); free(vec); free(info);
 }
 
 static void check_translation(int w, int h, int vx, int vy, int phi)
@@ -248,8 +254,8 @@ static void check_translation(int w, int h, int vx, int vy, int phi)
             b[y * w + x] = t[(y + pad - vy) * tw + x + pad - vx];
         }
     /* A -> B displacement v, quarter pel */
-    interpolate(&p, a, b, o, 4 * vx, 4 * vy, 1);
-    interpolate(&p, a, b, o3, 4 * vx, 4 * vy, 3);
+    interpolate(&p, a, b, o, 4 * vx, 4 * vy, 0, 0, 1);
+    interpolate(&p, a, b, o3, 4 * vx, 4 * vy, 0, 0, 3);
     for (int y = m; y < h - m; y++)
         for (int x = m; x < w - m; x++)
             bad += o[y * w + x] != t[(y + pad - sy) * tw + x + pad - sx];
@@ -258,6 +264,66 @@ static void check_translation(int w, int h, int vx, int vy, int phi)
     CHECK(!bad, "translation (%d, %d) px at phi %d, %dx%d: %d interior pixels differ", vx, vy, phi, w, h, bad);
     CHECK(!diff, "translation (%d, %d) at phi %d: 3 slices differ from 1 in %d pixels", vx, vy, phi, diff);
     free(t); free(a); free(b); free(o); free(o3);
+}
+
+/*
+ * The bend (M3): half the change of motion of the parabola through P, A and
+ * B, 1/16 pel; none for a constant velocity whatever the intervals; its
+ * clip and gate; and a translation whose trajectories bend by one pixel
+ * gives the texture one pixel further on.
+ */
+static void check_bend(void)
+{
+    McfpsParams p = { .width = 64, .height = 48, .cw = 8, .ch = 6, .phi = 128, .phi_a = 128 };
+    const int pad = 64, w = 96, h = 64, tw = w + 2 * pad, th = h + 2 * pad, vx = 8, vy = -4;
+    uint8_t *t = texture(tw, th);
+    uint8_t *a = malloc((size_t)w * h), *b = malloc((size_t)w * h), *o = malloc((size_t)w * h);
+    int16_t fa[2 * 8 * 6], fp[2 * 8 * 6];
+    int bx, by, bad = 0;
+
+    p.bend = mcfps_bend_weight(p.phi, p.phi_a);
+    /* equal intervals, the middle: 8 pixels more motion bend it by half a pixel */
+    CHECK(mcfps_bend16(&p, 40, 8) == 8 && mcfps_bend16(&p, 8, 40) == -8,
+          "bend of a change of 32 quarter pels: %d, %d, want 8, -8", mcfps_bend16(&p, 40, 8), mcfps_bend16(&p, 8, 40));
+    CHECK(mcfps_bend16(&p, 4000, -4000) == MCFPS_BEND_MAX && mcfps_bend16(&p, -4000, 4000) == -MCFPS_BEND_MAX,
+          "bend of a large change not clipped to %d", MCFPS_BEND_MAX);
+    /* P -> A over twice A -> B's interval (A at 171/256 between P and B) at the same speed */
+    p.phi_a = 171;
+    p.bend  = mcfps_bend_weight(64, p.phi_a);
+    p.phi   = 64;
+    CHECK(mcfps_bend16(&p, 12, 24) == 0 && mcfps_bend16(&p, -400, -800) == 0,
+          "constant velocity over unequal intervals bends: %d, %d", mcfps_bend16(&p, 12, 24),
+          mcfps_bend16(&p, -400, -800));
+    CHECK(mcfps_bend16(&p, 400, 0) > 0 && mcfps_bend16(&p, -400, 0) < 0, "an acceleration does not bend");
+    /* the gate: far from the smoothed A vector, or no previous pair */
+    for (int k = 0; k < 2 * 8 * 6; k++) {
+        fa[k] = 40;
+        fp[k] = -400;
+    }
+    mcfps_bend(&p, fa, fp, 3, 2, 40 + MCFPS_BEND_GATE, 40, &bx, &by);
+    CHECK(bx && by, "a vector within the gate is not bent");
+    mcfps_bend(&p, fa, fp, 3, 2, 40 + MCFPS_BEND_GATE + 1, 40, &bx, &by);
+    CHECK(!bx && !by, "a vector outside the gate is bent: (%d, %d)", bx, by);
+    p.bend = 0;
+    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    CHECK(!bx && !by, "bent without a previous pair: (%d, %d)", bx, by);
+
+    /* v = (8, -4) pixels, the previous pair's motion v - (16, 16) pixels:
+     * at the middle both ends move by (16 / 16, 16 / 16) pixels */
+    p = (McfpsParams){ .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8, .phi = 128,
+                       .lambda = 1, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI, .phi_a = 128 };
+    p.bend = mcfps_bend_weight(p.phi, p.phi_a);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            a[y * w + x] = t[(y + pad) * tw + x + pad];
+            b[y * w + x] = t[(y + pad - vy) * tw + x + pad - vx];
+        }
+    interpolate(&p, a, b, o, 4 * vx, 4 * vy, 4 * vx - 64, 4 * vy - 64, 1);
+    for (int y = 16; y < h - 16; y++)
+        for (int x = 16; x < w - 16; x++)
+            bad += o[y * w + x] != t[(y + pad - vy / 2 + 1) * tw + x + pad - vx / 2 + 1];
+    CHECK(!bad, "translation (%d, %d) bent by a pixel: %d interior pixels differ", vx, vy, bad);
+    free(t); free(a); free(b); free(o);
 }
 
 /* random field of quarter-pel vectors up to +-range, with a share of zeros */
@@ -271,33 +337,41 @@ static void check_rows(int w, int h, int phi, int range)
 {
     McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8, .phi = phi,
                       .lambda = rnd() % 3, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
-                      .gx = rnd() % 41 - 20, .gy = rnd() % 41 - 20 };
+                      .gx = rnd() % 41 - 20, .gy = rnd() % 41 - 20, .phi_a = 1 + rnd() % 255 };
     const int cells = p.cw * p.ch;
     uint8_t *a = texture(w, h), *b = texture(w, h);
     uint8_t *o = malloc((size_t)w * h);
     int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
-            *fb = malloc(cells * 4), *vec = malloc(cells * 4), *vec1 = malloc(cells * 4);
+            *fb = malloc(cells * 4), *fp = malloc(cells * 4),
+            *vec = malloc(cells * 2 * MCFPS_VEC_N), *vec1 = malloc(cells * 2 * MCFPS_VEC_N);
     uint16_t *info = malloc(cells * 2), *info1 = malloc(cells * 2);
     const int trust = rnd() % 2 ? MCFPS_PHI_ONE : rnd() % (MCFPS_PHI_ONE + 1);
     int bad_sel = 0, bad_px = 0;
 
     random_field(ra, cells, range);
     random_field(rb, cells, range);
+    random_field(fp, cells, range);
+    /* trajectories bent in two cases of three */
+    p.bend = rnd() % 3 ? mcfps_bend_weight(phi, p.phi_a) : 0;
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, trust, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, fp, trust, vec, info, 0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
-            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, i, j, trust, vec1);
-            bad_sel += info1[k] != info[k] || vec1[2 * k] != vec[2 * k] || vec1[2 * k + 1] != vec[2 * k + 1];
+            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, fp, i, j, trust, vec1);
+            bad_sel += info1[k] != info[k] ||
+                       memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
         }
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
           w, h, phi, range, bad_sel);
-    /* every side and weight, vectors that leave the frame */
+    /* every side and weight, vectors that leave the frame, every bend */
     for (int k = 0; k < cells; k++) {
-        vec[2 * k]     = rnd() % 3 ? vec[2 * k] : rnd() % (8 * range + 1) - 4 * range;
-        vec[2 * k + 1] = rnd() % 3 ? vec[2 * k + 1] : rnd() % (8 * range + 1) - 4 * range;
+        int16_t *v = vec + MCFPS_VEC_N * k;
+        v[0] = rnd() % 3 ? v[0] : rnd() % (8 * range + 1) - 4 * range;
+        v[1] = rnd() % 3 ? v[1] : rnd() % (8 * range + 1) - 4 * range;
+        v[2] = rnd() % 3 ? v[2] : rnd() % (2 * MCFPS_BEND_MAX + 1) - MCFPS_BEND_MAX;
+        v[3] = rnd() % 3 ? v[3] : rnd() % (2 * MCFPS_BEND_MAX + 1) - MCFPS_BEND_MAX;
         info[k] = MCFPS_INFO(rnd() % 3, rnd() % 3 ? rnd() % 257 : 256 * (rnd() & 1), 1 + rnd() % MCFPS_OBMC_RMAX);
     }
     for (int l = 0; l < 3; l++) {
@@ -314,7 +388,7 @@ static void check_rows(int w, int h, int phi, int range)
     }
     CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
           w, h, phi, range, bad_px);
-    free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb);
+    free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb); free(fp);
     free(vec); free(vec1); free(info); free(info1);
 }
 
@@ -637,6 +711,7 @@ int main(void)
         check_translation(96, 64, -8, 12, 192);
         check_translation(77, 45, 2, 2, 128);
         check_translation(64, 48, 0, 0, 100);
+        check_bend();
         check_rows(96, 64, 128, 24);
         check_rows(77, 45, 37, 64);
         check_rows(130, 71, 211, 300);

@@ -13,6 +13,7 @@
 #  - timestamp gaps and non-increasing timestamps;
 #  - the motion check: it changes the pairs with a frame before them in the
 #    run and no other (not the first pair, not the pair after a cut);
+#  - the bend of the trajectories: likewise;
 #  - runtime commands: a valid one takes effect from the next pair, one that
 #    breaks rel_lo < rel_hi is refused;
 #  - bad option values: non-zero exit and a message naming the option;
@@ -200,6 +201,21 @@ elif [ "$changed" != "3 5 11 13 15 17 " ]; then
     bad check "check=0 and check=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
 else
     ok check
+fi
+
+# the bend (bend=1, the default) changes the pairs that have a pair before
+# them in the run, and no other; the motion speeds up before the cut
+ACC="testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),2*n*n,150)':y='if(lt(n,4),n,110)'"
+for b in 1 0; do
+    md5s "bend-$b" -f lavfi -i "$ACC,gpume=device=cpu:dir=bi,mcfps=fps=50:bend=$b"
+done
+changed=$(paste -d' ' "$tmp/bend-1.md5" "$tmp/bend-0.md5" | awk '$1 != $2 { printf "%d ", NR - 1 }')
+if [ "$(nframes "$tmp/bend-1.out")" -ne 20 ] || [ "$(nframes "$tmp/bend-0.out")" -ne 20 ]; then
+    bad bend "$(nframes "$tmp/bend-1.out") and $(nframes "$tmp/bend-0.out") frames, want 20"
+elif [ "$changed" != "3 5 11 13 15 17 " ]; then
+    bad bend "bend=0 and bend=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
+else
+    ok bend
 fi
 
 # runtime commands (sendcmd just before mcfps): one changes the frames from
