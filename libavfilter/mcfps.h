@@ -280,11 +280,12 @@ MCFPS_FN int mcfps_off_a16(int d, int phi)
 /**
  * Weight of the bend of the trajectories at phase phi, for a pair whose A
  * lies at phase phi_a between P and B (M3):
- * phi (256 - phi) (256 - phi_a) / 128, rounded; at most 32640.
+ * phi (256 - phi) (256 - phi_a) 128 / phi_a, rounded; below 2^29. The
+ * division is made once per frame, on the host.
  */
 MCFPS_FN int mcfps_bend_weight(int phi, int phi_a)
 {
-    return (phi * (MCFPS_PHI_ONE - phi) * (MCFPS_PHI_ONE - phi_a) + 64) >> 7;
+    return (int)(((int64_t)phi * (MCFPS_PHI_ONE - phi) * (MCFPS_PHI_ONE - phi_a) * 128 + phi_a / 2) / phi_a);
 }
 
 /**
@@ -292,14 +293,13 @@ MCFPS_FN int mcfps_bend_weight(int phi, int phi_a)
  * content moved by d0 from P to A: half the change of motion of the
  * parabola through P, A and B, at phase phi. With v = d phi_a -
  * d0 (256 - phi_a) (the change, over A -> B's interval, times phi_a),
- * round(bend v / (phi_a 2^16)), halves away from zero, clipped to
+ * round(bend v / 2^30), halves away from zero, clipped to
  * +-MCFPS_BEND_MAX. Both ends of the trajectory move by it.
  */
 MCFPS_FN int mcfps_bend16(const McfpsParams *p, int d, int d0)
 {
-    const int64_t v   = (int64_t)p->bend * (d * p->phi_a - d0 * (MCFPS_PHI_ONE - p->phi_a));
-    const int64_t den = (int64_t)p->phi_a << 16;
-    const int64_t r   = v < 0 ? -((-v + den / 2) / den) : (v + den / 2) / den;
+    const int64_t v = (int64_t)p->bend * (d * p->phi_a - d0 * (MCFPS_PHI_ONE - p->phi_a));
+    const int64_t r = v < 0 ? -((-v + (1 << 29)) >> 30) : (v + (1 << 29)) >> 30;
     return (int)(r < -MCFPS_BEND_MAX ? -MCFPS_BEND_MAX : r > MCFPS_BEND_MAX ? MCFPS_BEND_MAX : r);
 }
 
