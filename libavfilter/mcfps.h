@@ -89,6 +89,7 @@ enum McfpsSide {
 #define MCFPS_CHECK_BIAS  4                       ///< the motion check counts the plain average's error 4 times
 #define MCFPS_TRUST_E0    16                      ///< mean |error| (1/16 level) at which a cell keeps half its distrust
 #define MCFPS_BEND_GATE   6                       ///< L1 distance (quarter pel) from the smoothed A vector within which a trajectory bends
+#define MCFPS_BEND_SPREAD 6                       ///< largest L1 distance (quarter pel) of the previous motion beside the bend's cell from its own
 #define MCFPS_BEND_MAX    16                      ///< largest bend of a trajectory, 1/16 pel per component
 #define MCFPS_VEC_N       4                       ///< entries per cell of the intermediate frame's vectors: (dx, dy, bend x, bend y)
 #define MCFPS_CHECK_GROUP_W 32                    ///< GPU check kernels: pixels read per group, 32 x 8, a thread each
@@ -371,24 +372,39 @@ MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
 
 /**
  * The bend (1/16 pel, *bx, *by) of the trajectory of vector (dx, dy)
- * through cell (i, j): where the vector lies within MCFPS_BEND_GATE of the
- * cell's smoothed A vector fa, from fp, the previous pair's smoothed B field
- * (P -> A at A's cells), at the cell where the vector leaves A; (0, 0)
- * elsewhere and when p->bend is 0.
+ * through cell (i, j), from fp, the previous pair's smoothed B field (P -> A
+ * at A's cells), at the cell q where the straight trajectory leaves A:
+ * where the vector lies within MCFPS_BEND_GATE of the cell's smoothed A
+ * vector fa and the four cells beside q hold previous motion within
+ * MCFPS_BEND_SPREAD of q's; (0, 0) elsewhere and when p->bend is 0.
  */
 MCFPS_FN void mcfps_bend(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fp,
                          int i, int j, int dx, int dy, int *bx, int *by)
 {
     const int k = j * p->cw + i;
+    int q, qi, qj, spread = 0;
 
     *bx = *by = 0;
-    if (p->bend && mcfps_abs(dx - fa[2 * k]) + mcfps_abs(dy - fa[2 * k + 1]) <= MCFPS_BEND_GATE) {
-        const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
-        const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
-        const int q  = mcfps_cell_at(p, cx + (mcfps_off_a(dx, p->phi) >> 2), cy + (mcfps_off_a(dy, p->phi) >> 2));
-        *bx = mcfps_bend16(p, dx, fp[2 * q]);
-        *by = mcfps_bend16(p, dy, fp[2 * q + 1]);
+    if (!p->bend || mcfps_abs(dx - fa[2 * k]) + mcfps_abs(dy - fa[2 * k + 1]) > MCFPS_BEND_GATE)
+        return;
+    /* mcfps_cell_at() of where the straight trajectory leaves A */
+    qi = mcfps_clip((mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1) +
+                     (mcfps_off_a(dx, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->cw - 1);
+    qj = mcfps_clip((mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1) +
+                     (mcfps_off_a(dy, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->ch - 1);
+    q  = qj * p->cw + qi;
+    /* motion that is not smooth around q (flat or ambiguous content,
+     * edges of objects) says nothing of how q's content moved */
+    for (int n = 0; n < 4; n++) {
+        const int m = mcfps_clip(qj + (n == 2) - (n == 3), 0, p->ch - 1) * p->cw +
+                      mcfps_clip(qi + (n == 0) - (n == 1), 0, p->cw - 1);
+        const int e = mcfps_abs(fp[2 * m] - fp[2 * q]) + mcfps_abs(fp[2 * m + 1] - fp[2 * q + 1]);
+        spread = spread > e ? spread : e;
     }
+    if (spread > MCFPS_BEND_SPREAD)
+        return;
+    *bx = mcfps_bend16(p, dx, fp[2 * q]);
+    *by = mcfps_bend16(p, dy, fp[2 * q + 1]);
 }
 
 /** The matching window of cell (i, j): luma pixels [*x0, *x1) x [*y0, *y1), at most MCFPS_WIN x MCFPS_WIN. */

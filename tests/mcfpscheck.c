@@ -304,6 +304,14 @@ static void check_bend(void)
     CHECK(bx && by, "a vector within the gate is not bent");
     mcfps_bend(&p, fa, fp, 3, 2, 40 + MCFPS_BEND_GATE + 1, 40, &bx, &by);
     CHECK(!bx && !by, "a vector outside the gate is bent: (%d, %d)", bx, by);
+    /* previous motion that differs beside the cell the trajectory leaves A
+     * from: (28, 20) - 3 pixels lies in cell (3, 2) itself; (2, 2) is beside it */
+    fp[2 * (2 * 8 + 2)] += MCFPS_BEND_SPREAD + 1;
+    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    CHECK(!bx && !by, "bent from previous motion that is not smooth: (%d, %d)", bx, by);
+    fp[2 * (2 * 8 + 2)] -= 1;
+    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    CHECK(bx && by, "not bent from previous motion smooth within %d", MCFPS_BEND_SPREAD);
     p.bend = 0;
     mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
     CHECK(!bx && !by, "bent without a previous pair: (%d, %d)", bx, by);
