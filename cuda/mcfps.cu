@@ -71,7 +71,7 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         uint32_t acc = 0;
         int inside;
         if (live)
-            mcfps_search_offsets(p, a.f.fa, a.f.fp, i, j, dx, dy, &oax, &oay);
+            mcfps_search_offsets(p, a.f.fa, a.f.fp, 0, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
         inside = live && mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy);
         for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
@@ -92,8 +92,8 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         __syncthreads();
     }
     if (valid && lane == 0)
-        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, a.f.fp, i, j, &st, n, *a.f.trust,
-                                                      a.f.vec);
+        a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, a.f.fp, 0, i, j, &st, n,
+                                                      *a.f.trust, a.f.vec);
 }
 
 /**

@@ -371,18 +371,39 @@ MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
 }
 
 /**
+ * Whether the previous motion fp (the previous pair's smoothed B field,
+ * P -> A at A's cells) is smooth at cell q = (qi, qj): each of the four
+ * cells beside it holds motion within MCFPS_BEND_SPREAD of q's. Flat or
+ * ambiguous content and the edges of objects say nothing of how q's
+ * content moved.
+ */
+MCFPS_FN int mcfps_bend_smooth(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fp, int qi, int qj)
+{
+    const int q = qj * p->cw + qi;
+    int spread = 0;
+
+    for (int n = 0; n < 4; n++) {
+        const int m = mcfps_clip(qj + (n == 2) - (n == 3), 0, p->ch - 1) * p->cw +
+                      mcfps_clip(qi + (n == 0) - (n == 1), 0, p->cw - 1);
+        const int e = mcfps_abs(fp[2 * m] - fp[2 * q]) + mcfps_abs(fp[2 * m + 1] - fp[2 * q + 1]);
+        spread = spread > e ? spread : e;
+    }
+    return spread <= MCFPS_BEND_SPREAD;
+}
+
+/**
  * The bend (1/16 pel, *bx, *by) of the trajectory of vector (dx, dy)
- * through cell (i, j), from fp, the previous pair's smoothed B field (P -> A
- * at A's cells), at the cell q where the straight trajectory leaves A:
- * where the vector lies within MCFPS_BEND_GATE of the cell's smoothed A
- * vector fa and the four cells beside q hold previous motion within
- * MCFPS_BEND_SPREAD of q's; (0, 0) elsewhere and when p->bend is 0.
+ * through cell (i, j), from fp at the cell q where the straight trajectory
+ * leaves A: where the vector lies within MCFPS_BEND_GATE of the cell's
+ * smoothed A vector fa and the previous motion is smooth at q
+ * (mcfps_bend_smooth(), or smooth[q] where the caller has them all: NULL
+ * otherwise); (0, 0) elsewhere and when p->bend is 0.
  */
 MCFPS_FN void mcfps_bend(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fp,
-                         int i, int j, int dx, int dy, int *bx, int *by)
+                         const uint8_t *smooth, int i, int j, int dx, int dy, int *bx, int *by)
 {
     const int k = j * p->cw + i;
-    int q, qi, qj, spread = 0;
+    int q, qi, qj;
 
     *bx = *by = 0;
     if (!p->bend || mcfps_abs(dx - fa[2 * k]) + mcfps_abs(dy - fa[2 * k + 1]) > MCFPS_BEND_GATE)
@@ -393,15 +414,7 @@ MCFPS_FN void mcfps_bend(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa, c
     qj = mcfps_clip((mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1) +
                      (mcfps_off_a(dy, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->ch - 1);
     q  = qj * p->cw + qi;
-    /* motion that is not smooth around q (flat or ambiguous content,
-     * edges of objects) says nothing of how q's content moved */
-    for (int n = 0; n < 4; n++) {
-        const int m = mcfps_clip(qj + (n == 2) - (n == 3), 0, p->ch - 1) * p->cw +
-                      mcfps_clip(qi + (n == 0) - (n == 1), 0, p->cw - 1);
-        const int e = mcfps_abs(fp[2 * m] - fp[2 * q]) + mcfps_abs(fp[2 * m + 1] - fp[2 * q + 1]);
-        spread = spread > e ? spread : e;
-    }
-    if (spread > MCFPS_BEND_SPREAD)
+    if (smooth ? !smooth[q] : !mcfps_bend_smooth(p, fp, qi, qj))
         return;
     *bx = mcfps_bend16(p, dx, fp[2 * q]);
     *by = mcfps_bend16(p, dy, fp[2 * q + 1]);
@@ -597,16 +610,16 @@ MCFPS_FN int mcfps_search_probe(const McfpsParams *p,
 
 /**
  * Where probe (dx, dy) of cell (i, j) reads A: the offset (quarter pel) of
- * its trajectory, bent (mcfps_bend()); fp: the previous pair's smoothed B
- * field.
+ * its trajectory, bent (mcfps_bend(); fp: the previous pair's smoothed B
+ * field, smooth: NULL or mcfps_bend_smooth() of each cell).
  */
 MCFPS_FN void mcfps_search_offsets(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa,
-                                   const MCFPS_GLOBAL int16_t *fp, int i, int j, int dx, int dy,
-                                   int *oax, int *oay)
+                                   const MCFPS_GLOBAL int16_t *fp, const uint8_t *smooth,
+                                   int i, int j, int dx, int dy, int *oax, int *oay)
 {
     int bx, by;
 
-    mcfps_bend(p, fa, fp, i, j, dx, dy, &bx, &by);
+    mcfps_bend(p, fa, fp, smooth, i, j, dx, dy, &bx, &by);
     *oax = mcfps_off_a_bent(dx, bx, p->phi);
     *oay = mcfps_off_a_bent(dy, by, p->phi);
 }
@@ -648,7 +661,7 @@ MCFPS_FN void mcfps_search_update(const McfpsParams *p, McfpsSearch *st, int q,
  */
 MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
                                  const MCFPS_GLOBAL int16_t *fa, const MCFPS_GLOBAL int16_t *fb,
-                                 const MCFPS_GLOBAL int16_t *fp,
+                                 const MCFPS_GLOBAL int16_t *fp, const uint8_t *smooth,
                                  int i, int j, const McfpsSearch *st, int n, int trust,
                                  MCFPS_GLOBAL int16_t *out_v)
 {
@@ -660,7 +673,7 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
     const int err = (int)((st->best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
     int side = MCFPS_SIDE_BOTH, m;
 
-    mcfps_bend(p, fa, fp, i, j, dx, dy, &bx, &by);
+    mcfps_bend(p, fa, fp, smooth, i, j, dx, dy, &bx, &by);
     oax = mcfps_off_a_bent(dx, bx, p->phi);
     oay = mcfps_off_a_bent(dy, by, p->phi);
     if (err > MCFPS_OCC_ERR) {
@@ -720,11 +733,11 @@ MCFPS_FN int mcfps_select_cell(const McfpsParams *p,
         uint32_t sad;
         if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
-        mcfps_search_offsets(p, fa, fp, i, j, dx, dy, &oax, &oay);
+        mcfps_search_offsets(p, fa, fp, 0, i, j, dx, dy, &oax, &oay);
         sad = mcfps_bilateral_sad(p, a, sa, b, sb, i, j, oax, oay, dx, dy, &n);
         mcfps_search_update(p, &st, q, dx, dy, sad, n);
     }
-    return mcfps_search_finish(p, fa, fb, fp, i, j, &st, n, trust, out_v);
+    return mcfps_search_finish(p, fa, fb, fp, 0, i, j, &st, n, trust, out_v);
 }
 
 /** Plain weighted average of the two frames at phase phi. */

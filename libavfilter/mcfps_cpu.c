@@ -223,10 +223,18 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
                      window_sad(a, sa, b, sb, wt, w, h, limit);
 }
 
+void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t *smooth, int j0, int j1)
+{
+    for (int j = j0; j < j1; j++)
+        for (int i = 0; i < p->cw; i++)
+            smooth[j * p->cw + i] = mcfps_bend_smooth(p, fp, i, j);
+}
+
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
-                          const int16_t *fp, int trust, int16_t *vec, uint16_t *info, int j0, int j1)
+                          const int16_t *fp, const uint8_t *smooth, int trust,
+                          int16_t *vec, uint16_t *info, int j0, int j1)
 {
     for (int j = j0; j < j1; j++) {
         for (int i = 0; i < p->cw; i++) {
@@ -241,7 +249,7 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                 int dx, dy, oax, oay;
                 if (!mcfps_search_probe(p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
                     continue;
-                mcfps_search_offsets(p, fa, fp, i, j, dx, dy, &oax, &oay);
+                mcfps_search_offsets(p, fa, fp, smooth, i, j, dx, dy, &oax, &oay);
                 /* a probe whose error reaches best_cost less its vector cost
                  * cannot win, and only the winner's error and that of
                  * (0, 0) are used: the others may stop early */
@@ -252,7 +260,7 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                 mcfps_search_update(p, &st, q, dx, dy,
                                     cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
             }
-            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, fp, i, j, &st, n, trust, vec);
+            info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, fp, smooth, i, j, &st, n, trust, vec);
         }
     }
 }
@@ -752,6 +760,7 @@ typedef struct McfpsCPUContext {
     AVFrame *pic[MCFPS_SLOTS];
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
+    uint8_t *smooth;            ///< mcfps_bend_smooth() of each cell of fp
     const int16_t *ra, *rb;     ///< fields(): the caller's raw fields, valid during the call only
     const int16_t *check_d;     ///< check(): the caller's field, valid during the call only
     int16_t *raw[2];
@@ -778,6 +787,7 @@ static void cpu_uninit(void *priv)
     av_freep(&s->fa);
     av_freep(&s->fb);
     av_freep(&s->fp);
+    av_freep(&s->smooth);
     av_freep(&s->vec);
     av_freep(&s->info);
 }
@@ -802,9 +812,10 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
     s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
     s->fp     = av_calloc(cells, 2 * sizeof(*s->fp));
+    s->smooth = av_malloc(cells);
     s->vec    = av_malloc_array(cells, MCFPS_VEC_N * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
-    if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->fp ||
+    if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->fp || !s->smooth ||
         !s->vec || !s->info)
         goto fail;
     return 0;
@@ -845,6 +856,7 @@ static int cpu_smooth_job(void *arg, int jobnr, int nb_jobs)
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
     ff_mcfps_smooth_rows(s->p, s->ra, s->fa, j0, j1);
     ff_mcfps_smooth_rows(s->p, s->rb, s->fb, j0, j1);
+    ff_mcfps_bend_smooth_rows(s->p, s->fp, s->smooth, j0, j1);
     return 0;
 }
 
@@ -916,7 +928,7 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
     const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
     ff_mcfps_select_rows(s->p, &s->dsp, pl->a, pl->sa, pl->b, pl->sb,
-                         s->ra, s->rb, s->fa, s->fb, s->fp, s->trust, s->vec, s->info, j0, j1);
+                         s->ra, s->rb, s->fa, s->fb, s->fp, s->smooth, s->trust, s->vec, s->info, j0, j1);
     return 0;
 }
 

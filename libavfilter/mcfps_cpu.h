@@ -77,15 +77,20 @@ void ff_mcfps_dominant_uninit(McfpsDominant *d);
 /** Smoothed field of cell rows [j0, j1). */
 void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1);
 
+/** mcfps_bend_smooth() of the cells of rows [j0, j1) of fp into smooth (a byte each). */
+void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t *smooth, int j0, int j1);
+
 /**
  * Vectors with their bends (MCFPS_VEC_N entries a cell) and info words of
  * the intermediate frame's cell rows [j0, j1) (luma planes a, b); fp: the
- * previous pair's smoothed B field, read where p->bend is not 0.
+ * previous pair's smoothed B field, read where p->bend is not 0, and
+ * smooth: NULL or ff_mcfps_bend_smooth_rows() of it.
  */
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
-                          const int16_t *fp, int trust, int16_t *vec, uint16_t *info, int j0, int j1);
+                          const int16_t *fp, const uint8_t *smooth, int trust,
+                          int16_t *vec, uint16_t *info, int j0, int j1);
 
 /**
  * The motion check (mcfps_check_px()) over the pixels it reads of luma rows

@@ -64,7 +64,7 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         uint sad;
         if (!mcfps_search_probe(&p, ra, rb, fa, fb, i, j, &st, q, &dx, &dy))
             continue;
-        mcfps_search_offsets(&p, fa, fp, i, j, dx, dy, &oax, &oay);
+        mcfps_search_offsets(&p, fa, fp, 0, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
         sum[t] = x >= x1 || y >= y1 ? 0 :
                  mcfps_window_inside(&p, x0, x1, y0, y1, oax, oay, dx, dy) ?
@@ -81,7 +81,7 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         mcfps_search_update(&p, &st, q, dx, dy, sad, n);
     }
     if (t == 0)
-        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, fp, i, j, &st, n, *trust, vec);
+        info[j * p.cw + i] = mcfps_search_finish(&p, fa, fb, fp, 0, i, j, &st, n, *trust, vec);
 }
 
 /**

@@ -228,7 +228,7 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, fp, MCFPS_PHI_ONE, vec, info,
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, fp, NULL, MCFPS_PHI_ONE, vec, info,
                              p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
         ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
@@ -300,20 +300,20 @@ static void check_bend(void)
         fa[k] = 40;
         fp[k] = -400;
     }
-    mcfps_bend(&p, fa, fp, 3, 2, 40 + MCFPS_BEND_GATE, 40, &bx, &by);
+    mcfps_bend(&p, fa, fp, NULL, 3, 2, 40 + MCFPS_BEND_GATE, 40, &bx, &by);
     CHECK(bx && by, "a vector within the gate is not bent");
-    mcfps_bend(&p, fa, fp, 3, 2, 40 + MCFPS_BEND_GATE + 1, 40, &bx, &by);
+    mcfps_bend(&p, fa, fp, NULL, 3, 2, 40 + MCFPS_BEND_GATE + 1, 40, &bx, &by);
     CHECK(!bx && !by, "a vector outside the gate is bent: (%d, %d)", bx, by);
     /* previous motion that differs beside the cell the trajectory leaves A
      * from: (28, 20) - 3 pixels lies in cell (3, 2) itself; (2, 2) is beside it */
     fp[2 * (2 * 8 + 2)] += MCFPS_BEND_SPREAD + 1;
-    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    mcfps_bend(&p, fa, fp, NULL, 3, 2, 40, 40, &bx, &by);
     CHECK(!bx && !by, "bent from previous motion that is not smooth: (%d, %d)", bx, by);
     fp[2 * (2 * 8 + 2)] -= 1;
-    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    mcfps_bend(&p, fa, fp, NULL, 3, 2, 40, 40, &bx, &by);
     CHECK(bx && by, "not bent from previous motion smooth within %d", MCFPS_BEND_SPREAD);
     p.bend = 0;
-    mcfps_bend(&p, fa, fp, 3, 2, 40, 40, &bx, &by);
+    mcfps_bend(&p, fa, fp, NULL, 3, 2, 40, 40, &bx, &by);
     CHECK(!bx && !by, "bent without a previous pair: (%d, %d)", bx, by);
 
     /* v = (8, -4) pixels, the previous pair's motion v - (16, 16) pixels:
@@ -352,18 +352,37 @@ static void check_rows(int w, int h, int phi, int range)
     int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4), *fa = malloc(cells * 4),
             *fb = malloc(cells * 4), *fp = malloc(cells * 4),
             *vec = malloc(cells * 2 * MCFPS_VEC_N), *vec1 = malloc(cells * 2 * MCFPS_VEC_N);
+    uint8_t *smooth = malloc(cells);
     uint16_t *info = malloc(cells * 2), *info1 = malloc(cells * 2);
     const int trust = rnd() % 2 ? MCFPS_PHI_ONE : rnd() % (MCFPS_PHI_ONE + 1);
-    int bad_sel = 0, bad_px = 0;
+    static int calls;
+    int bad_sel = 0, bad_px = 0, bent = 0, piecewise;
 
-    random_field(ra, cells, range);
+    /* in one case of two, fields of 4x4-cell blocks of one vector each and
+     * a still picture: the winners agree with the smoothed vectors and the
+     * previous motion is smooth inside the blocks, so trajectories bend */
+    piecewise = calls++ & 1;
+    if (piecewise)      /* intervals of similar lengths: a previous motion that counts */
+        p.phi_a = 96 + rnd() % 65;
+    random_field(ra, cells, piecewise ? 2 : range);
     random_field(rb, cells, range);
     random_field(fp, cells, range);
-    /* trajectories bent in two cases of three */
-    p.bend = rnd() % 3 ? mcfps_bend_weight(phi, p.phi_a) : 0;
+    if (piecewise)      /* still pictures: small vectors near the smoothed ones win */
+        memcpy(b, a, (size_t)w * h);
+    for (int k = 0; k < cells && piecewise; k++) {
+        const int q = 2 * ((k / p.cw) / 4 * 4 * p.cw + (k % p.cw) / 4 * 4);
+        for (int c = 0; c < 2; c++) {
+            ra[2 * k + c] = ra[q + c];
+            rb[2 * k + c] = ra[q + c];
+            fp[2 * k + c] = fp[q + c];
+        }
+    }
+    ff_mcfps_bend_smooth_rows(&p, fp, smooth, 0, p.ch);
+    /* trajectories bent in the piecewise cases and one other of two */
+    p.bend = piecewise || rnd() % 2 ? mcfps_bend_weight(phi, p.phi_a) : 0;
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, fp, trust, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, fp, smooth, trust, vec, info, 0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
@@ -373,6 +392,9 @@ static void check_rows(int w, int h, int phi, int range)
         }
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
           w, h, phi, range, bad_sel);
+    for (int k = 0; k < cells; k++)
+        bent += vec[MCFPS_VEC_N * k + 2] || vec[MCFPS_VEC_N * k + 3];
+    CHECK(!piecewise || cells < 16 || !range || bent, "select rows, %dx%d phi %d: no trajectory bent", w, h, phi);
     /* every side and weight, vectors that leave the frame, every bend */
     for (int k = 0; k < cells; k++) {
         int16_t *v = vec + MCFPS_VEC_N * k;
@@ -396,7 +418,7 @@ static void check_rows(int w, int h, int phi, int range)
     }
     CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
           w, h, phi, range, bad_px);
-    free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb); free(fp);
+    free(a); free(b); free(o); free(ra); free(rb); free(fa); free(fb); free(fp); free(smooth);
     free(vec); free(vec1); free(info); free(info1);
 }
 
