@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""How far the frame-rate-conversion results of make frc-bench are from what
+better choices among the same methods, or a dense optical flow, would give.
+
+Reads the files tools/frc-bench.sh leaves in BUILDDIR/frc-bench (NAME.y4m,
+NAME.orig.gray and NAME.METHOD.gray) and prints, per clip, the luma PSNR of
+the rebuilt frames 1, 3, ..., 37 (the bench's frames) for:
+  method    the bench's method given by --method (default mcfps-dis)
+  best      the best of the other methods present (minterp, minterp-aobmc,
+            blend, repeat), as the bench's "best other"
+  oracle    each 16x16 block taken from whichever of --method and the
+            interpolating methods (all but repeat, whose exact copies of
+            repeated pictures no interpolation can know) is closest to the
+            original there: what a perfect choice among them would give
+  flow      (with --flow, needs python3-opencv) OpenCV's DIS optical flow,
+            preset medium (with its variational refinement), both directions,
+            the intermediate flows approximated from them at the middle,
+            both frames warped (bicubic) and averaged
+
+usage: tools/frc-headroom.py [--builddir build] [--method mcfps-dis] [--flow] CLIP...
+Debian packages: python3-numpy, python3-opencv for --flow.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+OTHERS = ["minterp", "minterp-aobmc", "blend", "repeat"]
+BLOCK = 16
+
+
+def y4m_size(path):
+    with open(path, "rb") as f:
+        header = f.readline().split()
+    w = int(next(x for x in header if x.startswith(b"W"))[1:])
+    h = int(next(x for x in header if x.startswith(b"H"))[1:])
+    return w, h
+
+
+def gray(path, w, h):
+    return np.fromfile(path, np.uint8).reshape(-1, h, w)
+
+
+def psnr(mse):
+    return 100.0 if mse == 0 else 10 * np.log10(255.0 * 255.0 / mse)
+
+
+def frame_mse(a, b):
+    return float(np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2))
+
+
+def flow_interpolate(cv2, dis, a, b):
+    """The middle frame from a and b along OpenCV's DIS flow."""
+    h, w = a.shape
+    gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    fab = dis.calc(a, b, None)
+    fba = dis.calc(b, a, None)
+    # flows from the middle instant into a and into b (both at t = 1/2)
+    fta = 0.25 * (fba - fab)
+    ftb = 0.25 * (fab - fba)
+    wa = cv2.remap(a.astype(np.float32), gx + fta[..., 0], gy + fta[..., 1], cv2.INTER_CUBIC,
+                   borderMode=cv2.BORDER_REPLICATE)
+    wb = cv2.remap(b.astype(np.float32), gx + ftb[..., 0], gy + ftb[..., 1], cv2.INTER_CUBIC,
+                   borderMode=cv2.BORDER_REPLICATE)
+    return np.clip(np.rint((wa + wb) / 2), 0, 255)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--builddir", default=os.environ.get("BUILDDIR", "build"))
+    ap.add_argument("--method", default="mcfps-dis")
+    ap.add_argument("--flow", action="store_true")
+    ap.add_argument("clips", nargs="+")
+    args = ap.parse_args()
+    d = os.path.join(args.builddir, "frc-bench")
+    cv2 = dis = None
+    if args.flow:
+        import cv2
+        dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM)
+
+    print("clip       %-10s %-10s %-10s %s" % (args.method, "best", "oracle", "flow" if args.flow else ""))
+    for clip in args.clips:
+        w, h = y4m_size(os.path.join(d, clip + ".y4m"))
+        orig = gray(os.path.join(d, clip + ".orig.gray"), w, h)
+        ours = gray(os.path.join(d, "%s.%s.gray" % (clip, args.method)), w, h)
+        others = {m: gray(os.path.join(d, "%s.%s.gray" % (clip, m)), w, h) for m in OTHERS
+                  if os.path.exists(os.path.join(d, "%s.%s.gray" % (clip, m)))}
+        last = min([len(orig), len(ours)] + [len(v) for v in others.values()]) - 2
+        frames = range(1, min(38, last + 1), 2)
+        bh, bw = h // BLOCK * BLOCK, w // BLOCK * BLOCK
+        res = {"ours": [], "oracle": [], "flow": []}
+        per_other = {m: [] for m in others}
+        for n in frames:
+            o = orig[n].astype(np.float64)
+            res["ours"].append(psnr(frame_mse(o, ours[n])))
+            for m, v in others.items():
+                per_other[m].append(psnr(frame_mse(o, v[n])))
+            best = None
+            for v in [ours] + [v for m, v in others.items() if m != "repeat"]:
+                e = ((v[n].astype(np.float64) - o) ** 2)[:bh, :bw]
+                e = e.reshape(bh // BLOCK, BLOCK, bw // BLOCK, BLOCK).sum(axis=(1, 3))
+                best = e if best is None else np.minimum(best, e)
+            res["oracle"].append(psnr(best.sum() / (bh * bw)))
+            if args.flow:
+                res["flow"].append(psnr(frame_mse(o, flow_interpolate(cv2, dis, orig[n - 1], orig[n + 1]))))
+        best_other = max(np.mean(v) for v in per_other.values()) if per_other else float("nan")
+        print("%-10s %-10.2f %-10.2f %-10.2f %s" % (clip, np.mean(res["ours"]), best_other,
+                                                    np.mean(res["oracle"]),
+                                                    "%.2f" % np.mean(res["flow"]) if args.flow else ""))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
