@@ -190,33 +190,26 @@ md5s() {
     ff "$n" "$@" -f framemd5 -
     grep -v '^#' "$tmp/$n.out" | awk -F, '{ print $NF }' > "$tmp/$n.md5"
 }
+# pairs_changed OPTION SOURCE: the output frames (50 fps from 25) in which
+# mcfps with OPTION=1 and OPTION=0 differ must be those of the pairs with a
+# pair before them in the run: not the first, the cut (3, 4) or (4, 5)
+pairs_changed() {
+    for v in 1 0; do
+        md5s "$1-$v" -f lavfi -i "$2,gpume=device=cpu:dir=bi,mcfps=fps=50:$1=$v"
+    done
+    changed=$(paste -d' ' "$tmp/$1-1.md5" "$tmp/$1-0.md5" | awk '$1 != $2 { printf "%d ", NR - 1 }')
+    if [ "$(nframes "$tmp/$1-1.out")" -ne 20 ] || [ "$(nframes "$tmp/$1-0.out")" -ne 20 ]; then
+        bad "$1" "$(nframes "$tmp/$1-1.out") and $(nframes "$tmp/$1-0.out") frames, want 20"
+    elif [ "$changed" != "3 5 11 13 15 17 " ]; then
+        bad "$1" "$1=0 and $1=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
+    else
+        ok "$1"
+    fi
+}
 CUT="testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),3*n,150)':y='if(lt(n,4),n,110)'"
-for c in 1 0; do
-    md5s "check-$c" -f lavfi -i "$CUT,gpume=device=cpu:dir=bi,mcfps=fps=50:check=$c"
-done
-changed=$(paste -d' ' "$tmp/check-1.md5" "$tmp/check-0.md5" | awk '$1 != $2 { printf "%d ", NR - 1 }')
-if [ "$(nframes "$tmp/check-1.out")" -ne 20 ] || [ "$(nframes "$tmp/check-0.out")" -ne 20 ]; then
-    bad check "$(nframes "$tmp/check-1.out") and $(nframes "$tmp/check-0.out") frames, want 20"
-elif [ "$changed" != "3 5 11 13 15 17 " ]; then
-    bad check "check=0 and check=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
-else
-    ok check
-fi
-
-# the bend (bend=1, the default) changes the pairs that have a pair before
-# them in the run, and no other; the motion speeds up before the cut
-ACC="testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),2*n*n,150)':y='if(lt(n,4),n,110)'"
-for b in 1 0; do
-    md5s "bend-$b" -f lavfi -i "$ACC,gpume=device=cpu:dir=bi,mcfps=fps=50:bend=$b"
-done
-changed=$(paste -d' ' "$tmp/bend-1.md5" "$tmp/bend-0.md5" | awk '$1 != $2 { printf "%d ", NR - 1 }')
-if [ "$(nframes "$tmp/bend-1.out")" -ne 20 ] || [ "$(nframes "$tmp/bend-0.out")" -ne 20 ]; then
-    bad bend "$(nframes "$tmp/bend-1.out") and $(nframes "$tmp/bend-0.out") frames, want 20"
-elif [ "$changed" != "3 5 11 13 15 17 " ]; then
-    bad bend "bend=0 and bend=1 differ in output frames '$changed', want '3 5 11 13 15 17 '"
-else
-    ok bend
-fi
+pairs_changed check "$CUT"
+# the bend (bend=1, the default) likewise; the motion speeds up before the cut
+pairs_changed bend "testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),2*n*n,150)':y='if(lt(n,4),n,110)'"
 
 # runtime commands (sendcmd just before mcfps): one changes the frames from
 # the pair its frame ends (the frame of 0.2 s ends the pair (4, 5), whose
