@@ -457,10 +457,9 @@ MCFPS_FN int mcfps_sample_inside(const MCFPS_GLOBAL uint8_t *p, int stride, int 
 }
 
 /**
- * Whether every sample that the bilateral errors of vector (dx, dy) read at
- * offset (oax, oay) in A over the
- * window [x0, x1) x [y0, y1) read lies inside both planes, so that
- * mcfps_bilateral_px_inside() gives them.
+ * Whether every sample that the bilateral errors of vector (dx, dy), read at
+ * offset (oax, oay) in A, over the window [x0, x1) x [y0, y1) read lies
+ * inside both planes, so that mcfps_bilateral_px_inside() gives them.
  */
 MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, int y1,
                                  int oax, int oay, int dx, int dy)
