@@ -362,6 +362,13 @@ MCFPS_FN void mcfps_smooth_cell(const MCFPS_GLOBAL int16_t *raw, MCFPS_GLOBAL in
     out[2 * (j * cw + i) + 1] = mcfps_median(vy, n);
 }
 
+/** The luma pixel (*x, *y) that stands for cell (i, j): its centre, clamped into the frame. */
+MCFPS_FN void mcfps_cell_point(const McfpsParams *p, int i, int j, int *x, int *y)
+{
+    *x = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
+    *y = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
+}
+
 /** Index of the cell holding luma pixel (x, y), clamped into the grid. */
 MCFPS_FN int mcfps_cell_at(const McfpsParams *p, int x, int y)
 {
@@ -403,16 +410,16 @@ MCFPS_FN void mcfps_bend(const McfpsParams *p, const MCFPS_GLOBAL int16_t *fa, c
                          const uint8_t *smooth, int i, int j, int dx, int dy, int *bx, int *by)
 {
     const int k = j * p->cw + i;
-    int q, qi, qj;
+    int cx, cy, q, qi, qj;
 
     *bx = *by = 0;
     if (!p->bend || mcfps_abs(dx - fa[2 * k]) + mcfps_abs(dy - fa[2 * k + 1]) > MCFPS_BEND_GATE)
         return;
-    /* mcfps_cell_at() of where the straight trajectory leaves A */
-    qi = mcfps_clip((mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1) +
-                     (mcfps_off_a(dx, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->cw - 1);
-    qj = mcfps_clip((mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1) +
-                     (mcfps_off_a(dy, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->ch - 1);
+    /* mcfps_cell_at() of where the straight trajectory leaves A, kept as
+     * column and row for the smoothness test */
+    mcfps_cell_point(p, i, j, &cx, &cy);
+    qi = mcfps_clip((cx + (mcfps_off_a(dx, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->cw - 1);
+    qj = mcfps_clip((cy + (mcfps_off_a(dy, p->phi) >> 2)) >> MCFPS_CELL_LOG2, 0, p->ch - 1);
     q  = qj * p->cw + qi;
     if (smooth ? !smooth[q] : !mcfps_bend_smooth(p, fp, qi, qj))
         return;
@@ -511,11 +518,10 @@ MCFPS_FN void mcfps_candidate(const McfpsParams *p,
                               int i, int j, int c, int *dx, int *dy)
 {
     const int k  = j * p->cw + i;
-    const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
-    const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
-    int q = k, ox, oy;
+    int cx, cy, q = k, ox, oy;
     const MCFPS_GLOBAL int16_t *f = fa;
 
+    mcfps_cell_point(p, i, j, &cx, &cy);
     switch (c) {
     case 0:  f = fa; q = k; break;
     case 1:  f = fb; q = k; break;
@@ -666,12 +672,11 @@ MCFPS_FN int mcfps_search_finish(const McfpsParams *p,
 {
     const int k = j * p->cw + i;
     const int dx = st->bx, dy = st->by;
-    const int cx = mcfps_clip(i * MCFPS_CELL + MCFPS_CELL / 2, 0, p->width - 1);
-    const int cy = mcfps_clip(j * MCFPS_CELL + MCFPS_CELL / 2, 0, p->height - 1);
-    int bx, by, oax, oay;
+    int cx, cy, bx, by, oax, oay;
     const int err = (int)((st->best_sad * 16 + n / 2) / n);  /* mean |error|, 1/16 level */
     int side = MCFPS_SIDE_BOTH, m;
 
+    mcfps_cell_point(p, i, j, &cx, &cy);
     mcfps_bend(p, fa, fp, smooth, i, j, dx, dy, &bx, &by);
     oax = mcfps_off_a_bent(dx, bx, p->phi);
     oay = mcfps_off_a_bent(dy, by, p->phi);
