@@ -98,8 +98,9 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
         j1 = FFMIN(p->ch - 1, (y0 + mv->h + MCFPS_CELL / 2 - 1) >> MCFPS_CELL_LOG2);
         for (int j = j0; j <= j1; j++) {
             for (int i = i0; i <= i1; i++) {
-                const int cx = FFMIN(i * MCFPS_CELL + MCFPS_CELL / 2, p->width - 1);
-                const int cy = FFMIN(j * MCFPS_CELL + MCFPS_CELL / 2, p->height - 1);
+                int cx, cy;
+
+                mcfps_cell_point(p, i, j, &cx, &cy);
                 if (cx < x0 || cx >= x0 + mv->w || cy < y0 || cy >= y0 + mv->h)
                     continue;
                 field[2 * (j * p->cw + i)]     = qx;
@@ -113,13 +114,6 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
     return covered;
 }
 
-void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1)
-{
-    for (int j = j0; j < j1; j++)
-        for (int i = 0; i < p->cw; i++)
-            mcfps_smooth_cell(raw, out, p->cw, p->ch, i, j);
-}
-
 /* FFmpeg builds with -fno-tree-vectorize; these integer loops are written
  * for the vectoriser */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -127,6 +121,54 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 #else
 #define MCFPS_VECTORIZE
 #endif
+
+/* a and b in order, the lesser first */
+#define SORT2(a, b) do { const int16_t lo_ = FFMIN(a, b); b = FFMAX(a, b); a = lo_; } while (0)
+
+/**
+ * mcfps_smooth_cell() of the n components out[e] of a row of cells whose
+ * 3x3 neighbourhoods lie inside the grid: up, mid and down point at the same
+ * component in the rows above, of and below them, a cell's neighbours are
+ * two components away. The median of nine by a network of exchanges, which
+ * the vectoriser takes; it equals the middle of the nine sorted.
+ */
+static MCFPS_VECTORIZE void median9_row(int16_t *restrict out, const int16_t *up, const int16_t *mid,
+                                        const int16_t *down, int n)
+{
+    for (int e = 0; e < n; e++) {
+        int16_t v0 = up[e - 2],   v1 = up[e],   v2 = up[e + 2];
+        int16_t v3 = mid[e - 2],  v4 = mid[e],  v5 = mid[e + 2];
+        int16_t v6 = down[e - 2], v7 = down[e], v8 = down[e + 2];
+
+        /* each triple sorted, then the largest of the least, the median of
+         * the middles and the least of the largest */
+        SORT2(v1, v2); SORT2(v4, v5); SORT2(v7, v8);
+        SORT2(v0, v1); SORT2(v3, v4); SORT2(v6, v7);
+        SORT2(v1, v2); SORT2(v4, v5); SORT2(v7, v8);
+        v3 = FFMAX(v0, v3); v6 = FFMAX(v3, v6);     /* largest of the least */
+        v5 = FFMIN(v5, v8); v2 = FFMIN(v2, v5);     /* least of the largest */
+        SORT2(v1, v4); SORT2(v4, v7); v4 = FFMAX(v1, v4); /* median of the middles */
+        SORT2(v6, v4); v4 = FFMAX(v6, FFMIN(v4, v2)); /* median of the three */
+        out[e] = v4;
+    }
+}
+
+void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out, int j0, int j1)
+{
+    const int cw = p->cw, ch = p->ch;
+
+    for (int j = j0; j < j1; j++) {
+        if (j > 0 && j < ch - 1 && cw > 2) {
+            const int16_t *mid = raw + 2 * j * cw;
+            median9_row(out + 2 * j * cw + 2, mid - 2 * cw + 2, mid + 2, mid + 2 * cw + 2, 2 * (cw - 2));
+            mcfps_smooth_cell(raw, out, cw, ch, 0, j);
+            mcfps_smooth_cell(raw, out, cw, ch, cw - 1, j);
+            continue;
+        }
+        for (int i = 0; i < cw; i++)
+            mcfps_smooth_cell(raw, out, cw, ch, i, j);
+    }
+}
 
 /**
  * Bilateral error over a w x h window (w <= MCFPS_WIN) whose bilinear
@@ -285,7 +327,7 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
 
 #if 4 * MCFPS_CELL * MCFPS_CELL * MCFPS_OBMC_RMAX > INT16_MAX
-#error "accumulate() keeps the OBMC weights in int16_t"
+#error "mix_tile() keeps the OBMC weights in int16_t"
 #endif
 
 /**
@@ -433,27 +475,50 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 }
 
 /**
- * Add one cell's terms to a tile: acc += wx wy r P and wsum += wx wy r over
- * w x h pixels, P = (m mc + (256 - m) avg + 128) >> 8 with
- * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one).
- * Rows are TILE apart. The weights and terms fit int16_t (wx wy r at most
- * 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit and widening
- * multiplies.
+ * One cell's term of a tile: P = (m mc + (256 - m) avg + 128) >> 8 with
+ * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one), weighted
+ * by the cell's OBMC weight r. Rows of va and vb are TILE apart.
  */
-static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, const int16_t *vb,
-                                       const int16_t *avg, const int16_t *wx, const int16_t *wy,
-                                       int w, int h, int ca, int cb, int m, int r)
+typedef struct TileTerm {
+    const int16_t *va, *vb;
+    int ca, cb, m, r;
+} TileTerm;
+
+/**
+ * The weighted sums of a w x h tile from its four cells' terms t[c] (c:
+ * column c & 1, row c >> 1) and window weights wx, wy: acc = sum wt P and
+ * wsum = sum wt, wt = wx wy r. The weights and terms fit int16_t (wx wy r
+ * at most 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit and
+ * widening multiplies. Rows are TILE apart.
+ */
+static MCFPS_VECTORIZE void mix_tile(int *restrict acc, int *restrict wsum, const TileTerm *t, const int16_t *avg,
+                                     int16_t (*wx)[TILE], int16_t (*wy)[TILE], int w, int h)
 {
-    const int16_t ca16 = ca, cb16 = cb, m16 = m, avg_w = MCFPS_PHI_ONE - m;
+    const int16_t *va0 = t[0].va, *va1 = t[1].va, *va2 = t[2].va, *va3 = t[3].va;
+    const int16_t *vb0 = t[0].vb, *vb1 = t[1].vb, *vb2 = t[2].vb, *vb3 = t[3].vb;
+    const int16_t ca0 = t[0].ca, ca1 = t[1].ca, ca2 = t[2].ca, ca3 = t[3].ca;
+    const int16_t cb0 = t[0].cb, cb1 = t[1].cb, cb2 = t[2].cb, cb3 = t[3].cb;
+    const int16_t m0 = t[0].m, m1 = t[1].m, m2 = t[2].m, m3 = t[3].m;
+    const int16_t n0 = MCFPS_PHI_ONE - m0, n1 = MCFPS_PHI_ONE - m1;
+    const int16_t n2 = MCFPS_PHI_ONE - m2, n3 = MCFPS_PHI_ONE - m3;
 
     for (int y = 0; y < h; y++) {
-        const int16_t wyr = wy[y] * r;
+        const int16_t w0 = wy[0][y] * t[0].r, w1 = wy[0][y] * t[1].r;
+        const int16_t w2 = wy[1][y] * t[2].r, w3 = wy[1][y] * t[3].r;
+
         for (int x = 0; x < w; x++) {
             const int o = y * TILE + x;
-            const int16_t wt = wx[x] * wyr;
-            const int16_t mc = (ca16 * va[o] + cb16 * vb[o] + 128) >> 8;
-            acc[o]  += wt * (int16_t)((m16 * mc + avg_w * avg[o] + 128) >> 8);
-            wsum[o] += wt;
+            const int16_t t0 = wx[0][x] * w0, t1 = wx[1][x] * w1;
+            const int16_t t2 = wx[0][x] * w2, t3 = wx[1][x] * w3;
+            const int16_t mc0 = (ca0 * va0[o] + cb0 * vb0[o] + 128) >> 8;
+            const int16_t mc1 = (ca1 * va1[o] + cb1 * vb1[o] + 128) >> 8;
+            const int16_t mc2 = (ca2 * va2[o] + cb2 * vb2[o] + 128) >> 8;
+            const int16_t mc3 = (ca3 * va3[o] + cb3 * vb3[o] + 128) >> 8;
+            acc[o]  = t0 * (int16_t)((m0 * mc0 + n0 * avg[o] + 128) >> 8) +
+                      t1 * (int16_t)((m1 * mc1 + n1 * avg[o] + 128) >> 8) +
+                      t2 * (int16_t)((m2 * mc2 + n2 * avg[o] + 128) >> 8) +
+                      t3 * (int16_t)((m3 * mc3 + n3 * avg[o] + 128) >> 8);
+            wsum[o] = t0 + t1 + t2 + t3;
         }
     }
 }
@@ -463,10 +528,28 @@ static MCFPS_VECTORIZE void accumulate(int *acc, int *wsum, const int16_t *va, c
  * (acc + wsum / 2) / wsum, in double, which is exact (both terms lie below
  * 2^31, the quotient below 2^8) and which the vectoriser takes.
  */
-static MCFPS_VECTORIZE void normalize_row(uint8_t *dst, int step, const int *acc, const int *wsum, int w)
+static MCFPS_VECTORIZE void normalize_row(uint8_t *restrict dst, int step, const int *acc, const int *wsum, int w)
 {
     for (int x = 0; x < w; x++)
         dst[x * step] = (int)((double)(acc[x] + wsum[x] / 2) / wsum[x]);
+}
+
+/** The plain average at phase phi (mcfps_blend_pixel()) of a w x h tile, its rows TILE apart. */
+static av_always_inline void blend_tile_c(int16_t *avg, const uint8_t *a, ptrdiff_t sa,
+                                          const uint8_t *b, ptrdiff_t sb, int step, int phi, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            avg[y * TILE + x] = mcfps_blend_pixel(a[y * sa + x * step], b[y * sb + x * step], phi);
+}
+
+static MCFPS_VECTORIZE void blend_tile(int16_t *avg, const uint8_t *a, ptrdiff_t sa,
+                                       const uint8_t *b, ptrdiff_t sb, int step, int phi, int w, int h)
+{
+    if (step == 1)
+        blend_tile_c(avg, a, sa, b, sb, 1, phi, w, h);
+    else
+        blend_tile_c(avg, a, sa, b, sb, step, phi, w, h);
 }
 
 /**
@@ -501,18 +584,15 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
         for (int ti = -1; ti * tw + tw / 2 < pl->w; ti++) {
             const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
             const int w = tx1 - tx0, h = ty1 - ty0;
-            int acc[TILE * TILE] = { 0 }, wsum[TILE * TILE] = { 0 };
+            int acc[TILE * TILE], wsum[TILE * TILE];
             int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
             const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
             int16_t wx[2][TILE], wy[2][TILE];
             int cell_v[4][MCFPS_VEC_N];
+            TileTerm t[4];
 
-            for (int y = 0; y < h; y++) {
-                const uint8_t *ra = pl->a + (ptrdiff_t)(ty0 + y) * pl->sa + tx0 * step;
-                const uint8_t *rb = pl->b + (ptrdiff_t)(ty0 + y) * pl->sb + tx0 * step;
-                for (int x = 0; x < w; x++)
-                    avg[y * TILE + x] = mcfps_blend_pixel(ra[x * step], rb[x * step], phi);
-            }
+            blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
+                       pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
             /* window weights of the left or right, upper or lower cell */
             for (int x = 0; x < w; x++) {
                 const int tx = (((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
@@ -529,19 +609,19 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int cj = mcfps_clip(tj + (c >> 1), 0, p->ch - 1);
                 const int k  = cj * p->cw + ci;
                 const int16_t *v = vec + MCFPS_VEC_N * k;
-                const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]), r = MCFPS_INFO_R(info[k]);
+                const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]);
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
                 int pax, pay, pbx, pby;
 
                 mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
                 for (int e = 0; e < MCFPS_VEC_N; e++)
                     cell_v[c][e] = v[e];
+                t[c].r = MCFPS_INFO_R(info[k]);
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
                     inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
                     if (!m) {
                         /* the term is the plain average: (256 avg + 128) >> 8 */
-                        accumulate(acc, wsum, avg, avg, avg, wx[c & 1], wy[c >> 1], w, h,
-                                   MCFPS_PHI_ONE, 0, 0, r);
+                        t[c] = (TileTerm){ avg, avg, MCFPS_PHI_ONE, 0, 0, t[c].r };
                         continue;
                     }
                     /* a predicted block depends on the vector and its bend
@@ -562,30 +642,33 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                         predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 0, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
-                    accumulate(acc, wsum, side == MCFPS_SIDE_B ? vb_of[c] : va_of[c],
-                               side == MCFPS_SIDE_A ? va_of[c] : vb_of[c],
-                               avg, wx[c & 1], wy[c >> 1], w, h,
-                               side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0,
-                               side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0, m, r);
+                    t[c].va = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
+                    t[c].vb = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
+                    t[c].ca = side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0;
+                    t[c].cb = side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
+                    t[c].m  = m;
                 } else {
                     /* a footprint crosses an edge of the plane: both
                      * predictions from clamped copies, mcfps_render_term()'s
-                     * test of the ends sample by sample */
+                     * test of the ends sample by sample; the term itself
+                     * takes the place of the prediction, unfaded */
+                    int16_t *term = pred[c][0];
+
                     predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, 1, pred[c][0]);
                     predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 1, pred[c][1]);
                     for (int y = 0; y < h; y++) {
                         for (int x = 0; x < w; x++) {
-                            const int o  = y * TILE + x;
-                            const int wt = wx[c & 1][x] * wy[c >> 1][y] * r;
-                            acc[o]  += wt * mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
-                                                             pax + (x << sx), pay + (y << sy),
-                                                             pbx + (x << sx), pby + (y << sy),
-                                                             pred[c][0][o], pred[c][1][o], avg[o]);
-                            wsum[o] += wt;
+                            const int o = y * TILE + x;
+                            term[o] = mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
+                                                       pax + (x << sx), pay + (y << sy),
+                                                       pbx + (x << sx), pby + (y << sy),
+                                                       pred[c][0][o], pred[c][1][o], avg[o]);
                         }
                     }
+                    t[c] = (TileTerm){ term, term, MCFPS_PHI_ONE, 0, MCFPS_PHI_ONE, t[c].r };
                 }
             }
+            mix_tile(acc, wsum, t, avg, wx, wy, w, h);
             for (int y = 0; y < h; y++)
                 normalize_row(pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0 * step, step,
                               acc + y * TILE, wsum + y * TILE, w);

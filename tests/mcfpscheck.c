@@ -199,6 +199,27 @@ static void check_median(void)
     CHECK(out[2] == 3 && out[3] == 6, "median of cell (1,0): (%d, %d)", out[2], out[3]);
     /* cell (0, 0): cells (0,0) (1,0) (0,1) (1,1): x 1 2 4 100 -> 2; y -100 6 8 9 -> 6 */
     CHECK(out[0] == 2 && out[1] == 6, "median of cell (0,0): (%d, %d)", out[0], out[1]);
+    /* the rows' faster paths against mcfps_smooth_cell(): grids of every
+     * small size, wide fields, few values (ties) and extremes, in slices */
+    for (int t = 0; t < 400; t++) {
+        McfpsParams q = { .cw = 1 + rnd() % 40, .ch = 1 + rnd() % 12 };
+        const int cells = q.cw * q.ch, kind = rnd() % 3, slices = 1 + rnd() % 4;
+        int16_t *r = malloc(cells * 4), *o = malloc(cells * 4), *o1 = malloc(cells * 4);
+        int bad = 0;
+
+        for (int k = 0; k < 2 * cells; k++)
+            r[k] = kind == 0 ? rnd() % 2001 - 1000 : kind == 1 ? rnd() % 3 - 1 :
+                   (rnd() & 1 ? INT16_MAX : INT16_MIN);
+        for (int s = 0; s < slices; s++)
+            ff_mcfps_smooth_rows(&q, r, o, q.ch * s / slices, q.ch * (s + 1) / slices);
+        for (int j = 0; j < q.ch; j++)
+            for (int i = 0; i < q.cw; i++)
+                mcfps_smooth_cell(r, o1, q.cw, q.ch, i, j);
+        for (int k = 0; k < 2 * cells; k++)
+            bad += o[k] != o1[k];
+        CHECK(!bad, "smooth rows, %dx%d cells: %d components differ from mcfps_smooth_cell", q.cw, q.ch, bad);
+        free(r); free(o); free(o1);
+    }
 }
 
 /*
@@ -404,17 +425,18 @@ static void check_rows(int w, int h, int phi, int range)
         v[3] = rnd() % 3 ? v[3] : rnd() % (2 * MCFPS_BEND_MAX + 1) - MCFPS_BEND_MAX;
         info[k] = MCFPS_INFO(rnd() % 3, rnd() % 3 ? rnd() % 257 : 256 * (rnd() & 1), 1 + rnd() % MCFPS_OBMC_RMAX);
     }
-    for (int l = 0; l < 3; l++) {
-        const int lx = l > 0, ly = l == 1;
-        McfpsPlane pl = { .a = a, .b = b, .dst = o, .sa = w, .sb = w, .sd = w, .step = 1,
+    /* luma, 4:2:2 and 4:2:0 chroma, and interleaved 4:2:0 chroma (nv12) */
+    for (int l = 0; l < 4; l++) {
+        const int lx = l > 0, ly = l & 1, step = 1 + (l == 3);
+        McfpsPlane pl = { .a = a, .b = b, .dst = o, .sa = w, .sb = w, .sd = w, .step = step,
                           .w = (w + lx) >> lx, .h = (h + ly) >> ly, .lx = lx, .ly = ly };
         const int slices = 1 + l;
         for (int s = 0; s < slices; s++)
             ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
         for (int y = 0; y < pl.h; y++)
             for (int x = 0; x < pl.w; x++)
-                bad_px += o[y * w + x] != mcfps_render_pixel(&p, a, w, b, w, 1, pl.w, pl.h, lx, ly,
-                                                             vec, info, x, y);
+                bad_px += o[y * w + x * step] != mcfps_render_pixel(&p, a, w, b, w, step, pl.w, pl.h, lx, ly,
+                                                                    vec, info, x, y);
     }
     CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
           w, h, phi, range, bad_px);
