@@ -437,9 +437,10 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy, fw = w + 2 * half - 1;
-    /* chroma is predicted 8 samples wide: a narrower tile is packed, its
-     * rows padded to the 8 samples' footprint */
-    const int pack = clamped || pl->step != 1 || (!luma && w < TILE);
+    /* chroma is predicted 8 samples wide, the samples beyond w unused: a
+     * narrower tile whose 8 samples' footprint crosses the plane's right
+     * edge is packed, its rows padded to that footprint */
+    const int pack = clamped || pl->step != 1 || (!luma && w < TILE && x0 - half + 1 + TILE + 3 > pl->w);
     const int ps = luma ? fw : TILE + 3;
     /* the footprint's samples, packed: interleaved chroma, clamped or narrow */
     uint8_t packed[(TILE + 7) * (TILE + 7)];
@@ -447,10 +448,10 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 
     if (pack) {
         /* clamping changes nothing where the footprint lies inside */
+        if (ps > fw)
+            memset(packed, 0, ps * (h + 2 * half - 1));
         copy_clamped(packed, ps, src, stride, pl->step, pl->w, pl->h,
                      x0 - half + 1, y0 - half + 1, fw, h + 2 * half - 1);
-        for (int y = 0; y < h + 2 * half - 1 && ps > fw; y++)
-            memset(packed + y * ps + fw, 0, ps - fw);
         src    = packed + (half - 1) * ps + half - 1;
         stride = ps;
     } else {
