@@ -20,9 +20,9 @@
 
 %include "libavutil/x86/x86util.asm"
 
-SECTION_RODATA
+SECTION_RODATA 32
 
-pw_2048: times 8 dw 2048
+pw_2048: times 16 dw 2048
 pw_255:  times 8 dw 255
 pd_2048: times 4 dd 2048
 ; the pairs of samples (k + t, k + t + 1), k = 0 .. 7, of a row's 15 samples
@@ -101,6 +101,109 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
 .end:
     mov          eax, sumd
     RET
+
+%if HAVE_AVX2_EXTERNAL
+; BILINEAR2 dst, hi, src, stride, w0, w1: BILINEAR of two rows at once, rows
+; 0 and 1 in the low and high lanes of m<dst> (m<hi> a temporary); clobbers
+; m5, m12, m13
+%macro BILINEAR2 6
+    movu          xm%1, [%3]
+    vinserti128    m%1, m%1, [%3+%4], 1      ; rows 0 and 1
+    movu          xm12, [%3+1]
+    vinserti128    m12, m12, [%3+%4+1], 1
+    punpckhbw      m%2, m%1, m12
+    punpcklbw      m%1, m12
+    pmaddubsw      m%1, %5
+    pmaddubsw      m%2, %5
+    movu          xm12, [%3+%4]
+    vinserti128    m12, m12, [%3+%4*2], 1    ; rows 1 and 2
+    movu          xm13, [%3+%4+1]
+    vinserti128    m13, m13, [%3+%4*2+1], 1
+    punpckhbw       m5, m12, m13
+    punpcklbw      m12, m13
+    pmaddubsw      m12, %6
+    pmaddubsw       m5, %6
+    paddw          m%1, m12
+    paddw          m%2, m5
+    pmulhrsw       m%1, m10                  ; (x + 8) >> 4
+    pmulhrsw       m%2, m10
+    packuswb       m%1, m%2                  ; in lane: each row's 16 samples
+%endmacro
+
+; BILINEAR1 dst, hi, src, stride, w0, w1: BILINEAR of one row into the low
+; lane, xmm registers; clobbers m4, m5
+%macro BILINEAR1 6
+    movu          xm%1, [%3]
+    movu           xm4, [%3+1]
+    punpckhbw     xm%2, xm%1, xm4
+    punpcklbw     xm%1, xm4
+    pmaddubsw     xm%1, %5
+    pmaddubsw     xm%2, %5
+    movu           xm4, [%3+%4]
+    movu           xm5, [%3+%4+1]
+    punpcklbw      xm4, xm5
+    pmaddubsw      xm4, %6
+    paddw         xm%1, xm4
+    movu           xm4, [%3+%4]
+    punpckhbw      xm4, xm5
+    pmaddubsw      xm4, %6
+    paddw         xm%2, xm4
+    pmulhrsw      xm%1, xm10
+    pmulhrsw      xm%2, xm10
+    packuswb      xm%1, xm%2
+%endmacro
+
+;------------------------------------------------------------------------------
+; ff_mcfps_bilateral_sad16 with two rows a step, one in each lane; the sum is
+; tested against the limit every two rows
+;------------------------------------------------------------------------------
+INIT_YMM avx2
+cglobal mcfps_bilateral_sad16, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
+    movq          xm9, [wq]
+    vpbroadcastw   m6, xm9              ; a's row 0 weights, pairs
+    psrlq         xm9, 16
+    vpbroadcastw   m7, xm9              ; a's row 1
+    psrlq         xm9, 16
+    vpbroadcastw   m8, xm9              ; b's row 0
+    psrlq         xm9, 16
+    vpbroadcastw   m9, xm9              ; b's row 1
+    mova          m10, [pw_2048]
+    pxor          m11, m11              ; the sum, four quadwords
+    xor          sumd, sumd
+    sub            hd, 2
+    jl .last
+.rows:
+    BILINEAR2       0, 2, aq, astrideq, m6, m7
+    BILINEAR2       1, 3, bq, bstrideq, m8, m9
+    psadbw         m0, m1
+    paddq         m11, m0
+    vextracti128  xm1, m11, 1
+    paddq         xm1, xm11
+    pshufd        xm0, xm1, q1032
+    paddq         xm0, xm1
+    movd         sumd, xm0
+    cmp          sumd, limitd
+    jae .end
+    lea            aq, [aq+astrideq*2]
+    lea            bq, [bq+bstrideq*2]
+    sub            hd, 2
+    jge .rows
+.last:
+    cmp            hd, -1
+    jne .end
+    BILINEAR1       0, 2, aq, astrideq, xm6, xm7
+    BILINEAR1       1, 3, bq, bstrideq, xm8, xm9
+    psadbw        xm0, xm1
+    vextracti128  xm1, m11, 1
+    paddq         xm1, xm11
+    paddq         xm0, xm1
+    pshufd        xm1, xm0, q1032
+    paddq         xm0, xm1
+    movd         sumd, xm0
+.end:
+    mov           eax, sumd
+    RET
+%endif
 
 ; VPAIR acc_lo, acc_hi, row, coefficients: add the vertical pair of
 ; rows row and row + 1 of the stack, weighed, to the dword sums
