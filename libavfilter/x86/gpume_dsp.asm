@@ -20,7 +20,7 @@
 
 %include "libavutil/x86/x86util.asm"
 
-SECTION_RODATA
+SECTION_RODATA 32
 
 pw_2048: times 8 dw 2048
 ; the bilinear weights (4 - fx) (4 - fy), fx (4 - fy), (4 - fx) fy, fx fy of
@@ -167,5 +167,57 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
     dec        rowsd
     jg .brow
     RET
+
+;------------------------------------------------------------------------------
+; ff_gpume_sad8x8_grid with four blocks a step, two in each lane; the last
+; two of a row of a number of blocks not a multiple of four in xmm registers
+;------------------------------------------------------------------------------
+%if HAVE_AVX2_EXTERNAL
+INIT_YMM avx2
+cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows, x, cblk, rblk
+    movsxdifnidn colsq, colsd
+    shl        colsq, 3                 ; blocks to samples
+.brow:
+    xor           xq, xq
+.bcol:
+    lea        cblkq, [curq+xq]
+    lea        rblkq, [refq+xq]
+    lea           xq, [xq+32]
+    cmp           xq, colsq
+    jg .pair
+    pxor          m0, m0
+%rep 8
+    movu          m1, [cblkq]
+    psadbw        m1, [rblkq]
+    paddd         m0, m1
+    add        cblkq, cstrideq
+    add        rblkq, rstrideq
+%endrep
+    vextracti128 xm1, m0, 1
+    shufps       xm0, xm1, q2020        ; the four sums, from the low dwords
+    movu      [sadq], xm0
+    add         sadq, 16
+    cmp           xq, colsq
+    jl .bcol
+    jmp .next
+.pair:
+    pxor         xm0, xm0
+%rep 8
+    movu         xm1, [cblkq]
+    psadbw       xm1, [rblkq]
+    paddd        xm0, xm1
+    add        cblkq, cstrideq
+    add        rblkq, rstrideq
+%endrep
+    pshufd       xm0, xm0, q0020
+    movq      [sadq], xm0
+    add         sadq, 8
+.next:
+    lea         curq, [curq+cstrideq*8]
+    lea         refq, [refq+rstrideq*8]
+    dec        rowsd
+    jg .brow
+    RET
+%endif
 
 %endif ; ARCH_X86_64

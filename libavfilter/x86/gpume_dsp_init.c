@@ -29,6 +29,8 @@ void ff_gpume_sad4x4_rows_sse4(uint16_t *sad, ptrdiff_t sad_stride,
                                const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
 void ff_gpume_sad8x8_grid_sse2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
+void ff_gpume_sad8x8_grid_avx2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                               const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
 uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
@@ -43,5 +45,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad_qpel = ff_gpume_sad_qpel_ssse3;
     if (EXTERNAL_SSE4(cpu_flags))
         c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
+    if (EXTERNAL_AVX2_FAST(cpu_flags))
+        c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
 #endif
 }
