@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "libavutil/mem_internal.h"
 #include "libavutil/pixdesc.h"
 
 #include "mcfps_backend.h"
@@ -327,7 +328,7 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
 
 #if 4 * MCFPS_CELL * MCFPS_CELL * MCFPS_OBMC_RMAX > INT16_MAX
-#error "mix_tile() keeps the OBMC weights in int16_t"
+#error "mix_sums() keeps the OBMC weights in int16_t"
 #endif
 
 /**
@@ -403,16 +404,6 @@ static void predict8_8tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, 
     predict_tile8(src, stride, taps, 8, h, out);
 }
 
-void ff_mcfps_dsp_init(McfpsDSPContext *c)
-{
-    c->bilateral_sad16 = bilateral_sad16_c;
-    c->predict8_8tap   = predict8_8tap_c;
-    c->predict8_4tap   = predict8_4tap_c;
-#if ARCH_X86 && HAVE_X86ASM
-    ff_mcfps_dsp_init_x86(c);
-#endif
-}
-
 /**
  * Whether the footprints of a filter of 2 * half taps at the positions
  * pos0 .. pos1 (units of 1/2^s pixel) lie inside [0, size): then no sample
@@ -476,41 +467,34 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 }
 
 /**
- * One cell's term of a tile: P = (m mc + (256 - m) avg + 128) >> 8 with
- * mc = (ca va + cb vb + 128) >> 8 (ca + cb = 256: both ends or one), weighted
- * by the cell's OBMC weight r. Rows of va and vb are TILE apart.
+ * The weighted sums of a w x h tile from its four cells' terms (c: column
+ * c & 1, row c >> 1): acc = sum wt P and wsum = sum wt over the cells, with
+ * P = (m mc + (256 - m) avg + 128) >> 8, mc = ((256 - cb) va + cb vb + 128) >> 8,
+ * va = pred[2 c], vb = pred[2 c + 1], cb = coef[c], m = coef[4 + c] and
+ * wt = wx[TILE (c & 1) + x] wyr[4 y + c]. The weights and terms fit int16_t
+ * (wx wy r at most 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit
+ * and widening multiplies. Rows are TILE apart.
  */
-typedef struct TileTerm {
-    const int16_t *va, *vb;
-    int ca, cb, m, r;
-} TileTerm;
-
-/**
- * The weighted sums of a w x h tile from its four cells' terms t[c] (c:
- * column c & 1, row c >> 1) and window weights wx, wy: acc = sum wt P and
- * wsum = sum wt, wt = wx wy r. The weights and terms fit int16_t (wx wy r
- * at most 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit and
- * widening multiplies. Rows are TILE apart.
- */
-static MCFPS_VECTORIZE void mix_tile(int *restrict acc, int *restrict wsum, const TileTerm *t, const int16_t *avg,
-                                     int16_t (*wx)[TILE], int16_t (*wy)[TILE], int w, int h)
+static MCFPS_VECTORIZE void mix_sums(int *restrict acc, int *restrict wsum, const int16_t *const *pred,
+                                     const int16_t *avg, const int16_t *coef, const int16_t *wx,
+                                     const int16_t *wyr, int w, int h)
 {
-    const int16_t *va0 = t[0].va, *va1 = t[1].va, *va2 = t[2].va, *va3 = t[3].va;
-    const int16_t *vb0 = t[0].vb, *vb1 = t[1].vb, *vb2 = t[2].vb, *vb3 = t[3].vb;
-    const int16_t ca0 = t[0].ca, ca1 = t[1].ca, ca2 = t[2].ca, ca3 = t[3].ca;
-    const int16_t cb0 = t[0].cb, cb1 = t[1].cb, cb2 = t[2].cb, cb3 = t[3].cb;
-    const int16_t m0 = t[0].m, m1 = t[1].m, m2 = t[2].m, m3 = t[3].m;
+    const int16_t *va0 = pred[0], *vb0 = pred[1], *va1 = pred[2], *vb1 = pred[3];
+    const int16_t *va2 = pred[4], *vb2 = pred[5], *va3 = pred[6], *vb3 = pred[7];
+    const int16_t cb0 = coef[0], cb1 = coef[1], cb2 = coef[2], cb3 = coef[3];
+    const int16_t ca0 = MCFPS_PHI_ONE - cb0, ca1 = MCFPS_PHI_ONE - cb1;
+    const int16_t ca2 = MCFPS_PHI_ONE - cb2, ca3 = MCFPS_PHI_ONE - cb3;
+    const int16_t m0 = coef[4], m1 = coef[5], m2 = coef[6], m3 = coef[7];
     const int16_t n0 = MCFPS_PHI_ONE - m0, n1 = MCFPS_PHI_ONE - m1;
     const int16_t n2 = MCFPS_PHI_ONE - m2, n3 = MCFPS_PHI_ONE - m3;
 
     for (int y = 0; y < h; y++) {
-        const int16_t w0 = wy[0][y] * t[0].r, w1 = wy[0][y] * t[1].r;
-        const int16_t w2 = wy[1][y] * t[2].r, w3 = wy[1][y] * t[3].r;
+        const int16_t w0 = wyr[4 * y], w1 = wyr[4 * y + 1], w2 = wyr[4 * y + 2], w3 = wyr[4 * y + 3];
 
         for (int x = 0; x < w; x++) {
             const int o = y * TILE + x;
-            const int16_t t0 = wx[0][x] * w0, t1 = wx[1][x] * w1;
-            const int16_t t2 = wx[0][x] * w2, t3 = wx[1][x] * w3;
+            const int16_t t0 = wx[x] * w0, t1 = wx[TILE + x] * w1;
+            const int16_t t2 = wx[x] * w2, t3 = wx[TILE + x] * w3;
             const int16_t mc0 = (ca0 * va0[o] + cb0 * vb0[o] + 128) >> 8;
             const int16_t mc1 = (ca1 * va1[o] + cb1 * vb1[o] + 128) >> 8;
             const int16_t mc2 = (ca2 * va2[o] + cb2 * vb2[o] + 128) >> 8;
@@ -533,6 +517,35 @@ static MCFPS_VECTORIZE void normalize_row(uint8_t *restrict dst, int step, const
 {
     for (int x = 0; x < w; x++)
         dst[x * step] = (int)((double)(acc[x] + wsum[x] / 2) / wsum[x]);
+}
+
+/** The samples of a w x h tile (McfpsDSPContext.mix8() of any width), step bytes apart in a row. */
+static void mix_tile(uint8_t *dst, ptrdiff_t dst_stride, int step, const int16_t *const *pred,
+                     const int16_t *avg, const int16_t *coef, const int16_t *wx, const int16_t *wyr,
+                     int w, int h)
+{
+    int acc[TILE * TILE], wsum[TILE * TILE];
+
+    mix_sums(acc, wsum, pred, avg, coef, wx, wyr, w, h);
+    for (int y = 0; y < h; y++)
+        normalize_row(dst + y * dst_stride, step, acc + y * TILE, wsum + y * TILE, w);
+}
+
+static void mix8_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *pred, const int16_t *avg,
+                   const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h)
+{
+    mix_tile(dst, dst_stride, 1, pred, avg, coef, wx, wyr, TILE, h);
+}
+
+void ff_mcfps_dsp_init(McfpsDSPContext *c)
+{
+    c->bilateral_sad16 = bilateral_sad16_c;
+    c->predict8_8tap   = predict8_8tap_c;
+    c->predict8_4tap   = predict8_4tap_c;
+    c->mix8            = mix8_c;
+#if ARCH_X86 && HAVE_X86ASM
+    ff_mcfps_dsp_init_x86(c);
+#endif
 }
 
 /** The plain average at phase phi (mcfps_blend_pixel()) of a w x h tile, its rows TILE apart. */
@@ -585,12 +598,14 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
         for (int ti = -1; ti * tw + tw / 2 < pl->w; ti++) {
             const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
             const int w = tx1 - tx0, h = ty1 - ty0;
-            int acc[TILE * TILE], wsum[TILE * TILE];
-            int16_t avg[TILE * TILE], pred[4][2][TILE * TILE];
+            DECLARE_ALIGNED(16, int16_t, avg)[TILE * TILE];
+            DECLARE_ALIGNED(16, int16_t, pred)[4][2][TILE * TILE];
+            DECLARE_ALIGNED(16, int16_t, wx)[2][TILE];
             const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
-            int16_t wx[2][TILE], wy[2][TILE];
+            /* each cell's term: its ends, cb and m, and weight wy r by row */
+            const int16_t *ends[8];
+            int16_t coef[8], wyr[TILE][4], wy[2][TILE];
             int cell_v[4][MCFPS_VEC_N];
-            TileTerm t[4];
 
             blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
                        pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
@@ -617,12 +632,14 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
                 for (int e = 0; e < MCFPS_VEC_N; e++)
                     cell_v[c][e] = v[e];
-                t[c].r = MCFPS_INFO_R(info[k]);
+                for (int y = 0; y < h; y++)
+                    wyr[y][c] = wy[c >> 1][y] * MCFPS_INFO_R(info[k]);
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
                     inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
                     if (!m) {
                         /* the term is the plain average: (256 avg + 128) >> 8 */
-                        t[c] = (TileTerm){ avg, avg, MCFPS_PHI_ONE, 0, 0, t[c].r };
+                        ends[2 * c] = ends[2 * c + 1] = avg;
+                        coef[c] = coef[4 + c] = 0;
                         continue;
                     }
                     /* a predicted block depends on the vector and its bend
@@ -643,11 +660,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                         predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 0, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
-                    t[c].va = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
-                    t[c].vb = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
-                    t[c].ca = side == MCFPS_SIDE_BOTH ? MCFPS_PHI_ONE - phi : side == MCFPS_SIDE_A ? MCFPS_PHI_ONE : 0;
-                    t[c].cb = side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
-                    t[c].m  = m;
+                    ends[2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
+                    ends[2 * c + 1] = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
+                    coef[c]         = side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
+                    coef[4 + c]     = m;
                 } else {
                     /* a footprint crosses an edge of the plane: both
                      * predictions from clamped copies, mcfps_render_term()'s
@@ -666,13 +682,16 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                                                        pred[c][0][o], pred[c][1][o], avg[o]);
                         }
                     }
-                    t[c] = (TileTerm){ term, term, MCFPS_PHI_ONE, 0, MCFPS_PHI_ONE, t[c].r };
+                    ends[2 * c] = ends[2 * c + 1] = term;
+                    coef[c]     = 0;
+                    coef[4 + c] = MCFPS_PHI_ONE;
                 }
             }
-            mix_tile(acc, wsum, t, avg, wx, wy, w, h);
-            for (int y = 0; y < h; y++)
-                normalize_row(pl->dst + (ptrdiff_t)(ty0 + y) * pl->sd + tx0 * step, step,
-                              acc + y * TILE, wsum + y * TILE, w);
+            if (w == TILE && step == 1)
+                dsp->mix8(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
+            else
+                mix_tile(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0 * step, pl->sd, step,
+                         ends, avg, coef, wx[0], wyr[0], w, h);
         }
     }
 }

@@ -54,6 +54,20 @@ typedef struct McfpsDSPContext {
      */
     void (*predict8_4tap)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                           const int8_t *taps, int h);
+
+    /**
+     * The samples of a tile 8 wide and h high (h <= 8) from the terms of its
+     * four cells c = 0..3 (the overlapped-block sum of mcfps_render_pixel()):
+     * dst(x, y) = (sum wt P + W / 2) / W over the cells, W = sum wt, with
+     * wt = wx[8 (c & 1) + x] wyr[4 y + c],
+     * P = (m mc + (256 - m) avg + 128) >> 8, m = coef[4 + c],
+     * mc = ((256 - cb) va + cb vb + 128) >> 8, cb = coef[c],
+     * va = ends[2 c](x, y), vb = ends[2 c + 1](x, y), avg(x, y): rows of 8
+     * samples in [0, 255]. cb and m lie in [0, 256], wt >= 1 and W < 2^15.
+     * wx is 16-byte aligned.
+     */
+    void (*mix8)(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
+                 const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
 } McfpsDSPContext;
 
 void ff_mcfps_dsp_init(McfpsDSPContext *c);

@@ -339,4 +339,102 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
 
     VPASS        m10, m11
 
+;------------------------------------------------------------------------------
+; void ff_mcfps_mix8(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,
+;                    const int16_t *avg, const int16_t *coef, const int16_t *wx,
+;                    const int16_t *wyr, int h)
+;
+; With ca + cb = 256, mc = va + ((cb (vb - va) + 128) >> 8) and
+; P = avg + ((m (mc - avg) + 128) >> 8): pmulhrsw of the differences times
+; 128, exact. pmaddwd sums the weighted terms of two cells. The quotient is
+; taken in float, exact as its terms lie below 2^24 and the weights' sum
+; below 2^15: a quotient that is not an integer lies at least 1/W below the
+; next, more than the rounding of its division.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_mix8, 8, 10, 16, 8 * 16, dst, dstride, ends, avg, coef, wx, wyr, h, o, p
+%assign k 0
+%rep 8
+    movd          m0, [coefq+2*k]       ; cb of the four cells, then m
+    pshuflw       m0, m0, q0000
+    punpcklqdq    m0, m0
+    mova [rsp+16*k], m0
+%assign k k+1
+%endrep
+    mova         m14, [wxq]             ; window weights of the left cells
+    mova         m15, [wxq+16]          ; of the right cells
+    pxor          m3, m3
+    xor           oq, oq
+.row:
+    movq          m8, [wyrq]            ; wy r of the four cells
+    pshuflw       m9, m8, q1111
+    pshuflw      m10, m8, q2222
+    pshuflw      m11, m8, q3333
+    pshuflw       m8, m8, q0000
+    punpcklqdq    m8, m8
+    punpcklqdq    m9, m9
+    punpcklqdq   m10, m10
+    punpcklqdq   m11, m11
+    pmullw        m8, m14               ; the weights wt of the cells
+    pmullw        m9, m15
+    pmullw       m10, m14
+    pmullw       m11, m15
+    paddw        m13, m8, m9            ; their sum W
+    paddw        m13, m10
+    paddw        m13, m11
+    movu         m12, [avgq+oq]
+%assign c 0
+%rep 4
+    mov           pq, [endsq+16*c]
+    movu          m0, [pq+oq]           ; va
+    mov           pq, [endsq+16*c+8]
+    movu          m1, [pq+oq]           ; vb
+    psubw         m1, m0
+    psllw         m1, 7
+    pmulhrsw      m1, [rsp+16*c]
+    paddw         m0, m1                ; mc
+    psubw         m0, m12
+    psllw         m0, 7
+    pmulhrsw      m0, [rsp+16*(4+c)]
+    paddw       m %+ %eval(4+c), m0, m12 ; P
+%assign c c+1
+%endrep
+    punpcklwd     m0, m4, m5            ; the sums of wt P, two cells a pmaddwd
+    punpckhwd     m4, m5
+    punpcklwd     m1, m8, m9
+    punpckhwd     m8, m9
+    pmaddwd       m0, m1
+    pmaddwd       m4, m8
+    punpcklwd     m1, m6, m7
+    punpckhwd     m6, m7
+    punpcklwd     m2, m10, m11
+    punpckhwd    m10, m11
+    pmaddwd       m1, m2
+    pmaddwd       m6, m10
+    paddd         m0, m1
+    paddd         m4, m6
+    punpcklwd     m1, m13, m3           ; W as dwords
+    punpckhwd    m13, m3
+    psrld         m2, m1, 1             ; + W / 2
+    paddd         m0, m2
+    psrld         m2, m13, 1
+    paddd         m4, m2
+    cvtdq2ps      m0, m0
+    cvtdq2ps      m4, m4
+    cvtdq2ps      m1, m1
+    cvtdq2ps     m13, m13
+    divps         m0, m1
+    divps         m4, m13
+    cvttps2dq     m0, m0
+    cvttps2dq     m4, m4
+    packssdw      m0, m4
+    packuswb      m0, m0
+    movq      [dstq], m0
+    add         dstq, dstrideq
+    add         wyrq, 8
+    add           oq, 16
+    dec           hd
+    jg .row
+    RET
+
 %endif ; ARCH_X86_64

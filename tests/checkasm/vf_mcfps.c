@@ -111,6 +111,52 @@ static void check_predict(predict_fn fn, const char *name, int nb, int nb_f, int
     report("%s", name);
 }
 
+static void check_mix8(const McfpsDSPContext *c)
+{
+    LOCAL_ALIGNED_16(int16_t, ends, [9 * 8 * 8]);  /* eight ends and the average */
+    LOCAL_ALIGNED_16(int16_t, wx, [2 * 8]);
+    LOCAL_ALIGNED_16(uint8_t, dst_ref, [8 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, dst_new, [8 * STRIDE]);
+    const int16_t *ep[8];
+    int16_t coef[8], wyr[8][4];
+
+    declare_func(void, uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,
+                 const int16_t *avg, const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
+
+    if (check_func(c->mix8, "mcfps_mix8")) {
+        for (int i = 0; i < 512; i++) {
+            const int h = 1 + i % 8, extremes = i % 3 == 0;
+            /* the window weights of mcfps_render_pixel(): wx + wx' = 16,
+             * wy + wy' = 16, times an OBMC weight r in 1 .. MCFPS_OBMC_RMAX */
+            for (int x = 0; x < 8; x++) {
+                wx[8 + x] = 1 + rnd() % 15;
+                wx[x]     = 16 - wx[8 + x];
+            }
+            for (int y = 0; y < 8; y++) {
+                const int wy = 1 + rnd() % 15;
+                for (int k = 0; k < 4; k++)
+                    wyr[y][k] = (k < 2 ? 16 - wy : wy) *
+                                (extremes ? MCFPS_OBMC_RMAX : 1 + rnd() % MCFPS_OBMC_RMAX);
+            }
+            for (int k = 0; k < 8; k++) {
+                const int v = rnd() % 5;
+                coef[k] = v == 0 ? 0 : v == 1 ? MCFPS_PHI_ONE : rnd() % (MCFPS_PHI_ONE + 1);
+                ep[k]   = ends + 64 * (rnd() % 9);  /* ends may repeat, or be the average */
+            }
+            for (int k = 0; k < 9 * 8 * 8; k++)
+                ends[k] = extremes ? (rnd() & 1) * 255 : rnd() & 255;
+            memset(dst_ref, 0, 8 * STRIDE);
+            memset(dst_new, 0, 8 * STRIDE);
+            call_ref(dst_ref, STRIDE, ep, ends + 8 * 64, coef, wx, wyr[0], h);
+            call_new(dst_new, STRIDE, ep, ends + 8 * 64, coef, wx, wyr[0], h);
+            if (memcmp(dst_ref, dst_new, 8 * STRIDE))
+                fail();
+        }
+        bench_new(dst_new, STRIDE, ep, ends + 8 * 64, coef, wx, wyr[0], 8);
+    }
+    report("mix8");
+}
+
 void checkasm_check_vf_mcfps(void)
 {
     McfpsDSPContext c;
@@ -119,4 +165,5 @@ void checkasm_check_vf_mcfps(void)
     check_bilateral_sad16(&c);
     check_predict(c.predict8_8tap, "predict8_8tap", 8, 16, 3);
     check_predict(c.predict8_4tap, "predict8_4tap", 4, 32, 1);
+    check_mix8(&c);
 }
