@@ -312,13 +312,49 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
                          const uint8_t *pp, int sp, const uint8_t *a, int sa, const uint8_t *b, int sb,
                          int y0, int y1, uint64_t *em, uint64_t *eb)
 {
+    const int w = p->width, h = p->height;
     uint64_t sum_mc = 0, sum_avg = 0;
+
     for (int y = y0; y < y1; y += MCFPS_CHECK_STEP) {
-        for (int x = 0; x < p->width; x += MCFPS_CHECK_STEP) {
-            int e_mc, e_avg;
-            mcfps_check_px(p, d, phi, pp, sp, a, sa, b, sb, x, y, &e_mc, &e_avg);
-            sum_mc  += e_mc;
-            sum_avg += e_avg;
+        const int16_t *dr = d + 2 * (y >> MCFPS_CELL_LOG2) * p->cw;
+        const uint8_t *ra = a + (ptrdiff_t)y * sa, *rp = pp + (ptrdiff_t)y * sp, *rb = b + (ptrdiff_t)y * sb;
+
+        for (int i = 0; i < p->cw; i++) {
+            const int x0 = i * MCFPS_CELL, x1 = FFMIN(x0 + MCFPS_CELL, w);
+            const int dx = dr[2 * i], dy = dr[2 * i + 1];
+            const int oax = mcfps_off_a(dx, phi), oay = mcfps_off_a(dy, phi);
+            const int pdx = oax >> 2, pdy = oay >> 2, bdx = (oax + dx) >> 2, bdy = (oay + dy) >> 2;
+            const int fpx = oax & 3, fpy = oay & 3, fbx = (oax + dx) & 3, fby = (oay + dy) & 3;
+            const int last = x1 - 1 - (x1 - 1 - x0) % MCFPS_CHECK_STEP;
+
+            if (FFMIN(pdx, bdx) + x0 < 0 || FFMAX(pdx, bdx) + last + 1 > w - 1 ||
+                FFMIN(pdy, bdy) + y < 0 || FFMAX(pdy, bdy) + y + 1 > h - 1) {
+                /* an end's samples clamped, or outside: mcfps_check_px() */
+                for (int x = x0; x < x1; x += MCFPS_CHECK_STEP) {
+                    int e_mc, e_avg;
+                    mcfps_check_px(p, d, phi, pp, sp, a, sa, b, sb, x, y, &e_mc, &e_avg);
+                    sum_mc  += e_mc;
+                    sum_avg += e_avg;
+                }
+                continue;
+            }
+            /* both ends' bilinear footprints inside the picture, at the
+             * cell's fractions: mcfps_sample() without its clamps */
+            {
+                const uint8_t *p0 = pp + (ptrdiff_t)(y + pdy) * sp + pdx, *p1 = p0 + sp;
+                const uint8_t *b0 = b + (ptrdiff_t)(y + bdy) * sb + bdx, *b1 = b0 + sb;
+                const int p00 = (4 - fpx) * (4 - fpy), p01 = fpx * (4 - fpy), p10 = (4 - fpx) * fpy, p11 = fpx * fpy;
+                const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby), b10 = (4 - fbx) * fby, b11 = fbx * fby;
+
+                for (int x = x0; x < x1; x += MCFPS_CHECK_STEP) {
+                    const int vp = (p00 * p0[x] + p01 * p0[x + 1] + p10 * p1[x] + p11 * p1[x + 1] + 8) >> 4;
+                    const int vb = (b00 * b0[x] + b01 * b0[x + 1] + b10 * b1[x] + b11 * b1[x + 1] + 8) >> 4;
+                    const int e1 = mcfps_blend_pixel(vp, vb, phi) - ra[x];
+                    const int e0 = mcfps_blend_pixel(rp[x], rb[x], phi) - ra[x];
+                    sum_mc  += e1 * e1;
+                    sum_avg += e0 * e0;
+                }
+            }
         }
     }
     *em = sum_mc;

@@ -477,6 +477,51 @@ static int predict_mismatches(PredictFn c, PredictFn simd, int ntaps, uint8_t *a
 /* the SIMD bilateral_sad16() against the C one: random and extreme samples,
  * every weight, limits that stop it early or not */
 /*
+ * ff_mcfps_check_rows() against mcfps_check_px() on random pictures and
+ * fields of every quarter-pel fraction, ends inside and outside the
+ * picture, at random phases, in slices
+ */
+static void check_motion_rows_random(int w, int h, int range)
+{
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8 };
+    int16_t *d = malloc(p.cw * p.ch * 4);
+    uint8_t *f[3];
+
+    for (int n = 0; n < 3; n++) {
+        f[n] = malloc((size_t)w * h);
+        for (int k = 0; k < w * h; k++)
+            f[n][k] = rnd() & 255;
+    }
+    for (int t = 0; t < 8; t++) {
+        const int phi = 1 + rnd() % 255, slices = 1 + t % 4, rows = (h + 1) / 2;
+        uint64_t em = 0, eb = 0, sm = 0, sb = 0;
+
+        for (int k = 0; k < 2 * p.cw * p.ch; k++)
+            d[k] = rnd() % 4 ? rnd() % (2 * range + 1) - range : rnd() % 9 - 4;
+        for (int y = 0; y < h; y += MCFPS_CHECK_STEP)
+            for (int x = 0; x < w; x += MCFPS_CHECK_STEP) {
+                int e1, e0;
+                mcfps_check_px(&p, d, phi, f[0], w, f[1], w, f[2], w, x, y, &e1, &e0);
+                em += e1;
+                eb += e0;
+            }
+        for (int s = 0; s < slices; s++) {
+            uint64_t e1, e0;
+            ff_mcfps_check_rows(&p, d, phi, f[0], w, f[1], w, f[2], w, rows * s / slices * 2,
+                                FFMIN(rows * (s + 1) / slices * 2, h), &e1, &e0);
+            sm += e1;
+            sb += e0;
+        }
+        CHECK(sm == em && sb == eb, "motion check rows, %dx%d phi %d range %d: %llu %llu against %llu %llu",
+              w, h, phi, range, (unsigned long long)sm, (unsigned long long)sb,
+              (unsigned long long)em, (unsigned long long)eb);
+    }
+    for (int n = 0; n < 3; n++)
+        free(f[n]);
+    free(d);
+}
+
+/*
  * The motion check: P, A and B a texture moving by v per frame, d = 2v
  * through A at phase 128: A is rebuilt exactly away from the edges; the
  * sums of ff_mcfps_check_rows() over slices are those of mcfps_check_px()
@@ -753,6 +798,12 @@ int main(void)
     check_motion_check(96, 64, 3, -2);
     check_motion_check(77, 45, -5, 4);
     check_motion_check(17, 9, 1, 1);
+    check_motion_rows_random(96, 64, 24);
+    check_motion_rows_random(77, 45, 64);
+    check_motion_rows_random(130, 71, 300);
+    check_motion_rows_random(17, 9, 16);
+    check_motion_rows_random(1, 1, 8);
+    check_motion_rows_random(2, 3, 8);
     check_dsp();
     /* the row functions with this CPU's SIMD functions, then with C only */
     for (int simd = 1; simd >= 0; simd--) {
