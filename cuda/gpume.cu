@@ -1875,24 +1875,9 @@ extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur
                                              const uint16_t *fixed)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    const int nx = gpume_dis_nb_patches(l.w);
-    int px, py, ux, uy;
 
-    if (i >= nx || j >= gpume_dis_nb_patches(l.h))
-        return;
-    px = gpume_dis_patch_pos(i, l.w);
-    py = gpume_dis_patch_pos(j, l.h);
-    gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (ha.on) {
-        int hx, hy;
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
-                               hx, hy, &ux, &uy);
-    }
-    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    patch[2 * (j * nx + i)]     = ux;
-    patch[2 * (j * nx + i) + 1] = uy;
+    if (i < gpume_dis_nb_patches(l.w) && j < gpume_dis_nb_patches(l.h))
+        gpume_dis_patch_item(l, cur, ref, coarse, coarse_w, patch, ha, hme, pu, fixed, i, j);
 }
 
 /**
@@ -2019,13 +2004,5 @@ extern "C" __global__ void gpume_dis_blocks(GpumeDisBlockArgs a, const uint8_t *
                                             const int32_t *field, const GpumePU *pu,
                                             const uint16_t *fixed, GpumeBlock *blocks, uint16_t *counts)
 {
-    const int c = blockIdx.x, k = threadIdx.x;
-
-    if (k == 0)
-        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, c % a.ctu_cols * a.ctu,
-                                            c / a.ctu_cols * a.ctu, a.width, a.height);
-    if (k < a.max_out)
-        gpume_dis_export_block(cur + a.offset, ref + a.offset, a.pitch, a.width, a.height, a.ctu,
-                               a.ctu_cols, a.block, a.max_out, a.subpel, field, a.fw, a.lu, pu, fixed,
-                               c, k, blocks);
+    gpume_dis_blocks_item(a, cur, ref, field, pu, fixed, blocks, counts, blockIdx.x, threadIdx.x);
 }

@@ -39,6 +39,28 @@
 #define GPUME_DIS_FRAC       4   ///< the flow is in 1/16 pel: 2^GPUME_DIS_FRAC
 #define GPUME_DIS_MAX_LEVELS 12  ///< levels 0 .. 11: 2^11 * 8 pixels
 
+/*
+ * The arguments of the GPU kernels, passed by value (ints only, so that
+ * host and device layouts agree, as in gpume_kernel.h).
+ */
+
+/** One level of a picture's pyramid: w x h samples whose rows are pitch bytes apart from byte offset of its buffer. */
+typedef struct GpumeDisLevel {
+    int w, h, pitch, offset;
+} GpumeDisLevel;
+
+/** hme's blocks that may start the patches of the finest level lf (on: this level). */
+typedef struct GpumeDisHmeArgs {
+    int on, nb_fixed, ctu, ctu_cols, max_out, width, height, lf;
+} GpumeDisHmeArgs;
+
+/** The exported blocks of each CTU from the finest field (fw wide, of level lu). */
+typedef struct GpumeDisBlockArgs {
+    int width, height, pitch, offset; ///< level 0 of both pictures
+    int ctu, ctu_cols, nb_ctus, block, max_out, subpel, range;
+    int fw, lu;
+} GpumeDisBlockArgs;
+
 /** Rounded a / b, halves away from zero; b > 0. */
 GPUME_FN int64_t gpume_dis_rdiv(int64_t a, int64_t b)
 {
@@ -512,6 +534,54 @@ GPUME_FN void gpume_dis_export_block(const GPUME_GLOBAL uint8_t *cur, const GPUM
     blocks[c * max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, width, height)] =
         gpume_make_block(x, y, w, h, qx, qy,
                          gpume_dis_block_sad(cur, pitch, ref, pitch, width, height, x, y, w, h, qx, qy));
+}
+
+/**
+ * The vector of patch (i, j) of level l (a thread or work-item of the GPU
+ * kernels, one a patch): started from the coarser level's field (coarse,
+ * coarse_w wide; none where coarse_w is 0) or, at the finest level, from
+ * hme's blocks where they match better, then descended.
+ */
+GPUME_FN void gpume_dis_patch_item(GpumeDisLevel l, const GPUME_GLOBAL uint8_t *cur,
+                                   const GPUME_GLOBAL uint8_t *ref, const GPUME_GLOBAL int32_t *coarse,
+                                   int coarse_w, GPUME_GLOBAL int32_t *patch, GpumeDisHmeArgs ha,
+                                   const GPUME_GLOBAL GpumeBlock *hme, const GPUME_GLOBAL GpumePU *pu,
+                                   const GPUME_GLOBAL uint16_t *fixed, int i, int j)
+{
+    const int nx = gpume_dis_nb_patches(l.w);
+    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
+    int ux, uy;
+
+    gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (ha.on) {
+        int hx, hy;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
+                               hx, hy, &ux, &uy);
+    }
+    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    patch[2 * (j * nx + i)]     = ux;
+    patch[2 * (j * nx + i) + 1] = uy;
+}
+
+/**
+ * Thread or work-item k of CTU c of the GPU kernels of the exported blocks:
+ * the CTU's count of blocks (k = 0), and fixed PU k's block.
+ */
+GPUME_FN void gpume_dis_blocks_item(GpumeDisBlockArgs a, const GPUME_GLOBAL uint8_t *cur,
+                                    const GPUME_GLOBAL uint8_t *ref, const GPUME_GLOBAL int32_t *field,
+                                    const GPUME_GLOBAL GpumePU *pu, const GPUME_GLOBAL uint16_t *fixed,
+                                    GPUME_GLOBAL GpumeBlock *blocks, GPUME_GLOBAL uint16_t *counts,
+                                    int c, int k)
+{
+    if (k == 0)
+        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, c % a.ctu_cols * a.ctu,
+                                            c / a.ctu_cols * a.ctu, a.width, a.height);
+    if (k < a.max_out)
+        gpume_dis_export_block(cur + a.offset, ref + a.offset, a.pitch, a.width, a.height, a.ctu,
+                               a.ctu_cols, a.block, a.max_out, a.subpel, field, a.fw, a.lu, pu, fixed,
+                               c, k, blocks);
 }
 
 #endif /* AVFILTER_GPUME_DIS_H */

@@ -25,6 +25,7 @@
 
 #ifndef __OPENCL_C_VERSION__
 #include "gpume.h"
+#include "gpume_dis.h"
 #endif
 
 /*
@@ -93,29 +94,10 @@ typedef struct GpumePredArgs {
     int nb_ctus, max_out;
 } GpumePredArgs;
 
-/**
- * dis (gpume_dis.h): one level of a picture's pyramid, w x h samples whose
- * rows are pitch bytes apart from byte offset of its buffer; and the
- * thread blocks of its kernels.
- */
+/** dis (gpume_dis.h, its kernels' arguments): the thread blocks of its kernels. */
 #define GPUME_DIS_BW 16
 #define GPUME_DIS_BH 8
 #define GPUME_DIS_PATCH_THREADS 128  ///< CUDA's patches kernel of few patches: 16 patches a block
 #define GPUME_DIS_FEW_PATCHES   8192 ///< levels of fewer patches than this run that kernel
-typedef struct GpumeDisLevel {
-    int w, h, pitch, offset;
-} GpumeDisLevel;
-
-/** dis: hme's blocks that may start the patches of the finest level lf (on: this level). */
-typedef struct GpumeDisHmeArgs {
-    int on, nb_fixed, ctu, ctu_cols, max_out, width, height, lf;
-} GpumeDisHmeArgs;
-
-/** dis: the exported blocks of each CTU from the finest field (fw wide, of level lu). */
-typedef struct GpumeDisBlockArgs {
-    int width, height, pitch, offset; ///< level 0 of both pictures
-    int ctu, ctu_cols, nb_ctus, block, max_out, subpel, range;
-    int fw, lu;
-} GpumeDisBlockArgs;
 
 #endif /* AVFILTER_GPUME_KERNEL_H */

@@ -1821,24 +1821,9 @@ __kernel void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __gl
                                 __global const GpumePU *pu, __global const ushort *fixed)
 {
     const int i = get_global_id(0), j = get_global_id(1);
-    const int nx = gpume_dis_nb_patches(l.w);
-    int px, py, ux, uy;
 
-    if (i >= nx || j >= gpume_dis_nb_patches(l.h))
-        return;
-    px = gpume_dis_patch_pos(i, l.w);
-    py = gpume_dis_patch_pos(j, l.h);
-    gpume_dis_patch_start(coarse_w ? coarse : NULL, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (ha.on) {
-        int hx, hy;
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
-                               hx, hy, &ux, &uy);
-    }
-    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    patch[2 * (j * nx + i)]     = ux;
-    patch[2 * (j * nx + i) + 1] = uy;
+    if (i < gpume_dis_nb_patches(l.w) && j < gpume_dis_nb_patches(l.h))
+        gpume_dis_patch_item(l, cur, ref, coarse, coarse_w, patch, ha, hme, pu, fixed, i, j);
 }
 
 /** A level's field from its patches. */
@@ -1858,13 +1843,5 @@ __kernel void gpume_dis_blocks(GpumeDisBlockArgs a, __global const uchar *cur, _
                                __global const ushort *fixed, __global GpumeBlock *blocks,
                                __global ushort *counts)
 {
-    const int c = get_group_id(0), k = get_local_id(0);
-
-    if (k == 0)
-        counts[c] = gpume_dis_blocks_before(pu, fixed, a.max_out, c % a.ctu_cols * a.ctu,
-                                            c / a.ctu_cols * a.ctu, a.width, a.height);
-    if (k < a.max_out)
-        gpume_dis_export_block(cur + a.offset, ref + a.offset, a.pitch, a.width, a.height, a.ctu,
-                               a.ctu_cols, a.block, a.max_out, a.subpel, field, a.fw, a.lu, pu, fixed,
-                               c, k, blocks);
+    gpume_dis_blocks_item(a, cur, ref, field, pu, fixed, blocks, counts, get_group_id(0), get_local_id(0));
 }

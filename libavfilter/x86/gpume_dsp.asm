@@ -131,6 +131,24 @@ cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     movd         eax, m4
     RET
 
+; SAD8ROWS sum, tmp, tmp2: the SADs of 8 rows of cblk against rblk, one
+; per quadword, into sum; both pointers move 8 rows down
+%macro SAD8ROWS 3
+    pxor          %1, %1
+%rep 8
+    movu          %2, [cblkq]
+%if cpuflag(avx)
+    psadbw        %2, [rblkq]
+%else
+    movu          %3, [rblkq]
+    psadbw        %2, %3
+%endif
+    paddd         %1, %2
+    add        cblkq, cstrideq
+    add        rblkq, rstrideq
+%endrep
+%endmacro
+
 ;------------------------------------------------------------------------------
 ; void ff_gpume_sad8x8_grid(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
 ;                           const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows)
@@ -146,15 +164,7 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
 .bcol:
     lea        cblkq, [curq+xq]
     lea        rblkq, [refq+xq]
-    pxor          m0, m0
-%rep 8
-    movu          m1, [cblkq]
-    movu          m2, [rblkq]
-    psadbw        m1, m2
-    paddd         m0, m1
-    add        cblkq, cstrideq
-    add        rblkq, rstrideq
-%endrep
+    SAD8ROWS      m0, m1, m2
     movd      [sadq], m0
     pshufd        m0, m0, q0032
     movd    [sadq+4], m0
@@ -185,14 +195,7 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
     lea           xq, [xq+32]
     cmp           xq, colsq
     jg .pair
-    pxor          m0, m0
-%rep 8
-    movu          m1, [cblkq]
-    psadbw        m1, [rblkq]
-    paddd         m0, m1
-    add        cblkq, cstrideq
-    add        rblkq, rstrideq
-%endrep
+    SAD8ROWS      m0, m1, m2
     vextracti128 xm1, m0, 1
     shufps       xm0, xm1, q2020        ; the four sums, from the low dwords
     movu      [sadq], xm0
@@ -201,14 +204,7 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
     jl .bcol
     jmp .next
 .pair:
-    pxor         xm0, xm0
-%rep 8
-    movu         xm1, [cblkq]
-    psadbw       xm1, [rblkq]
-    paddd        xm0, xm1
-    add        cblkq, cstrideq
-    add        rblkq, rstrideq
-%endrep
+    SAD8ROWS     xm0, xm1, xm2
     pshufd       xm0, xm0, q0020
     movq      [sadq], xm0
     add         sadq, 8
