@@ -506,17 +506,17 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
  * The weighted sums of a w x h tile from its four cells' terms (c: column
  * c & 1, row c >> 1): acc = sum wt P and wsum = sum wt over the cells, with
  * P = (m mc + (256 - m) avg + 128) >> 8, mc = ((256 - cb) va + cb vb + 128) >> 8,
- * va = pred[2 c], vb = pred[2 c + 1], cb = coef[c], m = coef[4 + c] and
+ * va = ends[2 c], vb = ends[2 c + 1], cb = coef[c], m = coef[4 + c] and
  * wt = wx[TILE (c & 1) + x] wyr[4 y + c]. The weights and terms fit int16_t
  * (wx wy r at most 2 MCFPS_CELL * 2 MCFPS_CELL * MCFPS_OBMC_RMAX): 16-bit
  * and widening multiplies. Rows are TILE apart.
  */
-static MCFPS_VECTORIZE void mix_sums(int *restrict acc, int *restrict wsum, const int16_t *const *pred,
+static MCFPS_VECTORIZE void mix_sums(int *restrict acc, int *restrict wsum, const int16_t *const *ends,
                                      const int16_t *avg, const int16_t *coef, const int16_t *wx,
                                      const int16_t *wyr, int w, int h)
 {
-    const int16_t *va0 = pred[0], *vb0 = pred[1], *va1 = pred[2], *vb1 = pred[3];
-    const int16_t *va2 = pred[4], *vb2 = pred[5], *va3 = pred[6], *vb3 = pred[7];
+    const int16_t *va0 = ends[0], *vb0 = ends[1], *va1 = ends[2], *vb1 = ends[3];
+    const int16_t *va2 = ends[4], *vb2 = ends[5], *va3 = ends[6], *vb3 = ends[7];
     const int16_t cb0 = coef[0], cb1 = coef[1], cb2 = coef[2], cb3 = coef[3];
     const int16_t ca0 = MCFPS_PHI_ONE - cb0, ca1 = MCFPS_PHI_ONE - cb1;
     const int16_t ca2 = MCFPS_PHI_ONE - cb2, ca3 = MCFPS_PHI_ONE - cb3;
@@ -556,21 +556,21 @@ static MCFPS_VECTORIZE void normalize_row(uint8_t *restrict dst, int step, const
 }
 
 /** The samples of a w x h tile (McfpsDSPContext.mix8() of any width), step bytes apart in a row. */
-static void mix_tile(uint8_t *dst, ptrdiff_t dst_stride, int step, const int16_t *const *pred,
+static void mix_tile(uint8_t *dst, ptrdiff_t dst_stride, int step, const int16_t *const *ends,
                      const int16_t *avg, const int16_t *coef, const int16_t *wx, const int16_t *wyr,
                      int w, int h)
 {
     int acc[TILE * TILE], wsum[TILE * TILE];
 
-    mix_sums(acc, wsum, pred, avg, coef, wx, wyr, w, h);
+    mix_sums(acc, wsum, ends, avg, coef, wx, wyr, w, h);
     for (int y = 0; y < h; y++)
         normalize_row(dst + y * dst_stride, step, acc + y * TILE, wsum + y * TILE, w);
 }
 
-static void mix8_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *pred, const int16_t *avg,
+static void mix8_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
                    const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h)
 {
-    mix_tile(dst, dst_stride, 1, pred, avg, coef, wx, wyr, TILE, h);
+    mix_tile(dst, dst_stride, 1, ends, avg, coef, wx, wyr, TILE, h);
 }
 
 void ff_mcfps_dsp_init(McfpsDSPContext *c)
