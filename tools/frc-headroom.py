@@ -12,6 +12,9 @@ the rebuilt frames 1, 3, ..., 37 (the bench's frames) for:
             interpolating methods (all but repeat, whose exact copies of
             repeated pictures no interpolation can know) is closest to the
             original there: what a perfect choice among them would give
+  or-blend  the same between --method and blend alone: what a perfect
+            choice between motion compensation and the plain average, block
+            by block, would give
   flow      (with --flow, needs python3-opencv) OpenCV's DIS optical flow,
             preset medium (with its variational refinement), both directions,
             the intermediate flows approximated from them at the middle,
@@ -79,7 +82,8 @@ def main():
         import cv2
         dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM)
 
-    print("clip       %-10s %-10s %-10s %s" % (args.method, "best", "oracle", "flow" if args.flow else ""))
+    print("clip       %-10s %-10s %-10s %-10s %s" % (args.method, "best", "oracle", "or-blend",
+                                                      "flow" if args.flow else ""))
     for clip in args.clips:
         w, h = y4m_size(os.path.join(d, clip + ".y4m"))
         orig = gray(os.path.join(d, clip + ".orig.gray"), w, h)
@@ -89,25 +93,28 @@ def main():
         last = min([len(orig), len(ours)] + [len(v) for v in others.values()]) - 2
         frames = range(1, min(38, last + 1), 2)
         bh, bw = h // BLOCK * BLOCK, w // BLOCK * BLOCK
-        res = {"ours": [], "oracle": [], "flow": []}
+        res = {"ours": [], "oracle": [], "or-blend": [], "flow": []}
         per_other = {m: [] for m in others}
         for n in frames:
             o = orig[n].astype(np.float64)
             res["ours"].append(psnr(frame_mse(o, ours[n])))
             for m, v in others.items():
                 per_other[m].append(psnr(frame_mse(o, v[n])))
-            best = None
-            for v in [ours] + [v for m, v in others.items() if m != "repeat"]:
+            block_sse = {}
+            for m, v in [("ours", ours)] + [(m, v) for m, v in others.items() if m != "repeat"]:
                 e = ((v[n].astype(np.float64) - o) ** 2)[:bh, :bw]
-                e = e.reshape(bh // BLOCK, BLOCK, bw // BLOCK, BLOCK).sum(axis=(1, 3))
-                best = e if best is None else np.minimum(best, e)
+                block_sse[m] = e.reshape(bh // BLOCK, BLOCK, bw // BLOCK, BLOCK).sum(axis=(1, 3))
+            best = np.minimum.reduce(list(block_sse.values()))
             res["oracle"].append(psnr(best.sum() / (bh * bw)))
+            if "blend" in block_sse:
+                res["or-blend"].append(psnr(np.minimum(block_sse["ours"], block_sse["blend"]).sum() / (bh * bw)))
             if args.flow:
                 res["flow"].append(psnr(frame_mse(o, flow_interpolate(cv2, dis, orig[n - 1], orig[n + 1]))))
         best_other = max(np.mean(v) for v in per_other.values()) if per_other else float("nan")
-        print("%-10s %-10.2f %-10.2f %-10.2f %s" % (clip, np.mean(res["ours"]), best_other,
-                                                    np.mean(res["oracle"]),
-                                                    "%.2f" % np.mean(res["flow"]) if args.flow else ""))
+        print("%-10s %-10.2f %-10.2f %-10.2f %-10s %s" % (clip, np.mean(res["ours"]), best_other,
+                                                          np.mean(res["oracle"]),
+                                                          "%.2f" % np.mean(res["or-blend"]) if res["or-blend"] else "-",
+                                                          "%.2f" % np.mean(res["flow"]) if args.flow else ""))
         sys.stdout.flush()
 
 
