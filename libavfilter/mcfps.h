@@ -82,7 +82,7 @@ enum McfpsSide {
 #define MCFPS_OCC_ERR     (8 * 16)                ///< mean |error| (1/16 level) above which occlusion is tested
 #define MCFPS_REL_LO      (10 * 16)               ///< mean |error| (1/16 level): full MC at or below
 #define MCFPS_REL_HI      (40 * 16)               ///< plain average at or above
-#define MCFPS_STILL_E0    16                      ///< mean |error| (1/16 level) added to both errors of the still test
+#define MCFPS_STILL_E0    2                       ///< mean |error| (1/16 level) added to both errors of the still test
 #define MCFPS_OBMC_E0     16                      ///< matching error (1/16 level) that halves a cell's OBMC weight
 #define MCFPS_OBMC_RMAX   32                      ///< OBMC weight of a perfect match; the poorest weigh 1
 #define MCFPS_CHECK_STEP  2                       ///< the motion check reads every 2nd pixel of every 2nd row
