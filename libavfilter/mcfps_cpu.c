@@ -573,12 +573,19 @@ static void mix8_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *end
     mix_tile(dst, dst_stride, 1, ends, avg, coef, wx, wyr, TILE, h);
 }
 
+static void mix4_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
+                   const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h)
+{
+    mix_tile(dst, dst_stride, 1, ends, avg, coef, wx, wyr, TILE / 2, h);
+}
+
 void ff_mcfps_dsp_init(McfpsDSPContext *c)
 {
     c->bilateral_sad16 = bilateral_sad16_c;
     c->predict8_8tap   = predict8_8tap_c;
     c->predict8_4tap   = predict8_4tap_c;
     c->mix8            = mix8_c;
+    c->mix4            = mix4_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_mcfps_dsp_init_x86(c);
 #endif
@@ -725,6 +732,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
             }
             if (w == TILE && step == 1)
                 dsp->mix8(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
+            else if (w == TILE / 2 && step == 1)
+                dsp->mix4(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
             else
                 mix_tile(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0 * step, pl->sd, step,
                          ends, avg, coef, wx[0], wyr[0], w, h);

@@ -68,6 +68,13 @@ typedef struct McfpsDSPContext {
      */
     void (*mix8)(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
                  const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
+
+    /**
+     * mix8() of a tile 4 samples wide (the chroma of 4:2:0 and 4:2:2):
+     * the same arguments, rows still 8 samples apart, x < 4.
+     */
+    void (*mix4)(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
+                 const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
 } McfpsDSPContext;
 
 void ff_mcfps_dsp_init(McfpsDSPContext *c);

@@ -343,6 +343,8 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
 ; void ff_mcfps_mix8(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,
 ;                    const int16_t *avg, const int16_t *coef, const int16_t *wx,
 ;                    const int16_t *wyr, int h)
+; void ff_mcfps_mix4(...): the same for a tile 4 samples wide, two rows a
+;                    register
 ;
 ; With ca + cb = 256, mc = va + ((cb (vb - va) + 128) >> 8) and
 ; P = avg + ((m (mc - avg) + 128) >> 8): pmulhrsw of the differences times
@@ -351,44 +353,44 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
 ; below 2^15: a quotient that is not an integer lies at least 1/W below the
 ; next, more than the rounding of its division.
 ;------------------------------------------------------------------------------
-INIT_XMM ssse3
-cglobal mcfps_mix8, 8, 10, 16, 8 * 16, dst, dstride, ends, avg, coef, wx, wyr, h, o, p
+
+; MIX_COEFS: cb of the four cells, then m, each in every word of a stack slot
+%macro MIX_COEFS 0
 %assign k 0
 %rep 8
-    movd          m0, [coefq+2*k]       ; cb of the four cells, then m
+    movd          m0, [coefq+2*k]
     pshuflw       m0, m0, q0000
     punpcklqdq    m0, m0
     mova [rsp+16*k], m0
 %assign k k+1
 %endrep
-    mova         m14, [wxq]             ; window weights of the left cells
-    mova         m15, [wxq+16]          ; of the right cells
     pxor          m3, m3
-    xor           oq, oq
-.row:
-    movq          m8, [wyrq]            ; wy r of the four cells
-    pshuflw       m9, m8, q1111
-    pshuflw      m10, m8, q2222
-    pshuflw      m11, m8, q3333
-    pshuflw       m8, m8, q0000
-    punpcklqdq    m8, m8
-    punpcklqdq    m9, m9
-    punpcklqdq   m10, m10
-    punpcklqdq   m11, m11
-    pmullw        m8, m14               ; the weights wt of the cells
-    pmullw        m9, m15
-    pmullw       m10, m14
-    pmullw       m11, m15
-    paddw        m13, m8, m9            ; their sum W
+%endmacro
+
+; MIX_LOAD dst, src, width: the row (width 8) or the two rows (width 4: at
+; oq and o2q) of the samples of src
+%macro MIX_LOAD 3
+%if %3 == 8
+    movu          %1, [%2+oq]
+%else
+    movq          %1, [%2+oq]
+    movhps        %1, [%2+o2q]
+%endif
+%endmacro
+
+; MIX_ROW width: from the weights wt of the cells in m8-m11, the samples of
+; a row (or two) into the low bytes of m0; clobbers m1, m2, m4-m13
+%macro MIX_ROW 1
+    paddw        m13, m8, m9            ; the sum W of the weights
     paddw        m13, m10
     paddw        m13, m11
-    movu         m12, [avgq+oq]
+    MIX_LOAD     m12, avgq, %1
 %assign c 0
 %rep 4
     mov           pq, [endsq+16*c]
-    movu          m0, [pq+oq]           ; va
+    MIX_LOAD      m0, pq, %1            ; va
     mov           pq, [endsq+16*c+8]
-    movu          m1, [pq+oq]           ; vb
+    MIX_LOAD      m1, pq, %1            ; vb
     psubw         m1, m0
     psllw         m1, 7
     pmulhrsw      m1, [rsp+16*c]
@@ -429,12 +431,76 @@ cglobal mcfps_mix8, 8, 10, 16, 8 * 16, dst, dstride, ends, avg, coef, wx, wyr, h
     cvttps2dq     m4, m4
     packssdw      m0, m4
     packuswb      m0, m0
+%endmacro
+
+INIT_XMM ssse3
+cglobal mcfps_mix8, 8, 10, 16, 8 * 16, dst, dstride, ends, avg, coef, wx, wyr, h, o, p
+    MIX_COEFS
+    mova         m14, [wxq]             ; window weights of the left cells
+    mova         m15, [wxq+16]          ; of the right cells
+    xor           oq, oq
+.row:
+    movq          m8, [wyrq]            ; wy r of the four cells
+    pshuflw       m9, m8, q1111
+    pshuflw      m10, m8, q2222
+    pshuflw      m11, m8, q3333
+    pshuflw       m8, m8, q0000
+    punpcklqdq    m8, m8
+    punpcklqdq    m9, m9
+    punpcklqdq   m10, m10
+    punpcklqdq   m11, m11
+    pmullw        m8, m14               ; the weights wt of the cells
+    pmullw        m9, m15
+    pmullw       m10, m14
+    pmullw       m11, m15
+    MIX_ROW        8
     movq      [dstq], m0
     add         dstq, dstrideq
     add         wyrq, 8
     add           oq, 16
     dec           hd
     jg .row
+    RET
+
+cglobal mcfps_mix4, 8, 11, 16, 8 * 16, dst, dstride, ends, avg, coef, wx, wyr, h, o, p, o2
+    MIX_COEFS
+    movq         m14, [wxq]             ; window weights of the left cells, both rows
+    movq         m15, [wxq+16]          ; of the right cells
+    punpcklqdq   m14, m14
+    punpcklqdq   m15, m15
+    xor           oq, oq
+.row:
+    lea          o2q, [oq+16]           ; the second row, or the first again at an odd end
+    cmp            hd, 1
+    cmove        o2q, oq
+    mov           pq, o2q
+    sub           pq, oq
+    shr           pq, 1
+    movq          m4, [wyrq]            ; wy r of the four cells, first row
+    movq          m5, [wyrq+pq]         ; second row
+%assign c 0
+%rep 4
+    pshuflw      m %+ %eval(8+c), m4, (c * 0x55)
+    pshuflw       m6, m5, (c * 0x55)
+    punpcklqdq   m %+ %eval(8+c), m6
+%assign c c+1
+%endrep
+    pmullw        m8, m14               ; the weights wt of the cells
+    pmullw        m9, m15
+    pmullw       m10, m14
+    pmullw       m11, m15
+    MIX_ROW        4
+    movd      [dstq], m0
+    cmp            hd, 1
+    je .end
+    psrlq         m0, 32
+    movd [dstq+dstrideq], m0
+    lea          dstq, [dstq+dstrideq*2]
+    add          wyrq, 16
+    add            oq, 32
+    sub            hd, 2
+    jg .row
+.end:
     RET
 
 %endif ; ARCH_X86_64
