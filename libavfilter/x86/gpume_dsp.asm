@@ -20,7 +20,7 @@
 
 %include "libavutil/x86/x86util.asm"
 
-SECTION_RODATA 32
+SECTION_RODATA
 
 pw_2048: times 8 dw 2048
 ; the bilinear weights (4 - fx) (4 - fy), fx (4 - fy), (4 - fx) fy, fx fy of
@@ -153,9 +153,11 @@ cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, t
 ; void ff_gpume_sad8x8_grid(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
 ;                           const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows)
 ;
-; psadbw of 16 samples sums two blocks' rows at once, one in each quadword.
+; psadbw of 16 samples sums two blocks' rows at once, one in each quadword;
+; with AVX2 four blocks a step, two in each lane, while four remain, and the
+; last two of a row in xmm registers.
 ;------------------------------------------------------------------------------
-INIT_XMM sse2
+%macro SAD8X8_GRID 0
 cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows, x, cblk, rblk
     movsxdifnidn colsq, colsd
     shl        colsq, 3                 ; blocks to samples
@@ -164,34 +166,7 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
 .bcol:
     lea        cblkq, [curq+xq]
     lea        rblkq, [refq+xq]
-    SAD8ROWS      m0, m1, m2
-    movd      [sadq], m0
-    pshufd        m0, m0, q0032
-    movd    [sadq+4], m0
-    add         sadq, 8
-    add           xq, 16
-    cmp           xq, colsq
-    jl .bcol
-    lea         curq, [curq+cstrideq*8]
-    lea         refq, [refq+rstrideq*8]
-    dec        rowsd
-    jg .brow
-    RET
-
-;------------------------------------------------------------------------------
-; ff_gpume_sad8x8_grid with four blocks a step, two in each lane; the last
-; two of a row of a number of blocks not a multiple of four in xmm registers
-;------------------------------------------------------------------------------
-%if HAVE_AVX2_EXTERNAL
-INIT_YMM avx2
-cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows, x, cblk, rblk
-    movsxdifnidn colsq, colsd
-    shl        colsq, 3                 ; blocks to samples
-.brow:
-    xor           xq, xq
-.bcol:
-    lea        cblkq, [curq+xq]
-    lea        rblkq, [refq+xq]
+%if mmsize == 32
     lea           xq, [xq+32]
     cmp           xq, colsq
     jg .pair
@@ -204,16 +179,30 @@ cglobal gpume_sad8x8_grid, 7, 10, 3, sad, cur, cstride, ref, rstride, cols, rows
     jl .bcol
     jmp .next
 .pair:
+%else
+    add           xq, 16
+%endif
     SAD8ROWS     xm0, xm1, xm2
-    pshufd       xm0, xm0, q0020
+    pshufd       xm0, xm0, q0020        ; the two sums, from the low dwords
     movq      [sadq], xm0
     add         sadq, 8
+%if mmsize == 16
+    cmp           xq, colsq
+    jl .bcol
+%endif
 .next:
     lea         curq, [curq+cstrideq*8]
     lea         refq, [refq+rstrideq*8]
     dec        rowsd
     jg .brow
     RET
+%endmacro
+
+INIT_XMM sse2
+SAD8X8_GRID
+%if HAVE_AVX2_EXTERNAL
+INIT_YMM avx2
+SAD8X8_GRID
 %endif
 
 %endif ; ARCH_X86_64

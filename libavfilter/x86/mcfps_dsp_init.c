@@ -32,12 +32,12 @@ uint32_t ff_mcfps_bilateral_sad16_avx2(const uint8_t *a, ptrdiff_t a_stride,
                                        const int8_t *w, int h, uint32_t limit);
 void ff_mcfps_predict8_8tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                                   const int8_t *taps, int h);
+void ff_mcfps_predict8_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                                  const int8_t *taps, int h);
 void ff_mcfps_mix8_ssse3(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
                          const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
 void ff_mcfps_mix4_ssse3(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
                          const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
-void ff_mcfps_predict8_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
-                                  const int8_t *taps, int h);
 
 av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
 {
