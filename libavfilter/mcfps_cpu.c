@@ -171,6 +171,21 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
     }
 }
 
+/** The weights of the four samples of mcfps_sample() at fractions (fx, fy) in quarter pel. */
+static av_always_inline void bilinear_weights(int8_t *wt, int fx, int fy)
+{
+    wt[0] = (4 - fx) * (4 - fy);
+    wt[1] = fx * (4 - fy);
+    wt[2] = (4 - fx) * fy;
+    wt[3] = fx * fy;
+}
+
+/** mcfps_sample() whose four samples, from r on, lie inside the plane; wt: bilinear_weights(). */
+static av_always_inline int bilinear(const uint8_t *r, ptrdiff_t stride, const int8_t *wt)
+{
+    return (wt[0] * r[0] + wt[1] * r[1] + wt[2] * r[stride] + wt[3] * r[stride + 1] + 8) >> 4;
+}
+
 /**
  * Bilateral error over a w x h window (w <= MCFPS_WIN) whose bilinear
  * footprints lie inside both planes: a and b point at the top-left integer
@@ -182,18 +197,12 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 static MCFPS_VECTORIZE uint32_t window_sad(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t sb,
                                            const int8_t *wt, int w, int h, uint32_t limit)
 {
-    const int a00 = wt[0], a01 = wt[1], a10 = wt[2], a11 = wt[3];
-    const int b00 = wt[4], b01 = wt[5], b10 = wt[6], b11 = wt[7];
     uint32_t sad = 0;
 
     for (int y = 0; y < h && sad < limit; y++) {
-        const uint8_t *a0 = a + (ptrdiff_t)y * sa, *a1 = a0 + sa;
-        const uint8_t *b0 = b + (ptrdiff_t)y * sb, *b1 = b0 + sb;
-        for (int x = 0; x < w; x++) {
-            const int va = (a00 * a0[x] + a01 * a0[x + 1] + a10 * a1[x] + a11 * a1[x + 1] + 8) >> 4;
-            const int vb = (b00 * b0[x] + b01 * b0[x + 1] + b10 * b1[x] + b11 * b1[x + 1] + 8) >> 4;
-            sad += abs(va - vb);
-        }
+        const uint8_t *a0 = a + (ptrdiff_t)y * sa, *b0 = b + (ptrdiff_t)y * sb;
+        for (int x = 0; x < w; x++)
+            sad += abs(bilinear(a0 + x, sa, wt) - bilinear(b0 + x, sb, wt + 4));
     }
     return sad;
 }
@@ -246,12 +255,11 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
     const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2), bx = x0 + (obx >> 2), by = y0 + (oby >> 2);
     const int fax = oax & 3, fay = oay & 3, fbx = obx & 3, fby = oby & 3;
     const int w = x1 - x0, h = y1 - y0;
-    const int8_t wt[8] = {
-        (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
-        (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
-    };
+    int8_t wt[8];
     uint8_t ca[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)], cb[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)];
 
+    bilinear_weights(wt, fax, fay);
+    bilinear_weights(wt + 4, fbx, fby);
     if (mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy)) {
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
@@ -341,14 +349,14 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
             /* both ends' bilinear footprints inside the picture, at the
              * cell's fractions: mcfps_sample() without its clamps */
             {
-                const uint8_t *p0 = pp + (ptrdiff_t)(y + pdy) * sp + pdx, *p1 = p0 + sp;
-                const uint8_t *b0 = b + (ptrdiff_t)(y + bdy) * sb + bdx, *b1 = b0 + sb;
-                const int p00 = (4 - fpx) * (4 - fpy), p01 = fpx * (4 - fpy), p10 = (4 - fpx) * fpy, p11 = fpx * fpy;
-                const int b00 = (4 - fbx) * (4 - fby), b01 = fbx * (4 - fby), b10 = (4 - fbx) * fby, b11 = fbx * fby;
+                const uint8_t *p0 = pp + (ptrdiff_t)(y + pdy) * sp + pdx;
+                const uint8_t *b0 = b + (ptrdiff_t)(y + bdy) * sb + bdx;
+                int8_t wp[4], wb[4];
 
+                bilinear_weights(wp, fpx, fpy);
+                bilinear_weights(wb, fbx, fby);
                 for (int x = x0; x < x1; x += MCFPS_CHECK_STEP) {
-                    const int vp = (p00 * p0[x] + p01 * p0[x + 1] + p10 * p1[x] + p11 * p1[x + 1] + 8) >> 4;
-                    const int vb = (b00 * b0[x] + b01 * b0[x + 1] + b10 * b1[x] + b11 * b1[x + 1] + 8) >> 4;
+                    const int vp = bilinear(p0 + x, sp, wp), vb = bilinear(b0 + x, sb, wb);
                     const int e1 = mcfps_blend_pixel(vp, vb, phi) - ra[x];
                     const int e0 = mcfps_blend_pixel(rp[x], rb[x], phi) - ra[x];
                     sum_mc  += e1 * e1;
