@@ -573,11 +573,16 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
 }
 
 /** Remove every lavfi.gpume.* key, whoever set it. */
-static void remove_gpume_metadata(AVFrame *frame)
+static int remove_gpume_metadata(AVFrame *frame)
 {
     const AVDictionaryEntry *e;
-    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX)))
-        av_dict_set(&frame->metadata, e->key, NULL, 0);
+    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
+        /* a removal copies the key first, and fails without it */
+        const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
+        if (err < 0)
+            return err;
+    }
+    return 0;
 }
 
 /** Wait for the oldest issued frame's results, attach them and send it on. */
@@ -612,7 +617,9 @@ static int finish_oldest(AVFilterContext *ctx)
      * vectors of this frame do not back: no vectors, no lavfi.gpume.* keys,
      * pict_type I when there are none */
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-    remove_gpume_metadata(frame);
+    err = remove_gpume_metadata(frame);
+    if (err < 0)
+        goto fail;
     if (in.fwd)
         n[0] = count_blocks(p, &res[0]);
     if (in.bwd)

@@ -42,6 +42,14 @@
 /** Output frames held back behind one that the device still writes. */
 #define MCFPS_QUEUE 8
 
+#define MCFPS_PHI_LOG2 8                    ///< log2(MCFPS_PHI_ONE)
+/** Times (in the output time base / MCFPS_PHI_ONE) whose differences times MCFPS_PHI_ONE fit in int64_t. */
+#define MCFPS_MAX_T (INT64_C(1) << 52)
+
+#if (1 << MCFPS_PHI_LOG2) != MCFPS_PHI_ONE
+#error "MCFPS_PHI_LOG2 is not log2(MCFPS_PHI_ONE)"
+#endif
+
 typedef struct McfpsContext {
     const AVClass *class;
 
@@ -71,6 +79,15 @@ typedef struct McfpsContext {
     int64_t pa;                 ///< its time in tb_fine
     int64_t pp;                 ///< the time of the frame before it (P)
     int a_on_tick;              ///< a lies on tick s->next - 1 and has not been sent yet
+
+    /* output goes out a frame per activation, so that a gap of any length
+     * never holds more than a few frames: what is left to send */
+    AVFrame *b;                 ///< the later frame of the pair whose ticks are sent, else NULL
+    int64_t pb;                 ///< its time in tb_fine
+    int repeating;              ///< ticks before repeat_to repeat s->a, then held starts or the output ends
+    int64_t repeat_to;          ///< in tb_fine
+    AVFrame *held;              ///< the first frame of the run after the repeats, NULL at the end
+    int eof_status;             ///< the input's status, set on the output after the repeats
 
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
@@ -306,6 +323,8 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
     av_frame_free(&s->a);
+    av_frame_free(&s->b);
+    av_frame_free(&s->held);
     free_fields(s);
     drop_queue(s);
     release_backend(s);
@@ -321,7 +340,8 @@ static int config_output(AVFilterLink *outlink)
     AVRational tb = av_inv_q(s->fps);
 
     if ((int64_t)tb.den * MCFPS_PHI_ONE > INT_MAX) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%d/%d: denominator too large\n", s->fps.num, s->fps.den);
+        av_log(ctx, AV_LOG_ERROR, "fps=%d/%d: numerator above %d\n", s->fps.num, s->fps.den,
+               INT_MAX / MCFPS_PHI_ONE);
         return AVERROR(EINVAL);
     }
     outlink->time_base = tb;
@@ -447,13 +467,17 @@ static int load_frame(AVFilterContext *ctx, int slot, const AVFrame *frame)
 }
 
 /** Remove what describes a frame of the input stream rather than of the output. */
-static void strip_input_properties(AVFrame *frame)
+static int strip_input_properties(AVFrame *frame)
 {
     const AVDictionaryEntry *e;
     av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX)))
-        av_dict_set(&frame->metadata, e->key, NULL, 0);
     frame->pict_type = AV_PICTURE_TYPE_NONE;
+    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
+        const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
+        if (err < 0)
+            return err;
+    }
+    return 0;
 }
 
 /** Send a copy of src's pixels as output tick s->next. */
@@ -461,9 +485,15 @@ static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
 {
     McfpsContext *s = ctx->priv;
     AVFrame *out = av_frame_clone(src);
+    int err;
+
     if (!out)
         return AVERROR(ENOMEM);
-    strip_input_properties(out);
+    err = strip_input_properties(out);
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
+    }
     out->pts      = s->next++;
     out->duration = 1;
     return send_frame(ctx, out, 0);
@@ -673,6 +703,19 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out->colorspace          = a->colorspace;
     out->chroma_location     = a->chroma_location;
     out->pict_type           = AV_PICTURE_TYPE_NONE;
+    /* what describes the stream (mastering display, display matrix, ICC
+     * profile, ...) holds for the made frames too; what describes one
+     * frame (its vectors, captions, ...) does not */
+    for (int i = 0; i < a->nb_side_data; i++) {
+        const AVSideDataDescriptor *desc = av_frame_side_data_desc(a->side_data[i]->type);
+        if (desc && (desc->props & AV_SIDE_DATA_PROP_GLOBAL)) {
+            err = av_frame_side_data_clone(&out->side_data, &out->nb_side_data, a->side_data[i], 0);
+            if (err < 0) {
+                av_frame_free(&out);
+                return err;
+            }
+        }
+    }
 
     /* the frame rendered before goes out now; this one renders while the
      * graph goes on, and waits in the queue */
@@ -680,9 +723,11 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     s->p.phi_a = s->pair_phi_a ? s->pair_phi_a : MCFPS_PHI_ONE / 2;
     s->p.bend  = s->pair_phi_a ? mcfps_bend_weight(phi, s->pair_phi_a) : 0;
     err = flush_queue(ctx);
-    if (err >= 0)
-        err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a,
-                                 slot_after(s->slot_a, 1), out);
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
+    }
+    err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, slot_after(s->slot_a, 1), out);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
                ff_gpume_device_name(s->active_device), av_err2str(err));
@@ -705,14 +750,21 @@ static int send_a(AVFilterContext *ctx)
     return emit_copy(ctx, s->a);
 }
 
-/** Send copies of s->a for the ticks before fine time t (no later frame to interpolate towards). */
-static int repeat_until(AVFilterContext *ctx, int64_t t)
+/** The pixel format of frame's pixels: its frames context's for hardware frames. */
+static int frame_sw_format(const AVFrame *frame)
 {
-    McfpsContext *s = ctx->priv;
-    int err = send_a(ctx);
-    while (s->a && err >= 0 && s->next * MCFPS_PHI_ONE < t)
-        err = emit_copy(ctx, s->a);
-    return err;
+    return frame->hw_frames_ctx ? ((const AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format :
+                                  frame->format;
+}
+
+/** Whether frame continues the run: of its size and formats, and on its device. */
+static int same_run(const McfpsContext *s, const AVFrame *frame)
+{
+    const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
+                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
+    return frame->width == s->p.width && frame->height == s->p.height &&
+           frame->format == s->format && frame_sw_format(frame) == s->sw_format &&
+           (!hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data);
 }
 
 /**
@@ -723,11 +775,11 @@ static int repeat_until(AVFilterContext *ctx, int64_t t)
 static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
 {
     McfpsContext *s = ctx->priv;
+    const int64_t first = (t + MCFPS_PHI_ONE - 1) >> MCFPS_PHI_LOG2; /* the first tick at or after t */
     int err;
 
     av_frame_free(&s->a);
-    if (!s->p.width || frame->width != s->p.width || frame->height != s->p.height ||
-        frame->format != s->format) {
+    if (!s->p.width || !same_run(s, frame)) {
         err = setup(ctx, frame);
         if (err < 0) {
             av_frame_free(&frame);
@@ -741,12 +793,9 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     err = load_frame(ctx, s->slot_a, frame);
     if (err < 0)
         return err;
-    if (!s->started) {
-        s->next    = (t + MCFPS_PHI_ONE - 1) >> 8;  /* the first tick at or after it */
-        s->started = 1;
-    }
-    while (s->next * MCFPS_PHI_ONE < t) /* ticks a gap skipped have nothing to show */
-        s->next++;
+    /* ticks in a gap before a new run have nothing to show */
+    s->next    = s->started ? FFMAX(s->next, first) : first;
+    s->started = 1;
     if (s->next * MCFPS_PHI_ONE == t) {
         s->a_on_tick = 1;
         s->next++;
@@ -754,12 +803,13 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     return 0;
 }
 
+/** Take the next input frame: the first of a run, or B of the pair (s->a, B) whose ticks follow. */
 static int filter_frame(AVFilterContext *ctx, AVFrame *b)
 {
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
     int64_t pb;
-    int err = 0;
+    int err;
 
     if (b->pts == AV_NOPTS_VALUE) {
         av_log(ctx, AV_LOG_ERROR, "a frame without timestamp: mcfps places frames by their pts "
@@ -767,8 +817,13 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_frame_free(&b);
         return AVERROR(EINVAL);
     }
-    pb = av_rescale_q_rnd(b->pts, inlink->time_base, s->tb_fine,
-                          AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+    pb = av_rescale_q_rnd(b->pts, inlink->time_base, s->tb_fine, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+    if (pb < -MCFPS_MAX_T || pb > MCFPS_MAX_T) {
+        av_log(ctx, AV_LOG_WARNING, "timestamp %s out of range; frame dropped\n",
+               av_ts2timestr(b->pts, &inlink->time_base));
+        av_frame_free(&b);
+        return 0;
+    }
     if (!s->a)
         return start_run(ctx, b, pb);
     if (pb <= s->pa) {
@@ -778,51 +833,100 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_frame_free(&b);
         return 0;
     }
-    if (b->width != s->p.width || b->height != s->p.height || b->format != s->format) {
+    if (!same_run(s, b)) {
         av_log(ctx, AV_LOG_WARNING, "frame size or format changed from %dx%d %s to %dx%d %s; "
                "restarting (the ticks before the new frame repeat the last old one)\n",
-               s->p.width, s->p.height, av_get_pix_fmt_name(s->format), b->width, b->height,
-               av_get_pix_fmt_name(b->format));
-        err = repeat_until(ctx, pb);
-        if (err < 0) {
-            av_frame_free(&b);
-            return err;
-        }
-        return start_run(ctx, b, pb);
+               s->p.width, s->p.height, av_get_pix_fmt_name(s->sw_format), b->width, b->height,
+               av_get_pix_fmt_name(frame_sw_format(b)));
+        s->held      = b;
+        s->repeat_to = pb;
+        s->repeating = 1;
+        return 0;
     }
 
+    /* commands take effect from the next pair */
+    s->p.lambda = s->lambda;
+    s->p.rel_lo = s->rel_lo;
+    s->p.rel_hi = s->rel_hi;
     err = load_frame(ctx, slot_after(s->slot_a, 1), b);
     if (err >= 0)
         err = prepare_pair(ctx, b, pb);
     if (err >= 0)
         err = send_a(ctx);
-    while (err >= 0 && s->next * MCFPS_PHI_ONE < pb) {
-        const int64_t t = s->next * MCFPS_PHI_ONE;
-        if (t < s->pa) { /* cannot happen: ticks up to pa were sent */
-            s->next++;
-            continue;
-        }
-        err = interpolate(ctx, b, phase(t, s->pa, pb));
+    if (err < 0) {
+        av_frame_free(&b);
+        return err;
     }
-    if (err >= 0 && s->next * MCFPS_PHI_ONE == pb)
-        err = emit_copy(ctx, b);
+    s->b  = b;
+    s->pb = pb;
+    return 0;
+}
+
+/** Send the next tick of the pair (s->a, s->b); after its last, B becomes A. */
+static int pair_step(AVFilterContext *ctx)
+{
+    McfpsContext *s = ctx->priv;
+    const int64_t t = s->next * MCFPS_PHI_ONE; /* after A's tick: t > s->pa */
+    int err = 0;
+
+    if (t < s->pb)
+        return interpolate(ctx, s->b, phase(t, s->pa, s->pb));
+    if (t == s->pb)
+        err = emit_copy(ctx, s->b);
     av_frame_free(&s->a);
-    s->a      = b;
+    s->a      = s->b;
+    s->b      = NULL;
     s->pp     = s->pa;
-    s->pa     = pb;
+    s->pa     = s->pb;
     s->slot_a = slot_after(s->slot_a, 1);
     return err;
 }
 
+/**
+ * Send the next copy of s->a for the ticks before s->repeat_to (no later
+ * frame to interpolate towards); after the last, start the held run, or
+ * end the output.
+ */
+static int repeat_step(AVFilterContext *ctx)
+{
+    McfpsContext *s = ctx->priv;
+    AVFrame *frame;
+    int err;
+
+    if (s->a_on_tick)
+        return send_a(ctx);
+    if (s->a && s->next * MCFPS_PHI_ONE < s->repeat_to)
+        return emit_copy(ctx, s->a);
+    s->repeating = 0;
+    if (s->held) {
+        frame   = s->held;
+        s->held = NULL;
+        return start_run(ctx, frame, s->repeat_to);
+    }
+    av_frame_free(&s->a);
+    err = flush_queue(ctx);
+    ff_outlink_set_status(ctx->outputs[0], s->eof_status, s->next);
+    return err;
+}
+
+/* one output frame per activation, as the fps filter sends them: a gap of
+ * any length queues no more than a few frames */
 static int activate(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
-    int64_t pts;
+    int64_t pts, end;
     int ret, status;
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
+
+    if (s->b || s->repeating) {
+        ret = s->b ? pair_step(ctx) : repeat_step(ctx);
+        if (ret >= 0 && !ff_outlink_get_status(outlink))
+            ff_filter_set_ready(ctx, 10);
+        return ret;
+    }
 
     ret = ff_inlink_consume_frame(inlink, &frame);
     if (ret < 0)
@@ -835,16 +939,19 @@ static int activate(AVFilterContext *ctx)
     }
 
     if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
-        /* the last frame lasts until the end of the stream */
-        ret = send_a(ctx);
-        if (ret >= 0 && s->a && pts != AV_NOPTS_VALUE)
-            ret = repeat_until(ctx, av_rescale_q_rnd(pts, inlink->time_base, s->tb_fine,
-                                                     AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
-        av_frame_free(&s->a);
-        if (ret >= 0)
-            ret = flush_queue(ctx);
-        ff_outlink_set_status(outlink, status, s->next);
-        return ret;
+        /* the last frame lasts until the end of the stream: the status's
+         * time, else the end of the last frame where its duration is known */
+        end = pts;
+        if (end == AV_NOPTS_VALUE && s->a && s->a->duration > 0)
+            end = s->a->pts + s->a->duration;
+        s->repeat_to = end == AV_NOPTS_VALUE ? -MCFPS_MAX_T :
+                       av_clip64(av_rescale_q_rnd(end, inlink->time_base, s->tb_fine,
+                                                  AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX),
+                                 -MCFPS_MAX_T, MCFPS_MAX_T);
+        s->eof_status = status;
+        s->repeating  = 1;
+        ff_filter_set_ready(ctx, 10);
+        return 0;
     }
 
     FF_FILTER_FORWARD_WANTED(outlink, inlink);
@@ -887,9 +994,6 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
         s->rel_hi = rel_hi;
         return AVERROR(EINVAL);
     }
-    s->p.lambda = s->lambda;
-    s->p.rel_lo = s->rel_lo;
-    s->p.rel_hi = s->rel_hi;
     return 0;
 }
 

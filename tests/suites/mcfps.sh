@@ -163,6 +163,32 @@ done
 
 # a gap of 0.2 s after frame 4: ticks in it are interpolated across it
 frames gap "$SRC,setpts='PTS+gte(N,5)*0.2/TB',gpume=device=cpu:dir=bi,mcfps=fps=50" 30
+# a gap of 200 s: its 10000 ticks go out a frame at a time, as fps sends
+# them, never all at once (1.1 GB of 320x240 frames), within 800 MB of
+# address space (two malloc arenas: glibc reserves 64 MB for each)
+n=long-gap
+(ulimit -v 800000 && MALLOC_ARENA_MAX=2 exec timeout 120 "$FFMPEG" -nostdin -hide_banner -nostats -f lavfi \
+    -i "testsrc2=s=320x240:r=25:d=0.4,setpts='PTS+gte(N\,5)*200/TB',gpume=device=cpu:dir=bi,mcfps=fps=50:mode=blend" \
+    -f framecrc -) > "$tmp/$n.out" 2> "$tmp/$n.err"
+rc=$?
+pts=$(grep -v '^#' "$tmp/$n.out" | awk -F, '$2 != NR - 1 { print "tick " NR - 1 " has pts " $2; exit }')
+if [ "$rc" -ne 0 ]; then
+    bad "$n" "exit status $rc: $(tailof "$tmp/$n.err")"
+elif [ "$(nframes "$tmp/$n.out")" -ne 10020 ] || [ -n "$pts" ]; then
+    bad "$n" "$(nframes "$tmp/$n.out") frames, want 10020 $pts"
+else
+    ok "$n"
+fi
+# what describes the stream (here a display matrix) stays on every output
+# frame, the interpolated ones too
+ff sidedata-global -display_rotation 90 -noautorotate -f lavfi -i "$SRC" \
+    -vf "gpume=device=cpu:dir=bi,mcfps=fps=50,showinfo" -f null -
+n=$(grep -c "side data - .*displaymatrix" "$tmp/sidedata-global.err")
+if [ "$rc" -ne 0 ] || [ "$n" -ne 20 ]; then
+    bad sidedata-global "status $rc, $n of 20 frames with the display matrix"
+else
+    ok sidedata-global
+fi
 # a timestamp that goes back: that frame is dropped with a warning
 frames backwards "$SRC,setpts='if(eq(N,5),PTS-3,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 20
 if grep -q "does not follow" "$tmp/backwards.err"; then ok backwards-warning; else bad backwards-warning "no warning"; fi
