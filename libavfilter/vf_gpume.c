@@ -161,7 +161,7 @@ static const AVOption gpume_options[] = {
         CONST("fwd", "into the previous frame (source -1)", GPUME_DIR_FWD, "dir"),
         CONST("bwd", "into the next frame (source +1), one frame of delay", GPUME_DIR_BWD, "dir"),
         CONST("bi",  "both, one frame of delay", GPUME_DIR_BI, "dir"),
-    { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
+    { "device", "where the vectors are computed", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = DEVICE_AUTO }, DEVICE_AUTO, DEVICE_OPENCL, FLAGS, .unit = "device" },
         CONST("auto",   "the graph's device, else the first that works of cuda, an OpenCL GPU, cpu", DEVICE_AUTO, "device"),
         CONST("cpu",    "CPU reference, slice threaded", DEVICE_CPU, "device"),

@@ -132,7 +132,7 @@ static const AVOption mcfps_options[] = {
       OFFSET(check), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, RFLAGS },
     { "bend", "bend trajectories by the change of motion since the previous pair",
       OFFSET(bend), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, RFLAGS },
-    { "device", "backend", OFFSET(device), AV_OPT_TYPE_INT,
+    { "device", "where the frames are made", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = GPUME_DEVICE_AUTO }, GPUME_DEVICE_AUTO, GPUME_DEVICE_OPENCL, FLAGS, .unit = "device" },
         { "auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu",
           0, AV_OPT_TYPE_CONST, { .i64 = GPUME_DEVICE_AUTO },   0, 0, FLAGS, .unit = "device" },
