@@ -909,8 +909,8 @@ static int repeat_step(AVFilterContext *ctx)
     return err;
 }
 
-/* one output frame per activation, as the fps filter sends them: a gap of
- * any length queues no more than a few frames */
+/* one output frame per activation and request: a gap of any length holds
+ * no more than a few frames */
 static int activate(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
@@ -922,6 +922,10 @@ static int activate(AVFilterContext *ctx)
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
 
     if (s->b || s->repeating) {
+        /* made frames are new pictures: each only when one is wanted, or
+         * a graph that runs until nothing is ready would hold them all */
+        if (!ff_outlink_frame_wanted(outlink))
+            return FFERROR_NOT_READY;
         ret = s->b ? pair_step(ctx) : repeat_step(ctx);
         if (ret >= 0 && !ff_outlink_get_status(outlink))
             ff_filter_set_ready(ctx, 10);

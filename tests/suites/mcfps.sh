@@ -163,13 +163,14 @@ done
 
 # a gap of 0.2 s after frame 4: ticks in it are interpolated across it
 frames gap "$SRC,setpts='PTS+gte(N,5)*0.2/TB',gpume=device=cpu:dir=bi,mcfps=fps=50" 30
-# a gap of 200 s: its 10000 ticks go out a frame at a time, as fps sends
-# them, never all at once (1.1 GB of 320x240 frames), within 800 MB of
-# address space (two malloc arenas: glibc reserves 64 MB for each)
+# a gap of 200 s: its 10000 ticks are made a frame at a time as the output
+# asks for them, never all at once (1.1 GB of 320x240 frames), within 800 MB
+# of address space (two malloc arenas: glibc reserves 64 MB for each); in
+# ffmpeg's own graph, which runs until no filter is ready
 n=long-gap
 (ulimit -v 800000 && MALLOC_ARENA_MAX=2 exec timeout 120 "$FFMPEG" -nostdin -hide_banner -nostats -f lavfi \
-    -i "testsrc2=s=320x240:r=25:d=0.4,setpts='PTS+gte(N\,5)*200/TB',gpume=device=cpu:dir=bi,mcfps=fps=50:mode=blend" \
-    -f framecrc -) > "$tmp/$n.out" 2> "$tmp/$n.err"
+    -i "testsrc2=s=320x240:r=25:d=0.4,setpts='PTS+gte(N,5)*200/TB'" \
+    -vf gpume=device=cpu:dir=bi,mcfps=fps=50:mode=blend -f framecrc -) > "$tmp/$n.out" 2> "$tmp/$n.err"
 rc=$?
 pts=$(grep -v '^#' "$tmp/$n.out" | awk -F, '$2 != NR - 1 { print "tick " NR - 1 " has pts " $2; exit }')
 if [ "$rc" -ne 0 ]; then
