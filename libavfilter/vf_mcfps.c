@@ -32,6 +32,7 @@
 #include "libavutil/timestamp.h"
 
 #include "avfilter.h"
+#include "ccfifo.h"
 #include "filters.h"
 #include "video.h"
 #include "gpume_compat.h"
@@ -107,6 +108,8 @@ typedef struct McfpsContext {
     AVFrame *queue[MCFPS_QUEUE];
     int nb_queued;
     int queue_rendering;        ///< a frame of queue[] waits for finish()
+
+    CCFifo cc_fifo;             ///< closed captions of the input, spread over the output frames
 } McfpsContext;
 
 #define OFFSET(x) offsetof(McfpsContext, x)
@@ -329,6 +332,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     drop_queue(s);
     release_backend(s);
     av_buffer_unref(&s->device_ref);
+    ff_ccfifo_uninit(&s->cc_fifo);
 }
 
 static int config_output(AVFilterLink *outlink)
@@ -338,6 +342,7 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *il = ff_filter_link(ctx->inputs[0]);
     FilterLink *ol = ff_filter_link(outlink);
     AVRational tb = av_inv_q(s->fps);
+    int err;
 
     if ((int64_t)tb.den * MCFPS_PHI_ONE > INT_MAX) {
         av_log(ctx, AV_LOG_ERROR, "fps=%d/%d: numerator above %d\n", s->fps.num, s->fps.den,
@@ -346,6 +351,12 @@ static int config_output(AVFilterLink *outlink)
     }
     outlink->time_base = tb;
     ol->frame_rate     = s->fps;
+    /* captions go out at the rate of the output, as fps sends them (at
+     * rates that CTA-708 defines; at others they stay on their frames) */
+    ff_ccfifo_uninit(&s->cc_fifo);
+    err = ff_ccfifo_init(&s->cc_fifo, s->fps, ctx);
+    if (err < 0)
+        return err;
     s->tb_fine         = (AVRational){ tb.num, tb.den * MCFPS_PHI_ONE };
     /* hardware frames in, hardware frames of the same frames context out */
     if (il->hw_frames_ctx) {
@@ -490,6 +501,8 @@ static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
     if (!out)
         return AVERROR(ENOMEM);
     err = strip_input_properties(out);
+    if (err >= 0)
+        err = ff_ccfifo_inject(&s->cc_fifo, out);
     if (err < 0) {
         av_frame_free(&out);
         return err;
@@ -716,6 +729,11 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
             }
         }
     }
+    err = ff_ccfifo_inject(&s->cc_fifo, out);
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
+    }
 
     /* the frame rendered before goes out now; this one renders while the
      * graph goes on, and waits in the queue */
@@ -817,6 +835,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_frame_free(&b);
         return AVERROR(EINVAL);
     }
+    /* its captions go out with the output frames, whichever those are */
+    ff_ccfifo_extract(&s->cc_fifo, b);
     pb = av_rescale_q_rnd(b->pts, inlink->time_base, s->tb_fine, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
     if (pb < -MCFPS_MAX_T || pb > MCFPS_MAX_T) {
         av_log(ctx, AV_LOG_WARNING, "timestamp %s out of range; frame dropped\n",

@@ -187,3 +187,14 @@ MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_SRC_ROOT)/libavfil
 $(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(MCFPS_GPU_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(MCFPS_GPU_DEPS)) $(CHECKME_LIBS) $(MCFPS_GPU_LIBS)
+
+# mcfps in a filter graph through the public API (tests/graphcheck.c),
+# linked against the static FFmpeg libraries of the build as gpume-mv is
+$(BUILDDIR)/tests/graphcheck: $(GPUME_TESTS_DIR)/graphcheck.c $(GPUME_MV_LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(GPUME_MV_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $(GPUME_TESTS_DIR)/graphcheck.c $(GPUME_MV_LIBS)
+
+graphcheck: $(BUILDDIR)/tests/graphcheck
+	$(BUILDDIR)/tests/graphcheck
+
+.PHONY: graphcheck

@@ -79,24 +79,31 @@ refused() {
     fi
 }
 
-# unit tests of the steps
-if make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" \
-        FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/mcfpscheck" > "$tmp/build.log" 2>&1; then
-    "$BUILDDIR/tests/mcfpscheck" > "$tmp/unit.log" 2>&1
-    rc=$?
-    grep '^FAIL' "$tmp/unit.log"
-    u=$(tail -n 1 "$tmp/unit.log")
-    up=$(echo "$u" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-    uf=$(echo "$u" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-    if [ -z "$up" ] || { [ "$rc" -ne 0 ] && [ "${uf:-0}" -eq 0 ]; }; then
-        bad mcfpscheck "exit status $rc: $(tailof "$tmp/unit.log")"
+# program NAME: build and run the test program NAME, whose last line is
+# "N passed, N failed", and count its results
+program() {
+    if make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" \
+            FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/$1" > "$tmp/$1-build.log" 2>&1; then
+        "$BUILDDIR/tests/$1" > "$tmp/$1.log" 2>&1
+        rc=$?
+        grep '^FAIL' "$tmp/$1.log"
+        u=$(tail -n 1 "$tmp/$1.log")
+        up=$(echo "$u" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+        uf=$(echo "$u" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+        if [ -z "$up" ] || { [ "$rc" -ne 0 ] && [ "${uf:-0}" -eq 0 ]; }; then
+            bad "$1" "exit status $rc: $(tailof "$tmp/$1.log")"
+        else
+            pass=$((pass + up)) fail=$((fail + uf))
+            echo "$1: $u"
+        fi
     else
-        pass=$((pass + up)) fail=$((fail + uf))
-        echo "mcfpscheck: $u"
+        bad "$1" "build failed: $(tailof "$tmp/$1-build.log")"
     fi
-else
-    bad mcfpscheck "build failed: $(tailof "$tmp/build.log")"
-fi
+}
+# unit tests of the steps
+program mcfpscheck
+# the filter in a graph through the public API: captions
+program graphcheck
 
 SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
 

@@ -1,0 +1,168 @@
+/*
+ * mcfps in a filter graph driven through the public API, for what the
+ * suites' ffmpeg commands cannot feed it: frames that carry closed captions
+ * (AV_FRAME_DATA_A53_CC). Converting 30 to 60 fps, every caption byte of
+ * the input must reach the output once, in order, each output frame
+ * carrying the share of a 60 fps frame (CTA-708: 10 triplets, one of
+ * CEA-608), as the fps filter sends them.
+ *
+ * usage: graphcheck; its last line is "N passed, N failed"
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libavfilter/avfilter.h"
+#include "libavfilter/buffersink.h"
+#include "libavfilter/buffersrc.h"
+#include "libavutil/error.h"
+#include "libavutil/frame.h"
+
+#define W      64
+#define H      48
+#define NB_IN  12   ///< input frames at 30 fps
+#define CC_IN  20   ///< caption triplets per input frame (30 fps): 2 of 608, 18 of 708
+#define CC_OUT 10   ///< per output frame (60 fps): 1 of 608, 9 of 708
+
+static int pass, fail;
+
+static void check(int ok, const char *what)
+{
+    if (ok) {
+        pass++;
+    } else {
+        fail++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+/* the first byte of a triplet: marker bits, cc_valid, cc_type */
+static int cc_type(const uint8_t *t)  { return t[0] & 3; }
+static int cc_valid(const uint8_t *t) { return t[0] >> 2 & 1; }
+
+/* input frame n: a texture moved (2, 1) pixels a frame, and CC_IN triplets
+ * numbered (n, i) in their two data bytes */
+static AVFrame *input_frame(int n)
+{
+    AVFrame *f = av_frame_alloc();
+    AVFrameSideData *sd;
+
+    if (!f)
+        return NULL;
+    f->format = AV_PIX_FMT_GRAY8;
+    f->width  = W;
+    f->height = H;
+    f->pts    = n;
+    if (av_frame_get_buffer(f, 0) < 0)
+        goto fail;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const int u = x + 2 * n, v = y + n;
+            f->data[0][y * f->linesize[0] + x] = (u * 7 ^ v * 13) * 5 + (u * v & 31);
+        }
+    sd = av_frame_new_side_data(f, AV_FRAME_DATA_A53_CC, 3 * CC_IN);
+    if (!sd)
+        goto fail;
+    for (int i = 0; i < CC_IN; i++) {
+        sd->data[3 * i]     = 0xf8 | 4 | (i < 2 ? i : 2);
+        sd->data[3 * i + 1] = n;
+        sd->data[3 * i + 2] = i;
+    }
+    return f;
+fail:
+    av_frame_free(&f);
+    return NULL;
+}
+
+static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink)
+{
+    AVFilterContext *me, *fc;
+    char args[128];
+
+    snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=gray:time_base=1/30:frame_rate=30:pixel_aspect=1/1",
+             W, H);
+    if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", "device=cpu:dir=bi", NULL, g) < 0 ||
+        avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", "fps=60:device=cpu", NULL, g) < 0 ||
+        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
+        avfilter_link(*src, 0, me, 0) < 0 || avfilter_link(me, 0, fc, 0) < 0 ||
+        avfilter_link(fc, 0, *sink, 0) < 0)
+        return -1;
+    return avfilter_graph_config(g, NULL);
+}
+
+/* caption triplets of the output, by kind, as the input numbered them */
+typedef struct Captions {
+    int n608, n708;
+    uint8_t c608[2 * NB_IN * CC_IN], c708[2 * NB_IN * CC_IN]; ///< (n, i) of each
+} Captions;
+
+static void take(Captions *c, const AVFrame *f, int *frames_sized)
+{
+    const AVFrameSideData *sd = av_frame_get_side_data(f, AV_FRAME_DATA_A53_CC);
+
+    if (!sd)
+        return;
+    *frames_sized += sd->size == 3 * CC_OUT;
+    for (size_t k = 0; k + 3 <= sd->size; k += 3) {
+        const uint8_t *t = sd->data + k;
+        if (cc_type(t) < 2 && c->n608 < NB_IN * CC_IN) {
+            c->c608[2 * c->n608]     = t[1];
+            c->c608[2 * c->n608 + 1] = t[2];
+            c->n608++;
+        } else if (cc_valid(t) && c->n708 < NB_IN * CC_IN) {
+            c->c708[2 * c->n708]     = t[1];
+            c->c708[2 * c->n708 + 1] = t[2];
+            c->n708++;
+        }
+    }
+}
+
+int main(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    static Captions c;
+    int nb_out = 0, sized = 0, err = 0, in_order = 1;
+    char msg[128];
+
+    check(g && out && build(g, &src, &sink) >= 0, "graph buffer -> gpume -> mcfps=fps=60 -> buffersink");
+    if (fail)
+        goto end;
+    for (int n = 0; n <= NB_IN && err >= 0; n++) {
+        if (n < NB_IN) {
+            AVFrame *f = input_frame(n);
+            err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+            av_frame_free(&f);
+        } else {
+            err = av_buffersrc_close(src, NB_IN, 0);
+        }
+        while (err >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
+            nb_out++;
+            take(&c, out, &sized);
+            av_frame_unref(out);
+        }
+    }
+    snprintf(msg, sizeof(msg), "the graph ran (%s)", av_err2str(err));
+    check(err >= 0, msg);
+    snprintf(msg, sizeof(msg), "%d output frames, want %d", nb_out, 2 * NB_IN);
+    check(nb_out == 2 * NB_IN, msg);
+    snprintf(msg, sizeof(msg), "%d of %d output frames carry %d caption triplets", sized, nb_out, CC_OUT);
+    check(sized == nb_out, msg);
+    /* 2 608 and 18 708 triplets in, 1 and 9 out per output frame: all of them */
+    snprintf(msg, sizeof(msg), "%d CEA-608 triplets out, want %d", c.n608, 2 * NB_IN);
+    check(c.n608 == 2 * NB_IN, msg);
+    snprintf(msg, sizeof(msg), "%d CEA-708 triplets out, want %d", c.n708, 18 * NB_IN);
+    check(c.n708 == 18 * NB_IN, msg);
+    for (int k = 0; k < c.n608; k++)
+        in_order &= c.c608[2 * k] == k / 2 && c.c608[2 * k + 1] == k % 2;
+    for (int k = 0; k < c.n708; k++)
+        in_order &= c.c708[2 * k] == k / 18 && c.c708[2 * k + 1] == 2 + k % 18;
+    check(in_order, "caption triplets out in the order they came in");
+end:
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail != 0;
+}
