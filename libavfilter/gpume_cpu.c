@@ -1209,8 +1209,8 @@ static int coarse_ctus(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;
     GpumeCPUContext *s = job->s;
-    const int start = s->p.nb_ctus * jobnr / nb_jobs;
-    const int end   = s->p.nb_ctus * (jobnr + 1) / nb_jobs;
+    const int start = (int64_t)s->p.nb_ctus * jobnr / nb_jobs;
+    const int end   = (int64_t)s->p.nb_ctus * (jobnr + 1) / nb_jobs;
 
     for (int c = start; c < end; c++)
         hme_coarse(s, job, c % s->p.ctu_cols, c / s->p.ctu_cols);
@@ -1221,8 +1221,8 @@ static int estimate_ctus(void *arg, int jobnr, int nb_jobs)
 {
     EstimateJob *job = arg;
     GpumeCPUContext *s = job->s;
-    const int start = s->p.nb_ctus * jobnr / nb_jobs;
-    const int end   = s->p.nb_ctus * (jobnr + 1) / nb_jobs;
+    const int start = (int64_t)s->p.nb_ctus * jobnr / nb_jobs;
+    const int end   = (int64_t)s->p.nb_ctus * (jobnr + 1) / nb_jobs;
 
     for (int c = start; c < end; c++) {
         if (s->p.algo == GPUME_ALGO_LFS)

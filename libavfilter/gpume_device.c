@@ -174,6 +174,7 @@ static int cuda_probe(int gpu_index, char *why, size_t size)
         if (cu_error)
             cu_error(ret, &name);
         snprintf(why, size, "no CUDA device (the CUDA driver says %s)", name ? name : "error");
+        /* not closed: a driver that ran cuInit() may have left handlers behind */
         return AVERROR(ENODEV);
     }
     if (gpu_index >= count) {

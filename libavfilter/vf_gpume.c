@@ -75,6 +75,7 @@ typedef struct GpumeContext {
     AVBufferRef *in_frames;     ///< their hardware frames context, if any
 
     GpumeParams params;
+    int run_dir;                ///< the dir of the frames estimated since the last (re)start
     GpumeHost host;
     const GpumeBackend *backend;
     void *backend_priv;
@@ -194,7 +195,8 @@ static const GpumeBackend *backend_for(int device)
     }
 }
 
-static av_cold int init(AVFilterContext *ctx)
+/** Check the options' values and combinations: at initialisation, and on each command. */
+static int check_options(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
     const int block = block_size(s);
@@ -242,6 +244,11 @@ static av_cold int init(AVFilterContext *ctx)
         return AVERROR(ENOSYS);
     }
     return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    return check_options(ctx);
 }
 
 static void release_backend(GpumeContext *s)
@@ -308,6 +315,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
     int err;
 
     release_backend(s);
+    s->run_dir = s->dir;
     *p = (GpumeParams) {
         .width = w, .height = h, .algo = s->algo, .range = s->range,
         .ctu = s->algo == GPUME_ALGO_VME ? 16 : s->ctu,
@@ -375,11 +383,21 @@ static int start_backend(AVFilterContext *ctx)
     return 0;
 }
 
-/** Restart estimation for w x h frames on the device in use. */
+/**
+ * Restart estimation for w x h frames on the device in use. On failure
+ * nothing runs, and the next frame, of any size, tries again.
+ */
 static int setup_backend(AVFilterContext *ctx, int w, int h)
 {
+    GpumeContext *s = ctx->priv;
     int err = set_params(ctx, w, h);
-    return err < 0 ? err : start_backend(ctx);
+    if (err >= 0)
+        err = start_backend(ctx);
+    if (err < 0) {
+        release_backend(s);
+        s->params.width = s->params.height = 0;
+    }
+    return err;
 }
 
 /** ff_gpume_device_start()'s start: the backend of type on s->device_ref. */
@@ -643,17 +661,20 @@ static int finish_oldest(AVFilterContext *ctx)
     }
     /* the metadata describe one direction on every frame: the backward
      * vectors with dir=bwd, else the forward ones (none on the first frame) */
-    if (s->dir == GPUME_DIR_BWD ? n[1] : n[0]) {
+    if (s->run_dir == GPUME_DIR_BWD ? n[1] : n[0]) {
         const double area = (double)p->width * p->height;
         char buf[32];
-        if (s->dir == GPUME_DIR_BWD) {
+        if (s->run_dir == GPUME_DIR_BWD) {
             sad_sum  = sad_bwd;
             bad_area = bad_bwd;
         }
         snprintf(buf, sizeof(buf), "%.4f", sad_sum / area);
-        av_dict_set(&frame->metadata, "lavfi.gpume.mean_sad", buf, 0);
+        err = av_dict_set(&frame->metadata, "lavfi.gpume.mean_sad", buf, 0);
         snprintf(buf, sizeof(buf), "%.4f", bad_area / area);
-        av_dict_set(&frame->metadata, "lavfi.gpume.scene_score", buf, 0);
+        if (err >= 0)
+            err = av_dict_set(&frame->metadata, "lavfi.gpume.scene_score", buf, 0);
+        if (err < 0)
+            goto fail;
     }
     return ff_filter_frame(ctx->outputs[0], frame);
 fail:
@@ -674,7 +695,7 @@ static int flush(AVFilterContext *ctx)
         if (s->nb_inflight > GPUME_MAX_INFLIGHT)
             err = finish_oldest(ctx);
         if (err >= 0)
-            err = issue(ctx, frame, n, (s->dir & GPUME_DIR_FWD) && n > 0, 0);
+            err = issue(ctx, frame, n, (s->run_dir & GPUME_DIR_FWD) && n > 0, 0);
     }
     while (s->nb_inflight > 0) {
         int ret = finish_oldest(ctx);
@@ -763,7 +784,7 @@ static void warn_cost(AVFilterContext *ctx)
     /* the search covers whole CTUs: a 16000x1 frame costs as much as 16000x32 */
     const double r = p->range, area = (double)p->ctu_cols * p->ctu * p->ctu_rows * p->ctu;
     const int cpu = s->backend == &ff_gpume_backend_cpu;
-    const int nb_dir = (s->dir & GPUME_DIR_FWD ? 1 : 0) + (s->dir & GPUME_DIR_BWD ? 1 : 0);
+    const int nb_dir = (s->run_dir & GPUME_DIR_FWD ? 1 : 0) + (s->run_dir & GPUME_DIR_BWD ? 1 : 0);
     /* candidates per pixel: full search (lfs stops early, but may not), or
      * hme's coarse search at 1/4 resolution, its refinement at 1/2 and two
      * 9x9 windows at full resolution, plus the sub-pel steps */
@@ -796,8 +817,8 @@ static void warn_cost(AVFilterContext *ctx)
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 {
     GpumeContext *s = ctx->priv;
-    const int fwd = s->dir & GPUME_DIR_FWD, bwd = s->dir & GPUME_DIR_BWD;
     AVFrame *cur;
+    int fwd, bwd;
     int64_t n;
     int err;
 
@@ -809,6 +830,8 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     }
     if (err < 0)
         goto fail;
+    fwd = s->run_dir & GPUME_DIR_FWD;
+    bwd = s->run_dir & GPUME_DIR_BWD;
     if (!s->nb_loaded)
         warn_cost(ctx);
 
@@ -872,17 +895,18 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
 static int restart(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
+    const int w = s->params.width, h = s->params.height;
     int err = flush(ctx);
 
     s->restart = 0;
     if (err < 0)
         return err;
-    err = setup_backend(ctx, s->params.width, s->params.height);
+    err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts) {
-        av_log(ctx, AV_LOG_ERROR, "the options set by the last commands cannot be used; "
+        av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be used; "
                "going on with the previous ones\n");
         copy_options(s, s->saved_opts, 1);
-        err = setup_backend(ctx, s->params.width, s->params.height);
+        err = setup_backend(ctx, w, h);
     }
     av_freep(&s->saved_opts);
     return err;
@@ -906,10 +930,16 @@ static int activate(AVFilterContext *ctx)
         if (ctx->is_disabled) {
             /* outside the timeline: the frames held go out first (the last
              * one without backward vectors, as at the end of the stream),
-             * then this one untouched; estimation starts afresh at the next
+             * then this one's pixels untouched, without vectors (also none
+             * of an earlier gpume); estimation starts afresh at the next
              * enabled frame */
             ret = flush(ctx);
             s->restart = 1;
+            if (ret >= 0) {
+                av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+                frame->pict_type = AV_PICTURE_TYPE_I;
+                ret = remove_gpume_metadata(frame);
+            }
             if (ret < 0) {
                 av_frame_free(&frame);
                 return ret;
@@ -945,21 +975,35 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
                            char *res, int res_len, int flags)
 {
     GpumeContext *s = ctx->priv;
-    int nb = 0, err;
+    int nb = 0, err, *before;
 
+    for (const AVOption *o = gpume_options; o->name; o++)
+        nb += o->type != AV_OPT_TYPE_CONST;
     if (!s->saved_opts) {
-        for (const AVOption *o = gpume_options; o->name; o++)
-            nb += o->type != AV_OPT_TYPE_CONST;
         s->saved_opts = av_calloc(nb, sizeof(*s->saved_opts));
         if (!s->saved_opts)
             return AVERROR(ENOMEM);
         copy_options(s, s->saved_opts, 0);
     }
+    before = av_calloc(nb, sizeof(*before));
+    if (!before)
+        return AVERROR(ENOMEM);
+    copy_options(s, before, 0);
+    /* a value no backend can use is refused here, and the value before stays */
     err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
+    if (err >= 0)
+        err = check_options(ctx);
+    if (err >= 0 && s->algo == GPUME_ALGO_VME && s->active_device != DEVICE_OPENCL) {
+        av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only; gpume runs on %s\n",
+               device_name(s->active_device));
+        err = AVERROR(EINVAL);
+    }
     if (err < 0)
-        return err;
-    s->restart = 1;
-    return 0;
+        copy_options(s, before, 1);
+    else
+        s->restart = 1;
+    av_free(before);
+    return err;
 }
 
 static const AVFilterPad gpume_inputs[] = {

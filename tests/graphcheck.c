@@ -1,10 +1,15 @@
 /*
- * mcfps in a filter graph driven through the public API, for what the
- * suites' ffmpeg commands cannot feed it: frames that carry closed captions
- * (AV_FRAME_DATA_A53_CC). Converting 30 to 60 fps, every caption byte of
- * the input must reach the output once, in order, each output frame
- * carrying the share of a 60 fps frame (CTA-708: 10 triplets, one of
- * CEA-608), as the fps filter sends them.
+ * The filters in a graph driven through the public API, for what the
+ * suites' ffmpeg commands cannot do:
+ *  - mcfps on frames that carry closed captions (AV_FRAME_DATA_A53_CC).
+ *    Converting 30 to 60 fps, every caption byte of the input must reach
+ *    the output once, in order, each output frame carrying the share of a
+ *    60 fps frame (CTA-708: 10 triplets, one of CEA-608), as the fps filter
+ *    sends them.
+ *  - gpume going on after an error, as an API user may: a frame of a size
+ *    it refuses mid-stream, then another of that size, then frames of the
+ *    first size. Each refused frame gets its error, and the last ones
+ *    their vectors.
  *
  * usage: graphcheck; its last line is "N passed, N failed"
  */
@@ -72,6 +77,79 @@ static AVFrame *input_frame(int n)
 fail:
     av_frame_free(&f);
     return NULL;
+}
+
+static int build_gpume(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink)
+{
+    AVFilterContext *me;
+    char args[128];
+
+    snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=gray:time_base=1/30:frame_rate=30:pixel_aspect=1/1",
+             W, H);
+    if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", "device=cpu", NULL, g) < 0 ||
+        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
+        avfilter_link(*src, 0, me, 0) < 0 || avfilter_link(me, 0, *sink, 0) < 0)
+        return -1;
+    return avfilter_graph_config(g, NULL);
+}
+
+/* frame n of w x h, through src, then the sink drained: the number of
+ * frames with vectors that came out, or an error */
+static int push_pull(AVFilterContext *src, AVFilterContext *sink, int n, int w, int h, AVFrame *out)
+{
+    AVFrame *f = av_frame_alloc();
+    int err;
+
+    if (!f)
+        return AVERROR(ENOMEM);
+    f->format = AV_PIX_FMT_GRAY8;
+    f->width  = w;
+    f->height = h;
+    f->pts    = n;
+    err = av_frame_get_buffer(f, 0);
+    if (err >= 0) {
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                f->data[0][y * f->linesize[0] + x] = ((x + 2 * n) * 7 ^ (y + n) * 13) * 5;
+        err = av_buffersrc_add_frame(src, f);
+    }
+    av_frame_free(&f);
+    for (int nb = 0; err >= 0; ) {
+        err = av_buffersink_get_frame(sink, out);
+        if (err == AVERROR(EAGAIN))
+            return nb;
+        if (err >= 0)
+            nb += !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+        av_frame_unref(out);
+    }
+    return err;
+}
+
+/* gpume after a refused frame size: no crash, an error per refused frame,
+ * estimation again at the first size */
+static void gpume_after_error(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, vectors = 0;
+    char msg[160];
+
+    check(g && out && build_gpume(g, &src, &sink) >= 0, "graph buffer -> gpume -> buffersink");
+    if (g && out && src) {
+        for (int n = 0; n < 12; n++) {
+            const int r = push_pull(src, sink, n, n == 3 || n == 4 ? 16384 : W, H, out);
+            errors  += r < 0;
+            vectors += n >= 5 && r > 0 ? r : 0;
+        }
+        snprintf(msg, sizeof(msg), "%d errors for the two frames of 16384x%d", errors, H);
+        check(errors == 2, msg);
+        snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
+        check(vectors > 0, msg);
+    }
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
 }
 
 static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink)
@@ -163,6 +241,7 @@ int main(void)
 end:
     av_frame_free(&out);
     avfilter_graph_free(&g);
+    gpume_after_error();
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

@@ -61,6 +61,9 @@ for dir in fwd bi; do
     { sed -n 1,5p "$tmp/plain"; cat "$tmp/tl-$dir-in"; sed -n '14,$p' "$tmp/plain"; } > "$tmp/tl-$dir-want"
     same "timeline-$dir" "tl-$dir-want" "tl-$dir"
 done
+# frames outside the timeline carry no vectors, not even an earlier gpume's
+hashes tl-stale "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',$DRAW"
+same "timeline-no-stale-vectors" "tl-fwd-want" "tl-stale"
 # t-based expression, as the docs write it
 hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
 same "timeline-t" "tl-fwd-want" "tl-t"
@@ -80,13 +83,16 @@ command range    "algo=full:range=8"       "range 48"           "algo=full:range
 command algo     "algo=hme:dir=bi"         "algo full"          "algo=full:dir=bi"
 command block    "algo=full"               "block auto"         "algo=full:block=auto"
 command subpel   "algo=lfs:pred=temporal"  "subpel 0"           "algo=lfs:pred=temporal:subpel=0"
-# an option value the backend cannot use (block larger than ctu): an error
-# line, and estimation goes on with the previous options
-command invalid  "algo=full:block=32"      "ctu 16"             "algo=full:block=32"
-if grep -q 'cannot be used; going on with the previous ones' "$tmp/cmd-invalid.err"; then
+# an option value the filter cannot use (block larger than ctu): the
+# command is refused with an error line, and nothing changes: the frames
+# are those of a run without it
+hashes cmd-invalid "sendcmd=c='0.2 gpume ctu 16',gpume=device=cpu:algo=full:block=32,$DRAW"
+hashes cmd-invalid-want "gpume=device=cpu:algo=full:block=32,$DRAW"
+same "command-invalid" "cmd-invalid-want" "cmd-invalid"
+if grep -q 'block=32 is larger than ctu=16' "$tmp/cmd-invalid.err"; then
     ok "command-invalid-message"
 else
-    bad "command-invalid-message" "no error line for the refused options: $(head -n 3 "$tmp/cmd-invalid.err")"
+    bad "command-invalid-message" "no error line for the refused command: $(head -n 3 "$tmp/cmd-invalid.err")"
 fi
 # a command for an option that cannot change while running is refused
 # (sendcmd shows the reply at the verbose level); lambda is accepted
