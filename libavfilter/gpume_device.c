@@ -374,7 +374,7 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
                        name, av_err2str(err));
             else
                 av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run %s "
-                       "(kernels unavailable; see the messages above): %s\n",
+                       "(see the messages above): %s\n",
                        name, name, ctx->filter->name, av_err2str(err));
         }
         if (plan->requested != GPUME_DEVICE_AUTO || err == AVERROR(ENOMEM))
