@@ -88,7 +88,8 @@ typedef struct McfpsContext {
     int repeating;              ///< ticks before repeat_to repeat s->a, then held starts or the output ends
     int64_t repeat_to;          ///< in tb_fine
     AVFrame *held;              ///< the first frame of the run after the repeats, NULL at the end
-    int eof_status;             ///< the input's status, set on the output after the repeats
+    int in_status;              ///< the input's status once taken (0: none), set on the output after the repeats
+    int64_t in_status_pts;
 
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
@@ -925,7 +926,7 @@ static int repeat_step(AVFilterContext *ctx)
     }
     av_frame_free(&s->a);
     err = flush_queue(ctx);
-    ff_outlink_set_status(ctx->outputs[0], s->eof_status, s->next);
+    ff_outlink_set_status(ctx->outputs[0], s->in_status, s->next);
     return err;
 }
 
@@ -936,15 +937,19 @@ static int activate(AVFilterContext *ctx)
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
-    int64_t pts, end;
-    int ret, status;
+    int64_t end;
+    int ret;
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
 
     if (s->b || s->repeating) {
-        /* made frames are new pictures: each only when one is wanted, or
-         * a graph that runs until nothing is ready would hold them all */
-        if (!ff_outlink_frame_wanted(outlink))
+        /* made frames are new pictures: one at a time as the output asks
+         * for them, or a graph that runs until nothing is ready would hold
+         * them all; without a request (a caller that drains the sink
+         * without asking) also while input waits behind them, and after
+         * the end of the input */
+        if (!ff_outlink_frame_wanted(outlink) && !ff_inlink_queued_frames(inlink) && !s->in_status &&
+            !ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts))
             return FFERROR_NOT_READY;
         ret = s->b ? pair_step(ctx) : repeat_step(ctx);
         if (ret >= 0 && !ff_outlink_get_status(outlink))
@@ -952,28 +957,29 @@ static int activate(AVFilterContext *ctx)
         return ret;
     }
 
-    ret = ff_inlink_consume_frame(inlink, &frame);
-    if (ret < 0)
-        return ret;
-    if (ret > 0) {
-        ret = filter_frame(ctx, frame);
-        if (ret >= 0)
-            ff_filter_set_ready(ctx, 10);
-        return ret;
+    if (!s->in_status) {
+        ret = ff_inlink_consume_frame(inlink, &frame);
+        if (ret < 0)
+            return ret;
+        if (ret > 0) {
+            ret = filter_frame(ctx, frame);
+            if (ret >= 0)
+                ff_filter_set_ready(ctx, 10);
+            return ret;
+        }
     }
 
-    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
+    if (s->in_status || ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts)) {
         /* the last frame lasts until the end of the stream: the status's
          * time, else the end of the last frame where its duration is known */
-        end = pts;
+        end = s->in_status_pts;
         if (end == AV_NOPTS_VALUE && s->a && s->a->duration > 0)
             end = s->a->pts + s->a->duration;
         s->repeat_to = end == AV_NOPTS_VALUE ? -MCFPS_MAX_T :
                        av_clip64(av_rescale_q_rnd(end, inlink->time_base, s->tb_fine,
                                                   AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX),
                                  -MCFPS_MAX_T, MCFPS_MAX_T);
-        s->eof_status = status;
-        s->repeating  = 1;
+        s->repeating = 1;
         ff_filter_set_ready(ctx, 10);
         return 0;
     }

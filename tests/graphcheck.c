@@ -6,6 +6,9 @@
  *    the output once, in order, each output frame carrying the share of a
  *    60 fps frame (CTA-708: 10 triplets, one of CEA-608), as the fps filter
  *    sends them.
+ *  - mcfps in a graph that the caller pushes frames into and drains
+ *    without requests (AV_BUFFERSRC_FLAG_PUSH, AV_BUFFERSINK_FLAG_NO_REQUEST):
+ *    every output frame still comes out, in order.
  *  - gpume going on after an error, as an API user may: a frame of a size
  *    it refuses mid-stream, then another of that size, then frames of the
  *    first size. Each refused frame gets its error, and the last ones
@@ -126,6 +129,38 @@ static int push_pull(AVFilterContext *src, AVFilterContext *sink, int n, int w, 
     return err;
 }
 
+static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink);
+
+/* mcfps pushed and drained without requests: all 2 * NB_IN frames, pts 0, 1, ... */
+static void mcfps_pushed(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int nb = 0, in_order = 1, err = 0;
+    char msg[160];
+
+    check(g && out && build(g, &src, &sink) >= 0, "graph for pushed frames");
+    for (int n = 0; src && n <= NB_IN && err >= 0; n++) {
+        if (n < NB_IN) {
+            AVFrame *f = input_frame(n);
+            err = f ? av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_PUSH) : AVERROR(ENOMEM);
+            av_frame_free(&f);
+        } else {
+            err = av_buffersrc_close(src, NB_IN, AV_BUFFERSRC_FLAG_PUSH);
+        }
+        while (err >= 0 && av_buffersink_get_frame_flags(sink, out, AV_BUFFERSINK_FLAG_NO_REQUEST) >= 0) {
+            in_order &= out->pts == nb++;
+            av_frame_unref(out);
+        }
+    }
+    snprintf(msg, sizeof(msg), "pushed, drained without requests: %d frames in order %d, want %d (%s)",
+             nb, in_order, 2 * NB_IN, av_err2str(err));
+    check(err >= 0 && nb == 2 * NB_IN && in_order, msg);
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
 /* gpume after a refused frame size: no crash, an error per refused frame,
  * estimation again at the first size */
 static void gpume_after_error(void)
@@ -241,6 +276,7 @@ int main(void)
 end:
     av_frame_free(&out);
     avfilter_graph_free(&g);
+    mcfps_pushed();
     gpume_after_error();
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;
