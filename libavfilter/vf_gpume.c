@@ -226,6 +226,12 @@ static int check_options(AVFilterContext *ctx)
             av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only: use device=auto or device=opencl\n");
             return AVERROR(EINVAL);
         }
+        /* a command, once a device runs */
+        if (s->backend && s->active_device != DEVICE_OPENCL) {
+            av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only; gpume runs on %s\n",
+                   device_name(s->active_device));
+            return AVERROR(EINVAL);
+        }
         if (block && block != 16) {
             av_log(ctx, AV_LOG_ERROR, "block=%d: algo=vme exports 16x16 macroblocks (block=16) "
                    "or their VME partitions (block=auto)\n", block);
@@ -590,10 +596,17 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
     return err;
 }
 
-/** Remove every lavfi.gpume.* key, whoever set it. */
-static int remove_gpume_metadata(AVFrame *frame)
+/**
+ * Remove what an earlier gpume (or the decoder) left that this instance's
+ * vectors do not back: the vectors, every lavfi.gpume.* key; pict_type I,
+ * that of a frame without vectors.
+ */
+static int remove_stale_properties(AVFrame *frame)
 {
     const AVDictionaryEntry *e;
+
+    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    frame->pict_type = AV_PICTURE_TYPE_I;
     while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
         /* a removal copies the key first, and fails without it */
         const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
@@ -632,10 +645,8 @@ static int finish_oldest(AVFilterContext *ctx)
         goto fail;
 
     /* nothing of an earlier gpume (or of the decoder) survives that the
-     * vectors of this frame do not back: no vectors, no lavfi.gpume.* keys,
-     * pict_type I when there are none */
-    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-    err = remove_gpume_metadata(frame);
+     * vectors of this frame do not back */
+    err = remove_stale_properties(frame);
     if (err < 0)
         goto fail;
     if (in.fwd)
@@ -935,11 +946,8 @@ static int activate(AVFilterContext *ctx)
              * enabled frame */
             ret = flush(ctx);
             s->restart = 1;
-            if (ret >= 0) {
-                av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
-                frame->pict_type = AV_PICTURE_TYPE_I;
-                ret = remove_gpume_metadata(frame);
-            }
+            if (ret >= 0)
+                ret = remove_stale_properties(frame);
             if (ret < 0) {
                 av_frame_free(&frame);
                 return ret;
@@ -975,34 +983,26 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
                            char *res, int res_len, int flags)
 {
     GpumeContext *s = ctx->priv;
-    int nb = 0, err, *before;
+    int before[FF_ARRAY_ELEMS(gpume_options)];
+    int nb = 0, err;
 
-    for (const AVOption *o = gpume_options; o->name; o++)
-        nb += o->type != AV_OPT_TYPE_CONST;
     if (!s->saved_opts) {
+        for (const AVOption *o = gpume_options; o->name; o++)
+            nb += o->type != AV_OPT_TYPE_CONST;
         s->saved_opts = av_calloc(nb, sizeof(*s->saved_opts));
         if (!s->saved_opts)
             return AVERROR(ENOMEM);
         copy_options(s, s->saved_opts, 0);
     }
-    before = av_calloc(nb, sizeof(*before));
-    if (!before)
-        return AVERROR(ENOMEM);
     copy_options(s, before, 0);
     /* a value no backend can use is refused here, and the value before stays */
     err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
     if (err >= 0)
         err = check_options(ctx);
-    if (err >= 0 && s->algo == GPUME_ALGO_VME && s->active_device != DEVICE_OPENCL) {
-        av_log(ctx, AV_LOG_ERROR, "algo=vme runs on OpenCL only; gpume runs on %s\n",
-               device_name(s->active_device));
-        err = AVERROR(EINVAL);
-    }
     if (err < 0)
         copy_options(s, before, 1);
     else
         s->restart = 1;
-    av_free(before);
     return err;
 }
 
