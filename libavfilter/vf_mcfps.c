@@ -81,8 +81,8 @@ typedef struct McfpsContext {
     int64_t pp;                 ///< the time of the frame before it (P)
     int a_on_tick;              ///< a lies on tick s->next - 1 and has not been sent yet
 
-    /* output goes out a frame per activation, so that a gap of any length
-     * never holds more than a few frames: what is left to send */
+    /* output frames are made one at a time (activate()), so that a gap of
+     * any length never holds more than a few: what is left to make */
     AVFrame *b;                 ///< the later frame of the pair whose ticks are sent, else NULL
     int64_t pb;                 ///< its time in tb_fine
     int repeating;              ///< ticks before repeat_to repeat s->a, then held starts or the output ends
@@ -412,6 +412,13 @@ static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     return 0;
 }
 
+/** The pixel format of frame's pixels: its frames context's for hardware frames. */
+static int frame_sw_format(const AVFrame *frame)
+{
+    return frame->hw_frames_ctx ? ((const AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format :
+                                  frame->format;
+}
+
 /** Set up the fields for frames of the size and format of frame. */
 static int setup(AVFilterContext *ctx, const AVFrame *frame)
 {
@@ -419,7 +426,7 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     const int w = frame->width, h = frame->height;
     const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
                                     (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
-    const int sw_format = hwfc ? hwfc->sw_format : frame->format;
+    const int sw_format = frame_sw_format(frame);
     size_t cells;
     int err;
 
@@ -767,13 +774,6 @@ static int send_a(AVFilterContext *ctx)
     s->a_on_tick = 0;
     s->next--;
     return emit_copy(ctx, s->a);
-}
-
-/** The pixel format of frame's pixels: its frames context's for hardware frames. */
-static int frame_sw_format(const AVFrame *frame)
-{
-    return frame->hw_frames_ctx ? ((const AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format :
-                                  frame->format;
 }
 
 /** Whether frame continues the run: of its size and formats, and on its device. */
