@@ -48,158 +48,70 @@ static void check(int ok, const char *what)
 static int cc_type(const uint8_t *t)  { return t[0] & 3; }
 static int cc_valid(const uint8_t *t) { return t[0] >> 2 & 1; }
 
-/* input frame n: a texture moved (2, 1) pixels a frame, and CC_IN triplets
- * numbered (n, i) in their two data bytes */
-static AVFrame *input_frame(int n)
+/* frame n of w x h: a texture moved (2, 1) pixels a frame */
+static AVFrame *texture_frame(int n, int w, int h)
 {
     AVFrame *f = av_frame_alloc();
-    AVFrameSideData *sd;
 
     if (!f)
         return NULL;
     f->format = AV_PIX_FMT_GRAY8;
-    f->width  = W;
-    f->height = H;
+    f->width  = w;
+    f->height = h;
     f->pts    = n;
-    if (av_frame_get_buffer(f, 0) < 0)
-        goto fail;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
+    if (av_frame_get_buffer(f, 0) < 0) {
+        av_frame_free(&f);
+        return NULL;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             const int u = x + 2 * n, v = y + n;
             f->data[0][y * f->linesize[0] + x] = (u * 7 ^ v * 13) * 5 + (u * v & 31);
         }
-    sd = av_frame_new_side_data(f, AV_FRAME_DATA_A53_CC, 3 * CC_IN);
-    if (!sd)
-        goto fail;
+    return f;
+}
+
+/* input frame n of the conversions: the texture, and CC_IN triplets
+ * numbered (n, i) in their two data bytes */
+static AVFrame *input_frame(int n)
+{
+    AVFrame *f = texture_frame(n, W, H);
+    AVFrameSideData *sd = f ? av_frame_new_side_data(f, AV_FRAME_DATA_A53_CC, 3 * CC_IN) : NULL;
+
+    if (!sd) {
+        av_frame_free(&f);
+        return NULL;
+    }
     for (int i = 0; i < CC_IN; i++) {
         sd->data[3 * i]     = 0xf8 | 4 | (i < 2 ? i : 2);
         sd->data[3 * i + 1] = n;
         sd->data[3 * i + 2] = i;
     }
     return f;
-fail:
-    av_frame_free(&f);
-    return NULL;
 }
 
-static int build_gpume(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink)
+/* buffer (W x H gray, 30 fps) -> gpume=GPUME [-> mcfps=MCFPS] -> buffersink */
+static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                 const char *gpume, const char *mcfps)
 {
-    AVFilterContext *me;
+    AVFilterContext *me, *last, *fc;
     char args[128];
 
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=gray:time_base=1/30:frame_rate=30:pixel_aspect=1/1",
              W, H);
     if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
-        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", "device=cpu", NULL, g) < 0 ||
+        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", gpume, NULL, g) < 0 ||
         avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
-        avfilter_link(*src, 0, me, 0) < 0 || avfilter_link(me, 0, *sink, 0) < 0)
+        avfilter_link(*src, 0, me, 0) < 0)
         return -1;
-    return avfilter_graph_config(g, NULL);
-}
-
-/* frame n of w x h, through src, then the sink drained: the number of
- * frames with vectors that came out, or an error */
-static int push_pull(AVFilterContext *src, AVFilterContext *sink, int n, int w, int h, AVFrame *out)
-{
-    AVFrame *f = av_frame_alloc();
-    int err;
-
-    if (!f)
-        return AVERROR(ENOMEM);
-    f->format = AV_PIX_FMT_GRAY8;
-    f->width  = w;
-    f->height = h;
-    f->pts    = n;
-    err = av_frame_get_buffer(f, 0);
-    if (err >= 0) {
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++)
-                f->data[0][y * f->linesize[0] + x] = ((x + 2 * n) * 7 ^ (y + n) * 13) * 5;
-        err = av_buffersrc_add_frame(src, f);
+    last = me;
+    if (mcfps) {
+        if (avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g) < 0 ||
+            avfilter_link(me, 0, fc, 0) < 0)
+            return -1;
+        last = fc;
     }
-    av_frame_free(&f);
-    for (int nb = 0; err >= 0; ) {
-        err = av_buffersink_get_frame(sink, out);
-        if (err == AVERROR(EAGAIN))
-            return nb;
-        if (err >= 0)
-            nb += !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-        av_frame_unref(out);
-    }
-    return err;
-}
-
-static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink);
-
-/* mcfps pushed and drained without requests: all 2 * NB_IN frames, pts 0, 1, ... */
-static void mcfps_pushed(void)
-{
-    AVFilterGraph *g = avfilter_graph_alloc();
-    AVFilterContext *src = NULL, *sink = NULL;
-    AVFrame *out = av_frame_alloc();
-    int nb = 0, in_order = 1, err = 0;
-    char msg[160];
-
-    check(g && out && build(g, &src, &sink) >= 0, "graph for pushed frames");
-    for (int n = 0; src && n <= NB_IN && err >= 0; n++) {
-        if (n < NB_IN) {
-            AVFrame *f = input_frame(n);
-            err = f ? av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_PUSH) : AVERROR(ENOMEM);
-            av_frame_free(&f);
-        } else {
-            err = av_buffersrc_close(src, NB_IN, AV_BUFFERSRC_FLAG_PUSH);
-        }
-        while (err >= 0 && av_buffersink_get_frame_flags(sink, out, AV_BUFFERSINK_FLAG_NO_REQUEST) >= 0) {
-            in_order &= out->pts == nb++;
-            av_frame_unref(out);
-        }
-    }
-    snprintf(msg, sizeof(msg), "pushed, drained without requests: %d frames in order %d, want %d (%s)",
-             nb, in_order, 2 * NB_IN, av_err2str(err));
-    check(err >= 0 && nb == 2 * NB_IN && in_order, msg);
-    av_frame_free(&out);
-    avfilter_graph_free(&g);
-}
-
-/* gpume after a refused frame size: no crash, an error per refused frame,
- * estimation again at the first size */
-static void gpume_after_error(void)
-{
-    AVFilterGraph *g = avfilter_graph_alloc();
-    AVFilterContext *src = NULL, *sink = NULL;
-    AVFrame *out = av_frame_alloc();
-    int errors = 0, vectors = 0;
-    char msg[160];
-
-    check(g && out && build_gpume(g, &src, &sink) >= 0, "graph buffer -> gpume -> buffersink");
-    if (g && out && src) {
-        for (int n = 0; n < 12; n++) {
-            const int r = push_pull(src, sink, n, n == 3 || n == 4 ? 16384 : W, H, out);
-            errors  += r < 0;
-            vectors += n >= 5 && r > 0 ? r : 0;
-        }
-        snprintf(msg, sizeof(msg), "%d errors for the two frames of 16384x%d", errors, H);
-        check(errors == 2, msg);
-        snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
-        check(vectors > 0, msg);
-    }
-    av_frame_free(&out);
-    avfilter_graph_free(&g);
-}
-
-static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink)
-{
-    AVFilterContext *me, *fc;
-    char args[128];
-
-    snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=gray:time_base=1/30:frame_rate=30:pixel_aspect=1/1",
-             W, H);
-    if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
-        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", "device=cpu:dir=bi", NULL, g) < 0 ||
-        avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", "fps=60:device=cpu", NULL, g) < 0 ||
-        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
-        avfilter_link(*src, 0, me, 0) < 0 || avfilter_link(me, 0, fc, 0) < 0 ||
-        avfilter_link(fc, 0, *sink, 0) < 0)
+    if (avfilter_link(last, 0, *sink, 0) < 0)
         return -1;
     return avfilter_graph_config(g, NULL);
 }
@@ -231,52 +143,121 @@ static void take(Captions *c, const AVFrame *f, int *frames_sized)
     }
 }
 
-int main(void)
+/* What a conversion of the NB_IN input frames from 30 to 60 fps gave. */
+typedef struct Conversion {
+    int err;                    ///< of the graph's run
+    int nb_out;                 ///< output frames
+    int pts_in_order;           ///< their pts are 0, 1, ...
+    int sized;                  ///< output frames with CC_OUT caption triplets
+    Captions c;
+} Conversion;
+
+/* The conversion, with requests (av_buffersink_get_frame()), or pushing the
+ * frames and draining the sink without requests (push). */
+static void convert(Conversion *r, int push, const char *what)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
-    static Captions c;
-    int nb_out = 0, sized = 0, err = 0, in_order = 1;
-    char msg[128];
+    const int src_flags = push ? AV_BUFFERSRC_FLAG_PUSH : 0;
+    const int sink_flags = push ? AV_BUFFERSINK_FLAG_NO_REQUEST : 0;
 
-    check(g && out && build(g, &src, &sink) >= 0, "graph buffer -> gpume -> mcfps=fps=60 -> buffersink");
-    if (fail)
-        goto end;
-    for (int n = 0; n <= NB_IN && err >= 0; n++) {
+    memset(r, 0, sizeof(*r));
+    r->pts_in_order = 1;
+    r->err = g && out && build(g, &src, &sink, "device=cpu:dir=bi", "fps=60:device=cpu") >= 0 ? 0 : -1;
+    check(!r->err, what);
+    for (int n = 0; n <= NB_IN && r->err >= 0; n++) {
         if (n < NB_IN) {
             AVFrame *f = input_frame(n);
-            err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+            r->err = f ? av_buffersrc_add_frame_flags(src, f, src_flags) : AVERROR(ENOMEM);
             av_frame_free(&f);
         } else {
-            err = av_buffersrc_close(src, NB_IN, 0);
+            r->err = av_buffersrc_close(src, NB_IN, src_flags);
         }
-        while (err >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
-            nb_out++;
-            take(&c, out, &sized);
+        while (r->err >= 0 && av_buffersink_get_frame_flags(sink, out, sink_flags) >= 0) {
+            r->pts_in_order &= out->pts == r->nb_out++;
+            take(&r->c, out, &r->sized);
             av_frame_unref(out);
         }
     }
-    snprintf(msg, sizeof(msg), "the graph ran (%s)", av_err2str(err));
-    check(err >= 0, msg);
-    snprintf(msg, sizeof(msg), "%d output frames, want %d", nb_out, 2 * NB_IN);
-    check(nb_out == 2 * NB_IN, msg);
-    snprintf(msg, sizeof(msg), "%d of %d output frames carry %d caption triplets", sized, nb_out, CC_OUT);
-    check(sized == nb_out, msg);
-    /* 2 608 and 18 708 triplets in, 1 and 9 out per output frame: all of them */
-    snprintf(msg, sizeof(msg), "%d CEA-608 triplets out, want %d", c.n608, 2 * NB_IN);
-    check(c.n608 == 2 * NB_IN, msg);
-    snprintf(msg, sizeof(msg), "%d CEA-708 triplets out, want %d", c.n708, 18 * NB_IN);
-    check(c.n708 == 18 * NB_IN, msg);
-    for (int k = 0; k < c.n608; k++)
-        in_order &= c.c608[2 * k] == k / 2 && c.c608[2 * k + 1] == k % 2;
-    for (int k = 0; k < c.n708; k++)
-        in_order &= c.c708[2 * k] == k / 18 && c.c708[2 * k + 1] == 2 + k % 18;
-    check(in_order, "caption triplets out in the order they came in");
-end:
     av_frame_free(&out);
     avfilter_graph_free(&g);
-    mcfps_pushed();
+}
+
+/* frame n of w x h through src, then the sink drained: the number of
+ * frames with vectors that came out, or an error */
+static int push_pull(AVFilterContext *src, AVFilterContext *sink, int n, int w, int h, AVFrame *out)
+{
+    AVFrame *f = texture_frame(n, w, h);
+    int err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+
+    av_frame_free(&f);
+    for (int nb = 0; err >= 0; ) {
+        err = av_buffersink_get_frame(sink, out);
+        if (err == AVERROR(EAGAIN))
+            return nb;
+        if (err >= 0)
+            nb += !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+        av_frame_unref(out);
+    }
+    return err;
+}
+
+/* gpume after a refused frame size: no crash, an error per refused frame,
+ * estimation again at the first size */
+static void gpume_after_error(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, vectors = 0;
+    char msg[160];
+
+    check(g && out && build(g, &src, &sink, "device=cpu", NULL) >= 0, "graph buffer -> gpume -> buffersink");
+    if (g && out && src) {
+        for (int n = 0; n < 12; n++) {
+            const int r = push_pull(src, sink, n, n == 3 || n == 4 ? 16384 : W, H, out);
+            errors  += r < 0;
+            vectors += n >= 5 && r > 0 ? r : 0;
+        }
+        snprintf(msg, sizeof(msg), "%d errors for the two frames of 16384x%d", errors, H);
+        check(errors == 2, msg);
+        snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
+        check(vectors > 0, msg);
+    }
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
+int main(void)
+{
+    static Conversion r;
+    int in_order = 1;
+    char msg[160];
+
+    convert(&r, 0, "graph buffer -> gpume -> mcfps=fps=60 -> buffersink");
+    snprintf(msg, sizeof(msg), "the graph ran (%s)", av_err2str(r.err));
+    check(r.err >= 0, msg);
+    snprintf(msg, sizeof(msg), "%d output frames, want %d", r.nb_out, 2 * NB_IN);
+    check(r.nb_out == 2 * NB_IN, msg);
+    snprintf(msg, sizeof(msg), "%d of %d output frames carry %d caption triplets", r.sized, r.nb_out, CC_OUT);
+    check(r.sized == r.nb_out, msg);
+    /* 2 608 and 18 708 triplets in, 1 and 9 out per output frame: all of them */
+    snprintf(msg, sizeof(msg), "%d CEA-608 triplets out, want %d", r.c.n608, 2 * NB_IN);
+    check(r.c.n608 == 2 * NB_IN, msg);
+    snprintf(msg, sizeof(msg), "%d CEA-708 triplets out, want %d", r.c.n708, 18 * NB_IN);
+    check(r.c.n708 == 18 * NB_IN, msg);
+    for (int k = 0; k < r.c.n608; k++)
+        in_order &= r.c.c608[2 * k] == k / 2 && r.c.c608[2 * k + 1] == k % 2;
+    for (int k = 0; k < r.c.n708; k++)
+        in_order &= r.c.c708[2 * k] == k / 18 && r.c.c708[2 * k + 1] == 2 + k % 18;
+    check(in_order, "caption triplets out in the order they came in");
+
+    convert(&r, 1, "graph for pushed frames");
+    snprintf(msg, sizeof(msg), "pushed, drained without requests: %d frames in order %d, want %d (%s)",
+             r.nb_out, r.pts_in_order, 2 * NB_IN, av_err2str(r.err));
+    check(r.err >= 0 && r.nb_out == 2 * NB_IN && r.pts_in_order, msg);
+
     gpume_after_error();
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;

@@ -188,7 +188,7 @@ $(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(
 	@mkdir -p $(@D)
 	$(CC) $(MCFPS_GPU_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(MCFPS_GPU_DEPS)) $(CHECKME_LIBS) $(MCFPS_GPU_LIBS)
 
-# mcfps in a filter graph through the public API (tests/graphcheck.c),
+# the filters in a graph driven through the public API (tests/graphcheck.c),
 # linked against the static FFmpeg libraries of the build as gpume-mv is
 $(BUILDDIR)/tests/graphcheck: $(GPUME_TESTS_DIR)/graphcheck.c $(GPUME_MV_LIBA)
 	@mkdir -p $(@D)

@@ -102,7 +102,8 @@ program() {
 }
 # unit tests of the steps
 program mcfpscheck
-# the filter in a graph through the public API: captions
+# the filters in a graph driven through the public API: captions, frames
+# pushed and drained without requests, gpume after a refused frame
 program graphcheck
 
 SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
