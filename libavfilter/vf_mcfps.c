@@ -19,6 +19,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,7 @@ typedef struct McfpsContext {
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
     int repeat_noted;           ///< a pair of the same picture was reported
+    int64_t nb_dropped;         ///< input frames dropped for their timestamps
     McfpsParams p;
     int format;                 ///< of the frames (a hardware format for hardware frames)
     int sw_format;              ///< of their pixels
@@ -326,6 +328,9 @@ static void free_fields(McfpsContext *s)
 static av_cold void uninit(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
+    if (s->nb_dropped > 1)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" input frames dropped for their timestamps\n",
+               s->nb_dropped);
     av_frame_free(&s->a);
     av_frame_free(&s->b);
     av_frame_free(&s->held);
@@ -822,6 +827,26 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     return 0;
 }
 
+/**
+ * Drop an input frame that has no place in time, saying why: as a warning
+ * the first time, at verbose level after it (a stream of such timestamps
+ * would fill the log), and the count at the end.
+ */
+static av_printf_format(3, 4) void drop_input(AVFilterContext *ctx, AVFrame **frame,
+                                              const char *fmt, ...)
+{
+    McfpsContext *s = ctx->priv;
+    va_list vl;
+
+    va_start(vl, fmt);
+    av_vlog(ctx, s->nb_dropped ? AV_LOG_VERBOSE : AV_LOG_WARNING, fmt, vl);
+    va_end(vl);
+    if (!s->nb_dropped++)
+        av_log(ctx, AV_LOG_WARNING, "further frames dropped for their timestamps are logged "
+               "at verbose level\n");
+    av_frame_free(frame);
+}
+
 /** Take the next input frame: the first of a run, or B of the pair (s->a, B) whose ticks follow. */
 static int filter_frame(AVFilterContext *ctx, AVFrame *b)
 {
@@ -830,28 +855,26 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     int64_t pb;
     int err;
 
-    if (b->pts == AV_NOPTS_VALUE) {
-        av_log(ctx, AV_LOG_ERROR, "a frame without timestamp: mcfps places frames by their pts "
-               "(setpts can number them)\n");
-        av_frame_free(&b);
-        return AVERROR(EINVAL);
-    }
     /* its captions go out with the output frames, whichever those are */
     ff_ccfifo_extract(&s->cc_fifo, b);
+    /* frames have their place by their timestamps alone: as the fps filter
+     * discards frames without one, so does mcfps, wherever they come */
+    if (b->pts == AV_NOPTS_VALUE) {
+        drop_input(ctx, &b, "a frame without timestamp dropped (setpts can number frames)\n");
+        return 0;
+    }
     pb = av_rescale_q_rnd(b->pts, inlink->time_base, s->tb_fine, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
     if (pb < -MCFPS_MAX_T || pb > MCFPS_MAX_T) {
-        av_log(ctx, AV_LOG_WARNING, "timestamp %s out of range; frame dropped\n",
-               av_ts2timestr(b->pts, &inlink->time_base));
-        av_frame_free(&b);
+        drop_input(ctx, &b, "timestamp %s out of range; frame dropped\n",
+                   av_ts2timestr(b->pts, &inlink->time_base));
         return 0;
     }
     if (!s->a)
         return start_run(ctx, b, pb);
     if (pb <= s->pa) {
-        av_log(ctx, AV_LOG_WARNING, "timestamp %s does not follow %s; frame dropped\n",
-               av_ts2timestr(b->pts, &inlink->time_base),
-               av_ts2timestr(s->a->pts, &inlink->time_base));
-        av_frame_free(&b);
+        drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
+                   av_ts2timestr(b->pts, &inlink->time_base),
+                   av_ts2timestr(s->a->pts, &inlink->time_base));
         return 0;
     }
     if (!same_run(s, b)) {

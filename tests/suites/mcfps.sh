@@ -201,6 +201,15 @@ fi
 # a timestamp that goes back: that frame is dropped with a warning
 frames backwards "$SRC,setpts='if(eq(N,5),PTS-3,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 20
 if grep -q "does not follow" "$tmp/backwards.err"; then ok backwards-warning; else bad backwards-warning "no warning"; fi
+# frames without a timestamp, first and later, are dropped as fps drops them:
+# one warning, the rest at verbose level, and the count at the end
+frames no-pts "$SRC,setpts='if(lt(N\,2)+eq(N\,6)+eq(N\,7),NAN,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 16
+n=$(grep -c "without timestamp dropped" "$tmp/no-pts.err")
+if [ "$n" -ne 1 ] || ! grep -q "4 input frames dropped" "$tmp/no-pts.err"; then
+    bad no-pts-warning "$n warnings, want 1 and the count of 4"
+else
+    ok no-pts-warning
+fi
 # a source that repeats frames: noted once, naming the way around it; a
 # moving source is not
 frames repeats "testsrc2=s=64x48:r=25:d=0.4,select='not(mod(n\,2))',fps=25,gpume=device=cpu:dir=bi,mcfps=fps=50" 20
