@@ -527,8 +527,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!refuse)
             spent += frame_cost(f, w, h);
 
-        /* mcfps fills timestamp gaps with frames: keep its output finite */
-        if (tsmode == 0 || f->mcfps)
+        /* mcfps fills timestamp gaps with frames: keep its output finite
+         * (it drops frames without timestamp or going back) */
+        if (tsmode == 0 || (tsmode == 1 && f->mcfps))
             pts++;
         else if (tsmode == 1)
             for (int i = 0; i < 8; i++)
