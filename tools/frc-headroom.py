@@ -18,9 +18,12 @@ the rebuilt frames 1, 3, ..., 37 (the bench's frames) for:
   flow      (with --flow, needs python3-opencv) OpenCV's DIS optical flow,
             preset medium (with its variational refinement), both directions,
             the intermediate flows approximated from them at the middle,
-            both frames warped (bicubic) and averaged
+            both frames warped (bicubic) and averaged; --flow-method tvl1
+            takes OpenCV's dual TV-L1 flow instead, --flow-method deep its
+            DeepFlow (both of its optflow module, slower: minutes a clip)
 
-usage: tools/frc-headroom.py [--builddir build] [--method mcfps-dis] [--flow] CLIP...
+usage: tools/frc-headroom.py [--builddir build] [--method mcfps-dis]
+                             [--flow [--flow-method dis|tvl1|deep]] CLIP...
 Debian packages: python3-numpy, python3-opencv for --flow.
 """
 import argparse
@@ -53,12 +56,12 @@ def frame_mse(a, b):
     return float(np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2))
 
 
-def flow_interpolate(cv2, dis, a, b):
-    """The middle frame from a and b along OpenCV's DIS flow."""
+def flow_interpolate(cv2, flow, a, b):
+    """The middle frame from a and b along flow, an OpenCV DenseOpticalFlow."""
     h, w = a.shape
     gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    fab = dis.calc(a, b, None)
-    fba = dis.calc(b, a, None)
+    fab = flow.calc(a, b, None)
+    fba = flow.calc(b, a, None)
     # flows from the middle instant into a and into b (both at t = 1/2)
     fta = 0.25 * (fba - fab)
     ftb = 0.25 * (fab - fba)
@@ -74,13 +77,16 @@ def main():
     ap.add_argument("--builddir", default=os.environ.get("BUILDDIR", "build"))
     ap.add_argument("--method", default="mcfps-dis")
     ap.add_argument("--flow", action="store_true")
+    ap.add_argument("--flow-method", default="dis", choices=["dis", "tvl1", "deep"])
     ap.add_argument("clips", nargs="+")
     args = ap.parse_args()
     d = os.path.join(args.builddir, "frc-bench")
-    cv2 = dis = None
+    cv2 = flow = None
     if args.flow:
         import cv2
-        dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM)
+        flow = {"dis": lambda: cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM),
+               "tvl1": lambda: cv2.optflow.DualTVL1OpticalFlow_create(),
+               "deep": lambda: cv2.optflow.createOptFlow_DeepFlow()}[args.flow_method]()
 
     print("clip       %-10s %-10s %-10s %-10s %s" % (args.method, "best", "oracle", "or-blend",
                                                       "flow" if args.flow else ""))
@@ -109,7 +115,7 @@ def main():
             if "blend" in block_sse:
                 res["or-blend"].append(psnr(np.minimum(block_sse["ours"], block_sse["blend"]).sum() / (bh * bw)))
             if args.flow:
-                res["flow"].append(psnr(frame_mse(o, flow_interpolate(cv2, dis, orig[n - 1], orig[n + 1]))))
+                res["flow"].append(psnr(frame_mse(o, flow_interpolate(cv2, flow, orig[n - 1], orig[n + 1]))))
         best_other = max(np.mean(v) for v in per_other.values()) if per_other else float("nan")
         print("%-10s %-10.2f %-10.2f %-10.2f %-10s %s" % (clip, np.mean(res["ours"]), best_other,
                                                           np.mean(res["oracle"]),
