@@ -21,9 +21,15 @@ the rebuilt frames 1, 3, ..., 37 (the bench's frames) for:
             both frames warped (bicubic) and averaged; --flow-method tvl1
             takes OpenCV's dual TV-L1 flow instead, --flow-method deep its
             DeepFlow (both of its optflow module, slower: minutes a clip)
+With --post-filter R it prints instead, per clip, what a linear filter
+after --method would give: the (2R+1)x(2R+1) taps and offset that best map
+--method's frames to the originals in the least-squares sense, fitted on
+the other clips named (leave one clip out), rounded and clipped to 8 bits.
 
 usage: tools/frc-headroom.py [--builddir build] [--method mcfps-dis]
                              [--flow [--flow-method dis|tvl1|deep]] CLIP...
+       tools/frc-headroom.py [--builddir build] [--method mcfps-dis]
+                             --post-filter R CLIP CLIP...
 Debian packages: python3-numpy, python3-opencv for --flow.
 """
 import argparse
@@ -72,15 +78,63 @@ def flow_interpolate(cv2, flow, a, b):
     return np.clip(np.rint((wa + wb) / 2), 0, 255)
 
 
+def neighbourhoods(picture, radius, step):
+    """Rows of the (2 radius + 1)^2 samples around every step-th sample, and 1."""
+    h, w = picture.shape
+    p = np.pad(picture.astype(np.float64), radius, mode="edge")
+    cols = [p[radius + dy:radius + dy + h:step, radius + dx:radius + dx + w:step].ravel()
+            for dy in range(-radius, radius + 1) for dx in range(-radius, radius + 1)]
+    cols.append(np.ones_like(cols[0]))
+    return np.stack(cols, 1)
+
+
+def post_filter(d, method, clips, radius):
+    """Per clip, --method's PSNR before and after the linear filter fitted on the others."""
+    data = {}
+    for clip in clips:
+        w, h = y4m_size(os.path.join(d, clip + ".y4m"))
+        orig = gray(os.path.join(d, clip + ".orig.gray"), w, h)
+        ours = gray(os.path.join(d, "%s.%s.gray" % (clip, method)), w, h)
+        frames = range(1, min(38, min(len(orig), len(ours)) - 1), 2)
+        xtx = xty = 0
+        for n in frames:  # every third sample each way is plenty for the normal equations
+            x = neighbourhoods(ours[n], radius, 3)
+            xtx = xtx + x.T @ x
+            xty = xty + x.T @ orig[n][::3, ::3].ravel().astype(np.float64)
+        data[clip] = (orig, ours, frames, xtx, xty)
+    print("clip       %-10s %-10s gain" % (method, "filtered"))
+    gains = []
+    for clip in clips:
+        xtx = sum(data[c][3] for c in clips if c != clip)
+        xty = sum(data[c][4] for c in clips if c != clip)
+        taps = np.linalg.solve(xtx + 1e-3 * np.eye(len(xty)), xty)
+        orig, ours, frames, _, _ = data[clip]
+        before, after = [], []
+        for n in frames:
+            f = np.clip(np.rint(neighbourhoods(ours[n], radius, 1) @ taps), 0, 255).reshape(ours[n].shape)
+            before.append(psnr(frame_mse(orig[n], ours[n])))
+            after.append(psnr(frame_mse(orig[n], f)))
+        gains.append(np.mean(after) - np.mean(before))
+        print("%-10s %-10.2f %-10.2f %+.3f" % (clip, np.mean(before), np.mean(after), gains[-1]))
+        sys.stdout.flush()
+    print("mean gain %+.3f dB" % np.mean(gains))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--builddir", default=os.environ.get("BUILDDIR", "build"))
     ap.add_argument("--method", default="mcfps-dis")
     ap.add_argument("--flow", action="store_true")
     ap.add_argument("--flow-method", default="dis", choices=["dis", "tvl1", "deep"])
+    ap.add_argument("--post-filter", type=int, metavar="R")
     ap.add_argument("clips", nargs="+")
     args = ap.parse_args()
     d = os.path.join(args.builddir, "frc-bench")
+    if args.post_filter is not None:
+        if len(args.clips) < 2 or not 0 <= args.post_filter <= 4:
+            ap.error("--post-filter takes a radius of 0 to 4 and fits on the other clips: name two or more")
+        post_filter(d, args.method, args.clips, args.post_filter)
+        return
     cv2 = flow = None
     if args.flow:
         import cv2
