@@ -59,6 +59,7 @@ typedef struct McfpsContext {
     AVRational fps;
     int mode;
     double scene;
+    double scene_sad;
     int lambda, rel_lo, rel_hi;
     int check;
     int bend;
@@ -94,6 +95,7 @@ typedef struct McfpsContext {
 
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
+    double pair_mean_sad;       ///< lavfi.gpume.mean_sad of the run's last pair, < 0: none
     int repeat_noted;           ///< a pair of the same picture was reported
     int64_t nb_dropped;         ///< input frames dropped for their timestamps
     McfpsParams p;
@@ -128,6 +130,8 @@ static const AVOption mcfps_options[] = {
         { "dup",   "the nearest frame", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
     { "scene", "lavfi.gpume.scene_score above which two frames are a cut (nearest frame, no interpolation)",
       OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, RFLAGS },
+    { "scene_sad", "rise of lavfi.gpume.mean_sad over the previous pair's above which two frames are "
+      "a cut as well (0: none)", OFFSET(scene_sad), AV_OPT_TYPE_DOUBLE, { .dbl = 10 }, 0, 255, RFLAGS },
     { "lambda", "cost of a vector's distance from the smoothed field, per quarter pel per 32 pixels",
       OFFSET(lambda), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 64, RFLAGS },
     { "rel_lo", "mean bilateral error (1/16 level) at or below which a cell is fully compensated",
@@ -594,6 +598,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     const AVDictionary *meta;
     const AVDictionaryEntry *e;
     const int mc = s->mode == MCFPS_MODE_MC;
+    double mean_sad;
     /* A's vectors into B are A -> B as they are; B's into A negated. In
      * mode=mc each field is rasterised on the way, both at once: the side
      * data of a frame is read once */
@@ -630,6 +635,18 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), e->value);
         s->pair_cut = 1;
     }
+    /* a cut between scenes whose blocks differ little (dark, smooth or low
+     * in contrast) stays under the score, but the matching error still
+     * jumps from the pair before, where motion changes it gradually */
+    e = av_dict_get(meta, "lavfi.gpume.mean_sad", NULL, 0);
+    mean_sad = e ? strtod(e->value, NULL) : -1;
+    if (!s->pair_cut && s->scene_sad > 0 && mean_sad >= 0 && s->pair_mean_sad >= 0 &&
+        mean_sad - s->pair_mean_sad > s->scene_sad) {
+        av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (mean SAD %.4f after %.4f): nearest frames\n",
+               av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), mean_sad, s->pair_mean_sad);
+        s->pair_cut = 1;
+    }
+    s->pair_mean_sad = mean_sad;
     if (s->mode != MCFPS_MODE_MC || s->pair_cut) {
         s->prev_valid = 0;
         return 0;
@@ -814,6 +831,7 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     s->pa         = t;
     s->slot_a     = 0;
     s->prev_valid = 0;
+    s->pair_mean_sad = -1;
     err = load_frame(ctx, s->slot_a, frame);
     if (err < 0)
         return err;
@@ -1028,7 +1046,7 @@ static const AVFilterPad mcfps_outputs[] = {
 };
 
 /**
- * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM (scene,
+ * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM (scene, scene_sad,
  * lambda, rel_lo, rel_hi, check, bend); they take effect from the next pair.
  */
 static int process_command(AVFilterContext *ctx, const char *cmd, const char *args,

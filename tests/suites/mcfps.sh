@@ -255,6 +255,28 @@ pairs_changed check "$CUT"
 # the bend (bend=1, the default) likewise; the motion speeds up before the cut
 pairs_changed bend "testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,4),2*n*n,150)':y='if(lt(n,4),n,110)'"
 
+# a cut between pictures of low contrast stays under the scene score (0.14)
+# but the mean SAD jumps (0.3 to 17): the frame between the input frames 4
+# and 5 (output 9 at 50 fps) is input 4 itself, and with scene_sad=0 a frame
+# made from both
+LOWCUT="testsrc2=s=320x240:r=25:d=0.4,crop=160:120:x='if(lt(n,5),0,150)':y='if(lt(n,5),0,110)'[v];color=c=gray@0.5:s=160x120:r=25:d=0.4,format=yuva420p[g];[v][g]overlay"
+md5s low-cut-in -f lavfi -i "$LOWCUT"
+md5s low-cut-10 -f lavfi -i "$LOWCUT,gpume=device=cpu:dir=bi,mcfps=fps=50"
+md5s low-cut-0 -f lavfi -i "$LOWCUT,gpume=device=cpu:dir=bi,mcfps=fps=50:scene_sad=0"
+in4=$(sed -n 5p "$tmp/low-cut-in.md5")
+in5=$(sed -n 6p "$tmp/low-cut-in.md5")
+cut9=$(sed -n 10p "$tmp/low-cut-10.md5")
+made9=$(sed -n 10p "$tmp/low-cut-0.md5")
+if [ "$(nframes "$tmp/low-cut-10.out")" -ne 20 ] || [ -z "$in4" ]; then
+    bad scene-sad "$(nframes "$tmp/low-cut-10.out") frames: $(tailof "$tmp/low-cut-10.err")"
+elif [ "$cut9" != "$in4" ]; then
+    bad scene-sad "output 9 is not input frame 4"
+elif [ "$made9" = "$in4" ] || [ "$made9" = "$in5" ]; then
+    bad scene-sad "with scene_sad=0, output 9 is an input frame"
+else
+    ok scene-sad
+fi
+
 # runtime commands (sendcmd just before mcfps): one changes the frames from
 # the pair its frame ends (the frame of 0.2 s ends the pair (4, 5), whose
 # frame at 50 fps is output 9), none before; one that would put rel_lo at
@@ -280,6 +302,7 @@ refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" 
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
 refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
 refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
+refused opt-scene-sad "scene_sad" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene_sad=-1" -f null -
 
 # side data of the output: none of the inputs' vectors, keys or picture types
 timeout 120 "$FFPROBE" -v error -of compact=p=0 -show_entries frame=pict_type:frame_tags:frame_side_data=side_data_type \
