@@ -22,7 +22,8 @@
 # tools/fetch-clips.sh --extra also vtest.avi, tree.avi, Megamind.avi) and
 # three synthetic ones made here: a pan over a still texture, a fast object
 # over texture, a scene cut. FRC_CLIPS="phone hello motion diver balle
-# calais" runs the footage of tools/fetch-clips.sh --more instead.
+# calais" runs the footage of tools/fetch-clips.sh --more instead, and
+# FRC_CLIPS="box cup cube launch webcam lego" that of --held-out.
 #
 # environment: FFMPEG BUILDDIR CLIPS; FRC_FRAMES, FRC_CLIPS (names to run),
 #   FRC_MCFPS, FRC_GPUME (extra mcfps and gpume options, e.g. lambda=2),
@@ -83,6 +84,25 @@ clip() {
                esac
                [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --more)" >&2; return 1; }
                ff -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ||
+                   { rm -f "$y4m"; echo "frc-bench: $name skipped: $FFMPEG cannot decode $CLIPS/$f" >&2; return 1; } ;;
+    # footage first run after mcfps's settings were chosen (tools/fetch-clips.sh
+    # --held-out): a hand moving a box (its first two frames do not decode,
+    # and its timestamps are out of order: numbered here), a hand turning a
+    # cup, a hand-held camera over a cube, a rocket launch from 2 s on (a cut
+    # at about frame 26), a webcam's talking head, a model with moving parts
+    box|cup|cube|launch|webcam|lego)
+               seek=
+               case $name in
+               box)    f=box.mp4 ;;
+               cup)    f=cup.mp4 ;;
+               cube)   f=cube.mpeg ;;
+               launch) f=oa4_launch.webm seek="-ss 2" ;;
+               webcam) f=movie.avi ;;
+               lego)   f=movie.mp4 ;;
+               esac
+               [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --held-out)" >&2; return 1; }
+               # shellcheck disable=SC2086 # seek: an option and its value
+               ff $seek -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ||
                    { rm -f "$y4m"; echo "frc-bench: $name skipped: $FFMPEG cannot decode $CLIPS/$f" >&2; return 1; } ;;
     # a still texture seen through a window moving (3, 1) pixels per frame
     pan)       texture 1024x640
