@@ -69,30 +69,24 @@ clip() {
                f=$name.avi; [ "$name" = megamind ] && f=Megamind.avi
                [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --extra)" >&2; return 1; }
                ff -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
-    # more real footage (tools/fetch-clips.sh --more; diver.mov is MJPEG and
-    # the film Theora, which the minimal build does not decode): a phone clip
-    # of a dog, a screen recording with a webcam, a hand moving a coin, a
-    # diver's camera (its capture repeats frames), a ball thrown, a 1906 film
-    phone|hello|motion|diver|balle|calais)
-               case $name in
-               phone)  f=VID_20191220_170832.mp4 ;;
-               hello)  f=movie-hello.mp4 ;;
-               motion) f=motion.mov ;;
-               diver)  f=diver.mov ;;
-               balle)  f=balle-jbart.mp4 ;;
-               calais) f=Shepard_Calais_1906_FrenchGP.ogv.160p.ogv ;;
-               esac
-               [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --more)" >&2; return 1; }
-               ff -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ||
-                   { rm -f "$y4m"; echo "frc-bench: $name skipped: $FFMPEG cannot decode $CLIPS/$f" >&2; return 1; } ;;
-    # footage first run after mcfps's settings were chosen (tools/fetch-clips.sh
-    # --held-out): a hand moving a box (its first two frames do not decode,
+    # more real footage, from tools/fetch-clips.sh --more (diver.mov is MJPEG
+    # and the film Theora, which the minimal build does not decode): a phone
+    # clip of a dog, a screen recording with a webcam, a hand moving a coin, a
+    # diver's camera (its capture repeats frames), a ball thrown, a 1906 film;
+    # and footage first run after mcfps's settings were chosen, from
+    # --held-out: a hand moving a box (its first two frames do not decode,
     # and its timestamps are out of order: numbered here), a hand turning a
     # cup, a hand-held camera over a cube, a rocket launch from 2 s on (a cut
     # at about frame 26), a webcam's talking head, a model with moving parts
-    box|cup|cube|launch|webcam|lego)
-               seek=
+    phone|hello|motion|diver|balle|calais|box|cup|cube|launch|webcam|lego)
+               seek='' from=--held-out
                case $name in
+               phone)  f=VID_20191220_170832.mp4 from=--more ;;
+               hello)  f=movie-hello.mp4 from=--more ;;
+               motion) f=motion.mov from=--more ;;
+               diver)  f=diver.mov from=--more ;;
+               balle)  f=balle-jbart.mp4 from=--more ;;
+               calais) f=Shepard_Calais_1906_FrenchGP.ogv.160p.ogv from=--more ;;
                box)    f=box.mp4 ;;
                cup)    f=cup.mp4 ;;
                cube)   f=cube.mpeg ;;
@@ -100,7 +94,7 @@ clip() {
                webcam) f=movie.avi ;;
                lego)   f=movie.mp4 ;;
                esac
-               [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR --held-out)" >&2; return 1; }
+               [ -s "$CLIPS/$f" ] || { echo "frc-bench: $name skipped: no $CLIPS/$f (tools/fetch-clips.sh BUILDDIR $from)" >&2; return 1; }
                # shellcheck disable=SC2086 # seek: an option and its value
                ff $seek -i "$CLIPS/$f" -an -vf "setpts=N/30/TB,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ||
                    { rm -f "$y4m"; echo "frc-bench: $name skipped: $FFMPEG cannot decode $CLIPS/$f" >&2; return 1; } ;;

@@ -54,6 +54,13 @@ def gray(path, w, h):
     return np.fromfile(path, np.uint8).reshape(-1, h, w)
 
 
+def clip_frames(d, clip, method):
+    """The size of a clip, its original frames and those method rebuilt."""
+    w, h = y4m_size(os.path.join(d, clip + ".y4m"))
+    return (w, h, gray(os.path.join(d, clip + ".orig.gray"), w, h),
+            gray(os.path.join(d, "%s.%s.gray" % (clip, method)), w, h))
+
+
 def psnr(mse):
     return 100.0 if mse == 0 else 10 * np.log10(255.0 * 255.0 / mse)
 
@@ -92,9 +99,7 @@ def post_filter(d, method, clips, radius):
     """Per clip, --method's PSNR before and after the linear filter fitted on the others."""
     data = {}
     for clip in clips:
-        w, h = y4m_size(os.path.join(d, clip + ".y4m"))
-        orig = gray(os.path.join(d, clip + ".orig.gray"), w, h)
-        ours = gray(os.path.join(d, "%s.%s.gray" % (clip, method)), w, h)
+        _, _, orig, ours = clip_frames(d, clip, method)
         frames = range(1, min(38, min(len(orig), len(ours)) - 1), 2)
         xtx = xty = 0
         for n in frames:  # every third sample each way is plenty for the normal equations
@@ -145,9 +150,7 @@ def main():
     print("clip       %-10s %-10s %-10s %-10s %s" % (args.method, "best", "oracle", "or-blend",
                                                       "flow" if args.flow else ""))
     for clip in args.clips:
-        w, h = y4m_size(os.path.join(d, clip + ".y4m"))
-        orig = gray(os.path.join(d, clip + ".orig.gray"), w, h)
-        ours = gray(os.path.join(d, "%s.%s.gray" % (clip, args.method)), w, h)
+        w, h, orig, ours = clip_frames(d, clip, args.method)
         others = {m: gray(os.path.join(d, "%s.%s.gray" % (clip, m)), w, h) for m in OTHERS
                   if os.path.exists(os.path.join(d, "%s.%s.gray" % (clip, m)))}
         last = min([len(orig), len(ours)] + [len(v) for v in others.values()]) - 2
