@@ -399,3 +399,17 @@ int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int n
     ExecuteTrampoline t = { job, arg };
     return ff_filter_execute(opaque, execute_job, &t, NULL, nb_jobs);
 }
+
+int ff_gpume_remove_properties(AVFrame *frame)
+{
+    const AVDictionaryEntry *e;
+
+    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
+        /* a removal copies the key first, and fails without it */
+        const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
+        if (err < 0)
+            return err;
+    }
+    return 0;
+}

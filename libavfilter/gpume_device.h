@@ -1,7 +1,8 @@
 /*
  * gpume device layer: which device a GPU filter runs on (CUDA, OpenCL or the
- * CPU), opening it quietly in device=auto, and slice threads for its CPU
- * backend. Shared by the filters of this repository (gpume, mcfps).
+ * CPU), opening it quietly in device=auto, slice threads for its CPU
+ * backend, and the frame properties gpume sets. Shared by the filters of
+ * this repository (gpume, mcfps).
  *
  * This file is part of FFmpeg.
  *
@@ -140,5 +141,12 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice threads of opaque (an AVFilterContext). */
 int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs);
+
+/**
+ * Remove from frame what gpume attaches, as describing the frame among its
+ * neighbours: motion vectors and the lavfi.gpume.* metadata (pict_type is
+ * the caller's). Returns 0 or an error of av_dict_set().
+ */
+int ff_gpume_remove_properties(AVFrame *frame);
 
 #endif /* AVFILTER_GPUME_DEVICE_H */

@@ -23,6 +23,32 @@
 
 #include "gpume_opencl_program.h"
 
+int ff_gpume_opencl_open(void *log_ctx, AVBufferRef *hw_device, AVBufferRef **device_ref,
+                         AVOpenCLDeviceContext **hwctx, cl_command_queue *queue)
+{
+    AVOpenCLDeviceContext *dev;
+    cl_int cle;
+
+    if (!hw_device || ((AVHWDeviceContext *)hw_device->data)->type != AV_HWDEVICE_TYPE_OPENCL)
+        return AVERROR(EINVAL);
+    *device_ref = av_buffer_ref(hw_device);
+    if (!*device_ref)
+        return AVERROR(ENOMEM);
+    *hwctx = dev = ((AVHWDeviceContext *)hw_device->data)->hwctx;
+    if (dev->command_queue) {
+        cle = clRetainCommandQueue(dev->command_queue);
+        if (cle == CL_SUCCESS)
+            *queue = dev->command_queue;
+    } else {
+        *queue = clCreateCommandQueue(dev->context, dev->device_id, 0, &cle);
+    }
+    if (cle != CL_SUCCESS) {
+        av_log(log_ctx, AV_LOG_ERROR, "failed to get an OpenCL command queue: %d\n", cle);
+        return AVERROR(EIO);
+    }
+    return 0;
+}
+
 int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device,
                           const char **src, int nb_src, const char *opts, cl_program *program)
 {

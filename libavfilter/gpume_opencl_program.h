@@ -1,7 +1,7 @@
 /*
- * gpume: building the OpenCL programs of the filters of this repository
- * (gpume's search, its VME path, mcfps) from the source strings FFmpeg's
- * build embeds.
+ * gpume: what the OpenCL backends of the filters of this repository
+ * (gpume's search, its VME path, mcfps) share: the device's queue, and
+ * their programs built from the source strings FFmpeg's build embeds.
  *
  * This file is part of FFmpeg.
  *
@@ -24,6 +24,17 @@
 #define AVFILTER_GPUME_OPENCL_PROGRAM_H
 
 #include "opencl.h"
+
+/**
+ * Take the OpenCL device hw_device (opened by gpume_device.c) for a backend:
+ * *device_ref becomes a new reference to it, *hwctx its device context and
+ * *queue the device's command queue, retained, where it has one (FFmpeg's
+ * convention), else an in-order queue of its own. Returns 0,
+ * AVERROR(EINVAL) for a device that is not OpenCL, AVERROR(ENOMEM), or
+ * AVERROR(EIO) (logged); what was set is the caller's to release.
+ */
+int ff_gpume_opencl_open(void *log_ctx, AVBufferRef *hw_device, AVBufferRef **device_ref,
+                         AVOpenCLDeviceContext **hwctx, cl_command_queue *queue);
 
 /**
  * Build a program of the nb_src source strings src with the build options

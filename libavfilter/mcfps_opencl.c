@@ -158,22 +158,9 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->f     = *f;
     s->cells = cells;
     /* the device layer (gpume_device.c) opened the device */
-    if (!host->hw_device ||
-        ((AVHWDeviceContext *)host->hw_device->data)->type != AV_HWDEVICE_TYPE_OPENCL)
-        return AVERROR(EINVAL);
-    s->device_ref = av_buffer_ref(host->hw_device);
-    if (!s->device_ref)
-        return AVERROR(ENOMEM);
-    s->hwctx = ((AVHWDeviceContext *)s->device_ref->data)->hwctx;
-    /* the device's queue if it has one (FFmpeg's convention), else our own; in order */
-    if (s->hwctx->command_queue) {
-        cle = clRetainCommandQueue(s->hwctx->command_queue);
-        if (cle == CL_SUCCESS)
-            s->queue = s->hwctx->command_queue;
-    } else {
-        s->queue = clCreateCommandQueue(s->hwctx->context, s->hwctx->device_id, 0, &cle);
-    }
-    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to get an OpenCL command queue: %d\n", cle);
+    err = ff_gpume_opencl_open(avctx, host->hw_device, &s->device_ref, &s->hwctx, &s->queue);
+    if (err < 0)
+        goto fail;
     if ((err = build_program(s)) < 0)
         goto fail;
     for (int k = 0; k < f->nb_frame_planes; k++) {

@@ -603,17 +603,8 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
  */
 static int remove_stale_properties(AVFrame *frame)
 {
-    const AVDictionaryEntry *e;
-
-    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
     frame->pict_type = AV_PICTURE_TYPE_I;
-    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
-        /* a removal copies the key first, and fails without it */
-        const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    return ff_gpume_remove_properties(frame);
 }
 
 /** Wait for the oldest issued frame's results, attach them and send it on. */

@@ -95,6 +95,9 @@ typedef struct McfpsContext {
 
     /* the pair (a, next frame): fields built once per pair */
     int pair_cut;
+    int pair_blend;             ///< no vectors between the pair's frames: the average
+    int seen_vectors;           ///< a pair of the stream had vectors
+    int64_t nb_blended;         ///< pairs without vectors, blended
     double pair_mean_sad;       ///< lavfi.gpume.mean_sad of the run's last pair, < 0: none
     int repeat_noted;           ///< a pair of the same picture was reported
     int64_t nb_dropped;         ///< input frames dropped for their timestamps
@@ -335,6 +338,9 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (s->nb_dropped > 1)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" input frames dropped for their timestamps\n",
                s->nb_dropped);
+    if (s->nb_blended > 1)
+        av_log(ctx, AV_LOG_WARNING, "%"PRId64" pairs without motion vectors blended\n",
+               s->nb_blended);
     av_frame_free(&s->a);
     av_frame_free(&s->b);
     av_frame_free(&s->held);
@@ -497,15 +503,8 @@ static int load_frame(AVFilterContext *ctx, int slot, const AVFrame *frame)
 /** Remove what describes a frame of the input stream rather than of the output. */
 static int strip_input_properties(AVFrame *frame)
 {
-    const AVDictionaryEntry *e;
-    av_frame_remove_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
     frame->pict_type = AV_PICTURE_TYPE_NONE;
-    while ((e = av_dict_get(frame->metadata, "lavfi.gpume.", NULL, AV_DICT_IGNORE_SUFFIX))) {
-        const int err = av_dict_set(&frame->metadata, e->key, NULL, 0);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    return ff_gpume_remove_properties(frame);
 }
 
 /** Send a copy of src's pixels as output tick s->next. */
@@ -610,6 +609,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     int16_t *swap;
 
     s->pair_cut   = 0;
+    s->pair_blend = 0;
     s->pair_phi_a = 0;
     ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
     na = v[0].nb;
@@ -617,6 +617,19 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     if (!na && !nb) {
         if (s->mode != MCFPS_MODE_MC)
             return 0;
+        /* once vectors came, a pair without (gpume's timeline, a decoder's
+         * key frame) is one the producer left out: its average */
+        if (s->seen_vectors) {
+            av_log(ctx, s->nb_blended ? AV_LOG_VERBOSE : AV_LOG_WARNING,
+                   "no motion vectors between the frames at %s and %s: their average\n",
+                   av_ts2timestr(a->pts, &ctx->inputs[0]->time_base),
+                   av_ts2timestr(b->pts, &ctx->inputs[0]->time_base));
+            if (!s->nb_blended++)
+                av_log(ctx, AV_LOG_WARNING, "further pairs without vectors are logged at verbose level\n");
+            s->pair_blend = 1;
+            s->prev_valid = 0;
+            return 0;
+        }
         av_log(ctx, AV_LOG_ERROR, "no motion vectors between the frames at %s and %s: mode=mc needs "
                "AV_FRAME_DATA_MOTION_VECTORS into the next frame (source +1) on the earlier frame "
                "or into the previous frame (source -1) on the later one; put gpume=dir=bi (or "
@@ -625,6 +638,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base));
         return AVERROR(EINVAL);
     }
+    s->seen_vectors = 1;
 
     /* gpume describes the pair in the later frame's forward metadata, or
      * with dir=bwd in the earlier frame's backward metadata */
@@ -775,7 +789,8 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
         av_frame_free(&out);
         return err;
     }
-    err = s->backend->render(s->backend_priv, &s->p, s->mode, s->slot_a, slot_after(s->slot_a, 1), out);
+    err = s->backend->render(s->backend_priv, &s->p, s->pair_blend ? MCFPS_MODE_BLEND : s->mode,
+                             s->slot_a, slot_after(s->slot_a, 1), out);
     if (err < 0) {
         av_log(ctx, AV_LOG_ERROR, "the %s backend failed: %s\n",
                ff_gpume_device_name(s->active_device), av_err2str(err));
@@ -889,6 +904,14 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     if (!s->a)
         return start_run(ctx, b, pb);
+    /* a later frame within 1/256 of an output frame of A: as the fps filter
+     * keeps the last frame of an instant, it takes A's place */
+    if (pb == s->pa && b->pts > s->a->pts && same_run(s, b)) {
+        av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
+               av_ts2timestr(b->pts, &inlink->time_base),
+               av_ts2timestr(s->a->pts, &inlink->time_base));
+        return start_run(ctx, b, pb);
+    }
     if (pb <= s->pa) {
         drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
                    av_ts2timestr(b->pts, &inlink->time_base),
@@ -971,6 +994,23 @@ static int repeat_step(AVFilterContext *ctx)
     return err;
 }
 
+/**
+ * The time in tb_fine of the end time end (input time base), or
+ * AV_NOPTS_VALUE where it has none or lies out of range, as the frames
+ * after the last kept one did.
+ */
+static int64_t end_time(AVFilterContext *ctx, int64_t end)
+{
+    McfpsContext *s = ctx->priv;
+    int64_t t;
+
+    if (end == AV_NOPTS_VALUE)
+        return AV_NOPTS_VALUE;
+    t = av_rescale_q_rnd(end, ctx->inputs[0]->time_base, s->tb_fine,
+                         AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+    return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : t;
+}
+
 /* one output frame per activation and request: a gap of any length holds
  * no more than a few frames */
 static int activate(AVFilterContext *ctx)
@@ -978,19 +1018,17 @@ static int activate(AVFilterContext *ctx)
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
-    int64_t end;
     int ret;
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
 
     if (s->b || s->repeating) {
         /* made frames are new pictures: one at a time as the output asks
-         * for them, or a graph that runs until nothing is ready would hold
-         * them all; without a request (a caller that drains the sink
-         * without asking) also while input waits behind them, and after
-         * the end of the input */
-        if (!ff_outlink_frame_wanted(outlink) && !ff_inlink_queued_frames(inlink) && !s->in_status &&
-            !ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts))
+         * for them, or a graph that runs until nothing is ready (a source
+         * closed with AV_BUFFERSRC_FLAG_PUSH, as ffmpeg closes its inputs)
+         * would hold them all; without a request (a caller that drains the
+         * sink without asking) also while input waits behind them */
+        if (!ff_outlink_frame_wanted(outlink) && !ff_inlink_queued_frames(inlink))
             return FFERROR_NOT_READY;
         ret = s->b ? pair_step(ctx) : repeat_step(ctx);
         if (ret >= 0 && !ff_outlink_get_status(outlink))
@@ -1013,13 +1051,12 @@ static int activate(AVFilterContext *ctx)
     if (s->in_status || ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts)) {
         /* the last frame lasts until the end of the stream: the status's
          * time, else the end of the last frame where its duration is known */
-        end = s->in_status_pts;
-        if (end == AV_NOPTS_VALUE && s->a && s->a->duration > 0)
-            end = s->a->pts + s->a->duration;
-        s->repeat_to = end == AV_NOPTS_VALUE ? -MCFPS_MAX_T :
-                       av_clip64(av_rescale_q_rnd(end, inlink->time_base, s->tb_fine,
-                                                  AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX),
-                                 -MCFPS_MAX_T, MCFPS_MAX_T);
+        s->repeat_to = end_time(ctx, s->in_status_pts);
+        if (s->repeat_to == AV_NOPTS_VALUE && s->a && s->a->duration > 0 &&
+            s->a->duration <= INT64_MAX - s->a->pts)
+            s->repeat_to = end_time(ctx, s->a->pts + s->a->duration);
+        if (s->repeat_to == AV_NOPTS_VALUE)
+            s->repeat_to = -MCFPS_MAX_T;
         s->repeating = 1;
         ff_filter_set_ready(ctx, 10);
         return 0;

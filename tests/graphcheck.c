@@ -7,8 +7,11 @@
  *    60 fps frame (CTA-708: 10 triplets, one of CEA-608), as the fps filter
  *    sends them.
  *  - mcfps in a graph that the caller pushes frames into and drains
- *    without requests (AV_BUFFERSRC_FLAG_PUSH, AV_BUFFERSINK_FLAG_NO_REQUEST):
- *    every output frame still comes out, in order.
+ *    without requests (AV_BUFFERSRC_FLAG_PUSH, AV_BUFFERSINK_FLAG_NO_REQUEST),
+ *    then, once the input is closed, drains with requests, as ffmpeg does:
+ *    every output frame comes out, in order. Closing the input made no
+ *    frame by itself (mcfps makes the last frames as they are asked for,
+ *    so that a long end holds no more than a few in memory).
  *  - gpume going on after an error, as an API user may: a frame of a size
  *    it refuses mid-stream, then another of that size, then frames of the
  *    first size. Each refused frame gets its error, and the last ones
@@ -153,14 +156,15 @@ typedef struct Conversion {
 } Conversion;
 
 /* The conversion, with requests (av_buffersink_get_frame()), or pushing the
- * frames and draining the sink without requests (push). */
+ * frames and draining the sink without requests (push) until the input is
+ * closed, with requests after it. */
 static void convert(Conversion *r, int push, const char *what)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
     const int src_flags = push ? AV_BUFFERSRC_FLAG_PUSH : 0;
-    const int sink_flags = push ? AV_BUFFERSINK_FLAG_NO_REQUEST : 0;
+    int sink_flags = push ? AV_BUFFERSINK_FLAG_NO_REQUEST : 0;
 
     memset(r, 0, sizeof(*r));
     r->pts_in_order = 1;
@@ -173,6 +177,7 @@ static void convert(Conversion *r, int push, const char *what)
             av_frame_free(&f);
         } else {
             r->err = av_buffersrc_close(src, NB_IN, src_flags);
+            sink_flags = 0;
         }
         while (r->err >= 0 && av_buffersink_get_frame_flags(sink, out, sink_flags) >= 0) {
             r->pts_in_order &= out->pts == r->nb_out++;

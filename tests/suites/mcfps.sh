@@ -188,6 +188,50 @@ elif [ "$(nframes "$tmp/$n.out")" -ne 10020 ] || [ -n "$pts" ]; then
 else
     ok "$n"
 fi
+# the same gap before the last frame: the stream's end is known while its
+# ticks are made, and they are still made as the output asks for them
+# (20020 of them, as fps=50 gives: ffmpeg ends the last frame as far after
+# it as the one before it lies before it)
+n=long-gap-end
+(ulimit -v 800000 && MALLOC_ARENA_MAX=2 exec timeout 120 "$FFMPEG" -nostdin -hide_banner -nostats -f lavfi \
+    -i "testsrc2=s=320x240:r=25:d=0.4,setpts='PTS+gte(N,9)*200/TB'" \
+    -vf gpume=device=cpu:dir=bi,mcfps=fps=50:mode=blend -f framecrc -) > "$tmp/$n.out" 2> "$tmp/$n.err"
+rc=$?
+if [ "$rc" -ne 0 ]; then
+    bad "$n" "exit status $rc: $(tailof "$tmp/$n.err")"
+elif [ "$(nframes "$tmp/$n.out")" -ne 20020 ]; then
+    bad "$n" "$(nframes "$tmp/$n.out") frames, want 20020"
+else
+    ok "$n"
+fi
+# frames beyond the range of timestamps are dropped, and so is the end
+# time after them: the last kept frame (at 0.16 s, tick 8) lasts its own
+# duration, here unknown, and the output ends with it, not 4e11 s later
+frames end-out-of-range "$SRC,setpts='if(gte(N,5),PTS+1e13,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 9
+# input frames closer than 1/256 of an output frame: the later one takes
+# the earlier one's place, as the fps filter keeps the last; here input
+# frame 400 lies on output tick 1 (16 s) and passes unchanged
+n=same-instant
+ff $n -f lavfi -i testsrc2=s=64x48:r=25:d=16.04 -vf gpume=device=cpu:dir=bi,mcfps=fps=1/16 -f framemd5 -
+ff $n-ref -f lavfi -i testsrc2=s=64x48:r=25:d=16.04 -vf "select='eq(n\,400)'" -f framemd5 -
+got=$(grep -v '^#' "$tmp/$n.out" | awk -F, 'NR == 2 { print $6 }')
+want=$(grep -v '^#' "$tmp/$n-ref.out" | awk -F, 'NR == 1 { print $6 }')
+if [ "$rc" -ne 0 ] || [ "$(nframes "$tmp/$n.out")" -ne 2 ] || [ -z "$want" ] || [ "$got" != "$want" ]; then
+    bad "$n" "$(nframes "$tmp/$n.out") frames, tick 1 $got, input frame 400 $want"
+elif grep -q "dropped" "$tmp/$n.err"; then
+    bad "$n" "frames dropped: $(tailof "$tmp/$n.err")"
+else
+    ok "$n"
+fi
+# once vectors came, a pair without them (gpume's timeline off for frames
+# 4 to 6) is blended, with one warning, and the run goes on
+frames no-vectors-later "$SRC,gpume=device=cpu:dir=bi:enable='not(between(t,0.15,0.25))',mcfps=fps=50" 20
+n=$(grep -c "no motion vectors between" "$tmp/no-vectors-later.err")
+if [ "$n" -ne 1 ]; then
+    bad no-vectors-later-warning "$n warnings, want 1: $(tailof "$tmp/no-vectors-later.err")"
+else
+    ok no-vectors-later-warning
+fi
 # what describes the stream (here a display matrix) stays on every output
 # frame, the interpolated ones too
 ff sidedata-global -display_rotation 90 -noautorotate -f lavfi -i "$SRC" \
