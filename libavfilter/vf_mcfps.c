@@ -81,14 +81,22 @@ typedef struct McfpsContext {
     AVFrame *a;                 ///< the earlier frame of the current pair
     int64_t pa;                 ///< its time in tb_fine
     int64_t pp;                 ///< the time of the frame before it (P)
-    int a_on_tick;              ///< a lies on tick s->next - 1 and has not been sent yet
+    int a_on_tick;              ///< a shows on tick s->next - 1 (on it, or within half a tick after it) and has not been sent yet
 
     /* output frames are made one at a time (activate()), so that a gap of
      * any length never holds more than a few: what is left to make */
     AVFrame *b;                 ///< the later frame of the pair whose ticks are sent, else NULL
     int64_t pb;                 ///< its time in tb_fine
-    int repeating;              ///< ticks before repeat_to repeat s->a, then held starts or the output ends
-    int64_t repeat_to;          ///< in tb_fine
+    int64_t b_tick;             ///< its tick rounded to nearest, as the fps filter places it
+    /* whether the fps filter makes a tick at or after B's rounded tick
+     * depends on what follows B: that tick waits here for the next frame or
+     * the end (at most one: the ticks of a pair lie before B's time) */
+    AVFrame *pending;
+    int pending_rendered;       ///< the backend may still be writing it
+    int repeating;              ///< ticks before repeat_end repeat s->a, then held starts or the output ends
+    int64_t repeat_end;         ///< in ticks: the end's, or held's, rounded to nearest
+    int end_known;              ///< repeat_end holds (else: no repeats, the pending tick goes out)
+    int64_t held_t;             ///< held's time in tb_fine
     AVFrame *held;              ///< the first frame of the run after the repeats, NULL at the end
     int in_status;              ///< the input's status once taken (0: none), set on the output after the repeats
     int64_t in_status_pts;
@@ -343,6 +351,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                s->nb_blended);
     av_frame_free(&s->a);
     av_frame_free(&s->b);
+    av_frame_free(&s->pending);
     av_frame_free(&s->held);
     free_fields(s);
     drop_queue(s);
@@ -384,14 +393,18 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
-/** Send every queued frame, once the backend has completed them. */
+/**
+ * Send every queued frame, once the backend has completed them (and the
+ * pending tick, which stays pending).
+ */
 static int flush_queue(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
     int err = 0;
 
-    if (s->queue_rendering) {
-        s->queue_rendering = 0;
+    if (s->queue_rendering || s->pending_rendered) {
+        s->queue_rendering  = 0;
+        s->pending_rendered = 0;
         err = s->backend->finish(s->backend_priv);
     }
     for (int i = 0; i < s->nb_queued; i++) {
@@ -409,7 +422,7 @@ static int flush_queue(AVFilterContext *ctx)
  * Send out, after the frames queued before it. rendered: render() wrote
  * it and the backend may still be writing it; then it waits in the queue.
  */
-static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
+static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
 {
     McfpsContext *s = ctx->priv;
     int err = 0;
@@ -425,6 +438,52 @@ static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     s->queue[s->nb_queued++] = out;
     s->queue_rendering |= rendered;
     return 0;
+}
+
+/**
+ * Send the tick that waited for what follows its pair (send), or drop it
+ * (the fps filter makes no tick at or after the end rounded to nearest);
+ * it was the last tick made, and the next one takes its place.
+ */
+static int release_pending(AVFilterContext *ctx, int send)
+{
+    McfpsContext *s = ctx->priv;
+    AVFrame *out = s->pending;
+    int err = 0;
+
+    if (!out)
+        return 0;
+    s->pending = NULL;
+    if (send)
+        return queue_frame(ctx, out, s->pending_rendered);
+    /* not freed while the backend may still write it */
+    if (s->pending_rendered && s->backend->finish)
+        err = s->backend->finish(s->backend_priv);
+    s->next = out->pts;
+    av_frame_free(&out);
+    return err;
+}
+
+/**
+ * Send out output tick out->pts (see queue_frame()). A tick of the pair
+ * (s->a, s->b) at or after B's rounded tick waits in s->pending instead;
+ * while s->b is set only the pair's ticks are sent.
+ */
+static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
+{
+    McfpsContext *s = ctx->priv;
+
+    if (s->b && out->pts >= s->b_tick) {
+        const int err = release_pending(ctx, 1);
+        if (err < 0) {
+            av_frame_free(&out);
+            return err;
+        }
+        s->pending          = out;
+        s->pending_rendered = rendered;
+        return 0;
+    }
+    return queue_frame(ctx, out, rendered);
 }
 
 /** The pixel format of frame's pixels: its frames context's for hardware frames. */
@@ -823,15 +882,23 @@ static int same_run(const McfpsContext *s, const AVFrame *frame)
            (!hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data);
 }
 
+/** The output tick of pts (input time base) rounded to nearest, as the fps filter places a frame. */
+static int64_t tick_of(AVFilterContext *ctx, int64_t pts)
+{
+    return av_rescale_q_rnd(pts, ctx->inputs[0]->time_base, ctx->outputs[0]->time_base,
+                            AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+}
+
 /**
- * Take frame as the first of a new run. If it lies on a tick it passes, once
- * the next frame has shown that the pair can be converted (so that a stream
- * without vectors fails before any frame goes out).
+ * Take frame, at t, as the first of a new run: it shows on its tick rounded
+ * to nearest when that lies at or before t, once the next frame has shown
+ * that the pair can be converted (so that a stream without vectors fails
+ * before any frame goes out).
  */
 static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
 {
     McfpsContext *s = ctx->priv;
-    const int64_t first = (t + MCFPS_PHI_ONE - 1) >> MCFPS_PHI_LOG2; /* the first tick at or after t */
+    const int64_t first = tick_of(ctx, frame->pts);
     int err;
 
     av_frame_free(&s->a);
@@ -853,7 +920,7 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     /* ticks in a gap before a new run have nothing to show */
     s->next    = s->started ? FFMAX(s->next, first) : first;
     s->started = 1;
-    if (s->next * MCFPS_PHI_ONE == t) {
+    if (s->next * MCFPS_PHI_ONE <= t) {
         s->a_on_tick = 1;
         s->next++;
     }
@@ -904,28 +971,36 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     if (!s->a)
         return start_run(ctx, b, pb);
-    /* a later frame within 1/256 of an output frame of A: as the fps filter
-     * keeps the last frame of an instant, it takes A's place */
-    if (pb == s->pa && b->pts > s->a->pts && same_run(s, b)) {
-        av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
-               av_ts2timestr(b->pts, &inlink->time_base),
-               av_ts2timestr(s->a->pts, &inlink->time_base));
-        return start_run(ctx, b, pb);
-    }
-    if (pb <= s->pa) {
+    if (pb < s->pa || b->pts <= s->a->pts || (pb == s->pa && !same_run(s, b))) {
         drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
                    av_ts2timestr(b->pts, &inlink->time_base),
                    av_ts2timestr(s->a->pts, &inlink->time_base));
         return 0;
+    }
+    /* a frame follows: the last pair's tick that waited for it goes out */
+    err = release_pending(ctx, 1);
+    if (err < 0) {
+        av_frame_free(&b);
+        return err;
+    }
+    /* a later frame within 1/256 of an output frame of A: as the fps filter
+     * keeps the last frame of an instant, it takes A's place */
+    if (pb == s->pa) {
+        av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
+               av_ts2timestr(b->pts, &inlink->time_base),
+               av_ts2timestr(s->a->pts, &inlink->time_base));
+        return start_run(ctx, b, pb);
     }
     if (!same_run(s, b)) {
         av_log(ctx, AV_LOG_WARNING, "frame size or format changed from %dx%d %s to %dx%d %s; "
                "restarting (the ticks before the new frame repeat the last old one)\n",
                s->p.width, s->p.height, av_get_pix_fmt_name(s->sw_format), b->width, b->height,
                av_get_pix_fmt_name(frame_sw_format(b)));
-        s->held      = b;
-        s->repeat_to = pb;
-        s->repeating = 1;
+        s->held       = b;
+        s->held_t     = pb;
+        s->repeat_end = tick_of(ctx, b->pts);
+        s->end_known  = 1;
+        s->repeating  = 1;
         return 0;
     }
 
@@ -942,8 +1017,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_frame_free(&b);
         return err;
     }
-    s->b  = b;
-    s->pb = pb;
+    s->b      = b;
+    s->pb     = pb;
+    s->b_tick = tick_of(ctx, b->pts);
     return 0;
 }
 
@@ -968,7 +1044,7 @@ static int pair_step(AVFilterContext *ctx)
 }
 
 /**
- * Send the next copy of s->a for the ticks before s->repeat_to (no later
+ * Send the next copy of s->a for the ticks before s->repeat_end (no later
  * frame to interpolate towards); after the last, start the held run, or
  * end the output.
  */
@@ -978,15 +1054,22 @@ static int repeat_step(AVFilterContext *ctx)
     AVFrame *frame;
     int err;
 
-    if (s->a_on_tick)
-        return send_a(ctx);
-    if (s->a && s->next * MCFPS_PHI_ONE < s->repeat_to)
+    /* the tick of the last pair that waited for what follows */
+    if (s->pending)
+        return release_pending(ctx, !s->end_known || s->pending->pts < s->repeat_end);
+    if (s->a_on_tick) {
+        if (!s->end_known || s->next - 1 < s->repeat_end)
+            return send_a(ctx);
+        s->a_on_tick = 0;
+        s->next--;
+    }
+    if (s->a && s->end_known && s->next < s->repeat_end)
         return emit_copy(ctx, s->a);
     s->repeating = 0;
     if (s->held) {
         frame   = s->held;
         s->held = NULL;
-        return start_run(ctx, frame, s->repeat_to);
+        return start_run(ctx, frame, s->held_t);
     }
     av_frame_free(&s->a);
     err = flush_queue(ctx);
@@ -995,11 +1078,10 @@ static int repeat_step(AVFilterContext *ctx)
 }
 
 /**
- * The time in tb_fine of the end time end (input time base), or
- * AV_NOPTS_VALUE where it has none or lies out of range, as the frames
- * after the last kept one did.
+ * The end time end (input time base), or AV_NOPTS_VALUE where it has none or
+ * lies out of range, as the frames after the last kept one did.
  */
-static int64_t end_time(AVFilterContext *ctx, int64_t end)
+static int64_t in_range(AVFilterContext *ctx, int64_t end)
 {
     McfpsContext *s = ctx->priv;
     int64_t t;
@@ -1008,7 +1090,7 @@ static int64_t end_time(AVFilterContext *ctx, int64_t end)
         return AV_NOPTS_VALUE;
     t = av_rescale_q_rnd(end, ctx->inputs[0]->time_base, s->tb_fine,
                          AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
-    return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : t;
+    return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : end;
 }
 
 /* one output frame per activation and request: a gap of any length holds
@@ -1018,6 +1100,7 @@ static int activate(AVFilterContext *ctx)
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
+    int64_t end;
     int ret;
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
@@ -1051,12 +1134,12 @@ static int activate(AVFilterContext *ctx)
     if (s->in_status || ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts)) {
         /* the last frame lasts until the end of the stream: the status's
          * time, else the end of the last frame where its duration is known */
-        s->repeat_to = end_time(ctx, s->in_status_pts);
-        if (s->repeat_to == AV_NOPTS_VALUE && s->a && s->a->duration > 0 &&
+        end = in_range(ctx, s->in_status_pts);
+        if (end == AV_NOPTS_VALUE && s->a && s->a->duration > 0 &&
             s->a->duration <= INT64_MAX - s->a->pts)
-            s->repeat_to = end_time(ctx, s->a->pts + s->a->duration);
-        if (s->repeat_to == AV_NOPTS_VALUE)
-            s->repeat_to = -MCFPS_MAX_T;
+            end = in_range(ctx, s->a->pts + s->a->duration);
+        s->end_known  = end != AV_NOPTS_VALUE;
+        s->repeat_end = s->end_known ? tick_of(ctx, end) : 0;
         s->repeating = 1;
         ff_filter_set_ready(ctx, 10);
         return 0;

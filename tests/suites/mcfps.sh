@@ -127,10 +127,31 @@ frames ntsc        "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=ntsc" 12
 frames down-60-25  "testsrc2=s=96x64:r=60:d=0.4,gpume=device=cpu:dir=bi,mcfps=fps=25" 10
 frames rational    "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=60000/1001" 24
 
-# streams of 0, 1, 2 frames (the last frame lasts until the end of the stream)
+# streams of 0, 1, 2 frames (the last frame lasts until the end of the
+# stream, 0.04 s: 2.4 ticks at 60 fps, 2 rounded to nearest as fps=60 makes)
 frames zero-frames "testsrc2=s=32x32:r=25:d=0,gpume=device=cpu:dir=bi,mcfps=fps=50" 0
-frames one-frame   "testsrc2=s=32x32:r=25:d=0.04,gpume=device=cpu:dir=bi,mcfps=fps=60" 3
+frames one-frame   "testsrc2=s=32x32:r=25:d=0.04,gpume=device=cpu:dir=bi,mcfps=fps=60" 2
 frames two-frames  "testsrc2=s=32x32:r=25:d=0.08,gpume=device=cpu:dir=bi,mcfps=fps=50" 4
+
+# the ticks the fps filter makes (rounding to nearest, its default) where
+# the first frame or the end lies between ticks: the same timestamps
+like_fps() {
+    ff "$1-fps" -f lavfi -i "$2" -vf "fps=$3" -f framecrc -
+    want=$(grep -v '^#' "$tmp/$1-fps.out" | awk -F, '{ printf "%d ", $2 }')
+    ff "$1" -f lavfi -i "$2" -vf "gpume=device=cpu:dir=bi,mcfps=fps=$3" -f framecrc -
+    got=$(grep -v '^#' "$tmp/$1.out" | awk -F, '{ printf "%d ", $2 }')
+    if [ "$rc" -ne 0 ] || [ -z "$want" ] || [ "$got" != "$want" ]; then
+        bad "$1" "status $rc, timestamps $got, fps=$3 gives $want"
+    else
+        ok "$1"
+    fi
+}
+like_fps like-fps-end    "testsrc2=s=32x32:r=25:d=1.12" 60
+like_fps like-fps-down   "testsrc2=s=32x32:r=25:d=1.12" 10
+like_fps like-fps-start  "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.005/TB" 60
+like_fps like-fps-late   "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.01/TB" 60
+like_fps like-fps-60to7  "testsrc2=s=32x32:r=60:d=1" 7
+like_fps like-fps-ntsc   "testsrc2=s=32x32:r=24000/1001:d=1.3" ntsc
 
 # odd sizes
 for s in 1x1 2x2 17x9 33x1 1x65; do
@@ -212,8 +233,8 @@ frames end-out-of-range "$SRC,setpts='if(gte(N,5),PTS+1e13,PTS)',gpume=device=cp
 # the earlier one's place, as the fps filter keeps the last; here input
 # frame 400 lies on output tick 1 (16 s) and passes unchanged
 n=same-instant
-ff $n -f lavfi -i testsrc2=s=64x48:r=25:d=16.04 -vf gpume=device=cpu:dir=bi,mcfps=fps=1/16 -f framemd5 -
-ff $n-ref -f lavfi -i testsrc2=s=64x48:r=25:d=16.04 -vf "select='eq(n\,400)'" -f framemd5 -
+ff $n -f lavfi -i testsrc2=s=64x48:r=25:d=24 -vf gpume=device=cpu:dir=bi,mcfps=fps=1/16 -f framemd5 -
+ff $n-ref -f lavfi -i testsrc2=s=64x48:r=25:d=24 -vf "select='eq(n\,400)'" -f framemd5 -
 got=$(grep -v '^#' "$tmp/$n.out" | awk -F, 'NR == 2 { print $6 }')
 want=$(grep -v '^#' "$tmp/$n-ref.out" | awk -F, 'NR == 1 { print $6 }')
 if [ "$rc" -ne 0 ] || [ "$(nframes "$tmp/$n.out")" -ne 2 ] || [ -z "$want" ] || [ "$got" != "$want" ]; then
