@@ -108,6 +108,7 @@ typedef struct McfpsContext {
     int64_t nb_blended;         ///< pairs without vectors, blended
     double pair_mean_sad;       ///< lavfi.gpume.mean_sad of the run's last pair, < 0: none
     int repeat_noted;           ///< a pair of the same picture was reported
+    int outside_noted;          ///< vectors of blocks beyond the frame were reported
     int64_t nb_dropped;         ///< input frames dropped for their timestamps
     McfpsParams p;
     int format;                 ///< of the frames (a hardware format for hardware frames)
@@ -594,6 +595,7 @@ typedef struct PairVectors {
     const McfpsParams *p;
     int16_t *field;             ///< NULL: count only
     int nb;                     ///< out: vectors of that source
+    int outside;                ///< out: of those, blocks that start beyond the frame
 } PairVectors;
 
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
@@ -603,13 +605,18 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
     const int nb = sd ? sd->size / sizeof(AVMotionVector) : 0;
 
-    v->nb = 0;
+    v->nb      = 0;
+    v->outside = 0;
     if (v->field) {
         ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->nb);
     } else {
         for (int i = 0; i < nb; i++)
             v->nb += mvs[i].source == v->source;
     }
+    /* gpume's blocks start inside the frame they describe */
+    for (int i = 0; i < nb; i++)
+        v->outside += mvs[i].source == v->source && (mvs[i].dst_x - mvs[i].w / 2 >= v->p->width ||
+                                                     mvs[i].dst_y - mvs[i].h / 2 >= v->p->height);
     return 0;
 }
 
@@ -698,6 +705,13 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
         return AVERROR(EINVAL);
     }
     s->seen_vectors = 1;
+    if ((v[0].outside || v[1].outside) && !s->outside_noted) {
+        av_log(ctx, AV_LOG_WARNING, "motion vectors of blocks beyond the %dx%d frame at %s: they "
+               "describe frames of another size (scaled, cropped or turned after gpume); put "
+               "gpume right before mcfps\n", s->p.width, s->p.height,
+               av_ts2timestr((v[0].outside ? a : b)->pts, &ctx->inputs[0]->time_base));
+        s->outside_noted = 1;
+    }
 
     /* gpume describes the pair in the later frame's forward metadata, or
      * with dir=bwd in the earlier frame's backward metadata */

@@ -253,6 +253,16 @@ if [ "$n" -ne 1 ]; then
 else
     ok no-vectors-later-warning
 fi
+# vectors of frames of another size (scaled after gpume): one warning that
+# says so; gpume right before mcfps: none
+ff vectors-elsewhere -f lavfi -i "$SRC" -vf "gpume=device=cpu:dir=bi,scale=40:24,mcfps=fps=50" -f null -
+n=$(grep -c "beyond the 40x24 frame" "$tmp/vectors-elsewhere.err")
+ff vectors-here -f lavfi -i "$SRC" -vf "scale=40:24,gpume=device=cpu:dir=bi,mcfps=fps=50" -f null -
+if [ "$n" -ne 1 ] || grep -q "beyond the" "$tmp/vectors-here.err"; then
+    bad vectors-elsewhere "$n warnings with scale after gpume, want 1; before it: $(tailof "$tmp/vectors-here.err")"
+else
+    ok vectors-elsewhere
+fi
 # what describes the stream (here a display matrix) stays on every output
 # frame, the interpolated ones too
 ff sidedata-global -display_rotation 90 -noautorotate -f lavfi -i "$SRC" \
