@@ -95,7 +95,7 @@ typedef struct McfpsContext {
     int pending_rendered;       ///< the backend may still be writing it
     int repeating;              ///< ticks before repeat_end repeat s->a, then held starts or the output ends
     int64_t repeat_end;         ///< in ticks: the end's, or held's, rounded to nearest
-    int end_known;              ///< repeat_end holds (else: no repeats, the pending tick goes out)
+    int end_known;              ///< repeat_end holds (else: no tick at or after the last frame's)
     int64_t held_t;             ///< held's time in tb_fine
     AVFrame *held;              ///< the first frame of the run after the repeats, NULL at the end
     int in_status;              ///< the input's status once taken (0: none), set on the output after the repeats
@@ -465,6 +465,21 @@ static int release_pending(AVFilterContext *ctx, int send)
     return err;
 }
 
+/** Let out wait in s->pending, after the tick that waited there goes out. */
+static int hold_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
+{
+    McfpsContext *s = ctx->priv;
+    const int err = release_pending(ctx, 1);
+
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
+    }
+    s->pending          = out;
+    s->pending_rendered = rendered;
+    return 0;
+}
+
 /**
  * Send out output tick out->pts (see queue_frame()). A tick of the pair
  * (s->a, s->b) at or after B's rounded tick waits in s->pending instead;
@@ -474,16 +489,8 @@ static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
 {
     McfpsContext *s = ctx->priv;
 
-    if (s->b && out->pts >= s->b_tick) {
-        const int err = release_pending(ctx, 1);
-        if (err < 0) {
-            av_frame_free(&out);
-            return err;
-        }
-        s->pending          = out;
-        s->pending_rendered = rendered;
-        return 0;
-    }
+    if (s->b && out->pts >= s->b_tick)
+        return hold_frame(ctx, out, rendered);
     return queue_frame(ctx, out, rendered);
 }
 
@@ -567,25 +574,57 @@ static int strip_input_properties(AVFrame *frame)
     return ff_gpume_remove_properties(frame);
 }
 
-/** Send a copy of src's pixels as output tick s->next. */
-static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
+/** The waiting tick, a copy of an input frame, becomes a copy of frame; its captions stay. */
+static int replace_pending(McfpsContext *s, const AVFrame *frame)
 {
-    McfpsContext *s = ctx->priv;
-    AVFrame *out = av_frame_clone(src);
+    AVFrame *out = av_frame_clone(frame);
+    const AVFrameSideData *cc = av_frame_get_side_data(s->pending, AV_FRAME_DATA_A53_CC);
     int err;
 
     if (!out)
         return AVERROR(ENOMEM);
+    av_frame_remove_side_data(out, AV_FRAME_DATA_A53_CC);
     err = strip_input_properties(out);
-    if (err >= 0)
-        err = ff_ccfifo_inject(&s->cc_fifo, out);
+    if (err >= 0 && cc)
+        err = av_frame_side_data_clone(&out->side_data, &out->nb_side_data, cc, 0);
     if (err < 0) {
         av_frame_free(&out);
         return err;
     }
-    out->pts      = s->next++;
+    out->pts      = s->pending->pts;
     out->duration = 1;
-    return send_frame(ctx, out, 0);
+    av_frame_free(&s->pending);
+    s->pending = out;
+    return 0;
+}
+
+/** A copy of src's pixels as output tick s->next, in *out. */
+static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
+{
+    McfpsContext *s = ctx->priv;
+    int err;
+
+    *out = av_frame_clone(src);
+    if (!*out)
+        return AVERROR(ENOMEM);
+    err = strip_input_properties(*out);
+    if (err >= 0)
+        err = ff_ccfifo_inject(&s->cc_fifo, *out);
+    if (err < 0) {
+        av_frame_free(out);
+        return err;
+    }
+    (*out)->pts      = s->next++;
+    (*out)->duration = 1;
+    return 0;
+}
+
+/** Send a copy of src's pixels as output tick s->next. */
+static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
+{
+    AVFrame *out;
+    const int err = make_copy(ctx, src, &out);
+    return err < 0 ? err : send_frame(ctx, out, 0);
 }
 
 /** The vectors of one frame of the pair with the given source; with a field, rasterised into it. */
@@ -991,18 +1030,28 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                    av_ts2timestr(s->a->pts, &inlink->time_base));
         return 0;
     }
-    /* a frame follows: the last pair's tick that waited for it goes out */
-    err = release_pending(ctx, 1);
-    if (err < 0) {
-        av_frame_free(&b);
-        return err;
+    /* a frame placed after it: the last pair's tick that waited goes out */
+    if (s->pending && tick_of(ctx, b->pts) > s->pending->pts) {
+        err = release_pending(ctx, 1);
+        if (err < 0) {
+            av_frame_free(&b);
+            return err;
+        }
     }
     /* a later frame within 1/256 of an output frame of A: as the fps filter
-     * keeps the last frame of an instant, it takes A's place */
+     * keeps the last frame of an instant, it takes A's place, also on A's
+     * tick where that waits */
     if (pb == s->pa) {
         av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));
+        if (s->pending && s->pending->pts * MCFPS_PHI_ONE == pb) {
+            err = replace_pending(s, b);
+            if (err < 0) {
+                av_frame_free(&b);
+                return err;
+            }
+        }
         return start_run(ctx, b, pb);
     }
     if (!same_run(s, b)) {
@@ -1025,8 +1074,18 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     err = load_frame(ctx, slot_after(s->slot_a, 1), b);
     if (err >= 0)
         err = prepare_pair(ctx, b, pb);
-    if (err >= 0)
+    /* the first frame's tick goes out once a frame placed after it shows
+     * that the fps filter makes it; else it waits as a pair's last does */
+    if (err >= 0 && s->a_on_tick && tick_of(ctx, b->pts) >= s->next) {
         err = send_a(ctx);
+    } else if (err >= 0 && s->a_on_tick) {
+        AVFrame *out;
+        s->a_on_tick = 0;
+        s->next--;
+        err = make_copy(ctx, s->a, &out);
+        if (err >= 0)
+            err = hold_frame(ctx, out, 0);
+    }
     if (err < 0) {
         av_frame_free(&b);
         return err;
@@ -1068,11 +1127,12 @@ static int repeat_step(AVFilterContext *ctx)
     AVFrame *frame;
     int err;
 
-    /* the tick of the last pair that waited for what follows */
+    /* the tick of the last pair that waited for what follows; without an
+     * end time, as the fps filter, none at or after the last frame's */
     if (s->pending)
-        return release_pending(ctx, !s->end_known || s->pending->pts < s->repeat_end);
+        return release_pending(ctx, s->end_known && s->pending->pts < s->repeat_end);
     if (s->a_on_tick) {
-        if (!s->end_known || s->next - 1 < s->repeat_end)
+        if (s->end_known && s->next - 1 < s->repeat_end)
             return send_a(ctx);
         s->a_on_tick = 0;
         s->next--;

@@ -136,11 +136,12 @@ frames two-frames  "testsrc2=s=32x32:r=25:d=0.08,gpume=device=cpu:dir=bi,mcfps=f
 # the ticks the fps filter makes (rounding to nearest, its default) where
 # the first frame or the end lies between ticks: the same timestamps
 like_fps() {
-    ff "$1-fps" -f lavfi -i "$2" -vf "fps=$3" -f framecrc -
+    ff "$1-fps" -filter_complex "$2,fps=$3" -fps_mode passthrough -f framecrc -
+    rc_fps=$rc
     want=$(grep -v '^#' "$tmp/$1-fps.out" | awk -F, '{ printf "%d ", $2 }')
-    ff "$1" -f lavfi -i "$2" -vf "gpume=device=cpu:dir=bi,mcfps=fps=$3" -f framecrc -
+    ff "$1" -filter_complex "$2,gpume=device=cpu:dir=bi,mcfps=fps=$3" -fps_mode passthrough -f framecrc -
     got=$(grep -v '^#' "$tmp/$1.out" | awk -F, '{ printf "%d ", $2 }')
-    if [ "$rc" -ne 0 ] || [ -z "$want" ] || [ "$got" != "$want" ]; then
+    if [ "$rc" -ne 0 ] || [ "$rc_fps" -ne 0 ] || [ "$got" != "$want" ]; then
         bad "$1" "status $rc, timestamps $got, fps=$3 gives $want"
     else
         ok "$1"
@@ -152,6 +153,23 @@ like_fps like-fps-start  "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.005/TB" 60
 like_fps like-fps-late   "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.01/TB" 60
 like_fps like-fps-60to7  "testsrc2=s=32x32:r=60:d=1" 7
 like_fps like-fps-ntsc   "testsrc2=s=32x32:r=24000/1001:d=1.3" ntsc
+# the last frames and the end all round to the tick after the last made
+like_fps like-fps-fast   "testsrc2=s=32x32:r=30:d=3.06" 1
+# two frames 5 ms apart, the end 5 ms later: no tick at all at 25 fps
+like_fps like-fps-none   "testsrc2=s=32x32:r=25:d=1,trim=end_frame=2,settb=1/1000,setpts='if(lt(N,2),5*N,10)'" 25
+# a frame on tick 1 (40 ms) and one 10 us after it: the later one shows
+# there unchanged, as fps keeps the last frame of an instant
+n=same-instant-after
+S="testsrc2=s=32x32:r=25:d=1,trim=end_frame=4,settb=1/100000,setpts='if(lt(N,4),eq(N,1)*4000+eq(N,2)*4001+eq(N,3)*8000,12000)'"
+ff $n -filter_complex "$S,gpume=device=cpu:dir=bi,mcfps=fps=25" -fps_mode passthrough -f framemd5 -
+ff $n-ref -filter_complex "$S" -fps_mode passthrough -f framemd5 -
+got=$(grep -v '^#' "$tmp/$n.out" | awk -F, 'NR == 2 { print $6 }')
+want=$(grep -v '^#' "$tmp/$n-ref.out" | awk -F, 'NR == 3 { print $6 }')
+if [ "$rc" -ne 0 ] || [ "$(nframes "$tmp/$n.out")" -ne 3 ] || [ -z "$want" ] || [ "$got" != "$want" ]; then
+    bad "$n" "$(nframes "$tmp/$n.out") frames, tick 1 $got, input frame 2 $want"
+else
+    ok "$n"
+fi
 
 # odd sizes
 for s in 1x1 2x2 17x9 33x1 1x65; do
@@ -227,8 +245,9 @@ else
 fi
 # frames beyond the range of timestamps are dropped, and so is the end
 # time after them: the last kept frame (at 0.16 s, tick 8) lasts its own
-# duration, here unknown, and the output ends with it, not 4e11 s later
-frames end-out-of-range "$SRC,setpts='if(gte(N,5),PTS+1e13,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 9
+# duration, here unknown, so that the stream has no end time and, as fps
+# makes none then, no tick from the last frame's on; not 4e11 s of them
+frames end-out-of-range "$SRC,setpts='if(gte(N,5),PTS+1e13,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 8
 # input frames closer than 1/256 of an output frame: the later one takes
 # the earlier one's place, as the fps filter keeps the last; here input
 # frame 400 lies on output tick 1 (16 s) and passes unchanged
