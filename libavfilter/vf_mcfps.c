@@ -87,7 +87,6 @@ typedef struct McfpsContext {
      * any length never holds more than a few: what is left to make */
     AVFrame *b;                 ///< the later frame of the pair whose ticks are sent, else NULL
     int64_t pb;                 ///< its time in tb_fine
-    int64_t b_tick;             ///< its tick rounded to nearest, as the fps filter places it
     /* whether the fps filter makes a tick at or after B's rounded tick
      * depends on what follows B: that tick waits here for the next frame or
      * the end (at most one: the ticks of a pair lie before B's time) */
@@ -96,7 +95,6 @@ typedef struct McfpsContext {
     int repeating;              ///< ticks before repeat_end repeat s->a, then held starts or the output ends
     int64_t repeat_end;         ///< in ticks: the end's, or held's, rounded to nearest
     int end_known;              ///< repeat_end holds (else: no tick at or after the last frame's)
-    int64_t held_t;             ///< held's time in tb_fine
     AVFrame *held;              ///< the first frame of the run after the repeats, NULL at the end
     int in_status;              ///< the input's status once taken (0: none), set on the output after the repeats
     int64_t in_status_pts;
@@ -419,6 +417,29 @@ static int flush_queue(AVFilterContext *ctx)
     return err;
 }
 
+/** The output tick of pts (input time base) rounded to nearest, as the fps filter places a frame. */
+static int64_t tick_of(AVFilterContext *ctx, int64_t pts)
+{
+    return av_rescale_q_rnd(pts, ctx->inputs[0]->time_base, ctx->outputs[0]->time_base,
+                            AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+}
+
+/**
+ * The time of pts (input time base) in tb_fine, or AV_NOPTS_VALUE where it
+ * has none or lies beyond 2^52 fine ticks from zero.
+ */
+static int64_t fine_time(AVFilterContext *ctx, int64_t pts)
+{
+    McfpsContext *s = ctx->priv;
+    int64_t t;
+
+    if (pts == AV_NOPTS_VALUE)
+        return AV_NOPTS_VALUE;
+    t = av_rescale_q_rnd(pts, ctx->inputs[0]->time_base, s->tb_fine,
+                         AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+    return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : t;
+}
+
 /**
  * Send out, after the frames queued before it. rendered: render() wrote
  * it and the backend may still be writing it; then it waits in the queue.
@@ -489,7 +510,7 @@ static int send_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
 {
     McfpsContext *s = ctx->priv;
 
-    if (s->b && out->pts >= s->b_tick)
+    if (s->b && out->pts >= tick_of(ctx, s->b->pts))
         return hold_frame(ctx, out, rendered);
     return queue_frame(ctx, out, rendered);
 }
@@ -646,16 +667,16 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 
     v->nb      = 0;
     v->outside = 0;
-    if (v->field) {
-        ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->nb);
-    } else {
-        for (int i = 0; i < nb; i++)
-            v->nb += mvs[i].source == v->source;
+    for (int i = 0; i < nb; i++) {
+        if (mvs[i].source != v->source)
+            continue;
+        v->nb++;
+        /* gpume's blocks start inside the frame they describe */
+        v->outside += mvs[i].dst_x - mvs[i].w / 2 >= v->p->width ||
+                      mvs[i].dst_y - mvs[i].h / 2 >= v->p->height;
     }
-    /* gpume's blocks start inside the frame they describe */
-    for (int i = 0; i < nb; i++)
-        v->outside += mvs[i].source == v->source && (mvs[i].dst_x - mvs[i].w / 2 >= v->p->width ||
-                                                     mvs[i].dst_y - mvs[i].h / 2 >= v->p->height);
+    if (v->field)
+        ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, NULL);
     return 0;
 }
 
@@ -914,15 +935,24 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     return send_frame(ctx, out, !!s->backend->finish);
 }
 
-/** Send s->a if it lies on a tick and waited for the check of its pair. */
-static int send_a(AVFilterContext *ctx)
+/**
+ * Send s->a if it shows on a tick and waited for the check of its pair; with
+ * hold, let it wait in s->pending for what follows, as a pair's last tick.
+ */
+static int send_a(AVFilterContext *ctx, int hold)
 {
     McfpsContext *s = ctx->priv;
+    AVFrame *out;
+    int err;
+
     if (!s->a_on_tick)
         return 0;
     s->a_on_tick = 0;
     s->next--;
-    return emit_copy(ctx, s->a);
+    err = make_copy(ctx, s->a, &out);
+    if (err < 0)
+        return err;
+    return hold ? hold_frame(ctx, out, 0) : send_frame(ctx, out, 0);
 }
 
 /** Whether frame continues the run: of its size and formats, and on its device. */
@@ -933,13 +963,6 @@ static int same_run(const McfpsContext *s, const AVFrame *frame)
     return frame->width == s->p.width && frame->height == s->p.height &&
            frame->format == s->format && frame_sw_format(frame) == s->sw_format &&
            (!hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data);
-}
-
-/** The output tick of pts (input time base) rounded to nearest, as the fps filter places a frame. */
-static int64_t tick_of(AVFilterContext *ctx, int64_t pts)
-{
-    return av_rescale_q_rnd(pts, ctx->inputs[0]->time_base, ctx->outputs[0]->time_base,
-                            AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
 }
 
 /**
@@ -1016,8 +1039,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         drop_input(ctx, &b, "a frame without timestamp dropped (setpts can number frames)\n");
         return 0;
     }
-    pb = av_rescale_q_rnd(b->pts, inlink->time_base, s->tb_fine, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
-    if (pb < -MCFPS_MAX_T || pb > MCFPS_MAX_T) {
+    pb = fine_time(ctx, b->pts);
+    if (pb == AV_NOPTS_VALUE) {
         drop_input(ctx, &b, "timestamp %s out of range; frame dropped\n",
                    av_ts2timestr(b->pts, &inlink->time_base));
         return 0;
@@ -1060,7 +1083,6 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                s->p.width, s->p.height, av_get_pix_fmt_name(s->sw_format), b->width, b->height,
                av_get_pix_fmt_name(frame_sw_format(b)));
         s->held       = b;
-        s->held_t     = pb;
         s->repeat_end = tick_of(ctx, b->pts);
         s->end_known  = 1;
         s->repeating  = 1;
@@ -1076,23 +1098,14 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         err = prepare_pair(ctx, b, pb);
     /* the first frame's tick goes out once a frame placed after it shows
      * that the fps filter makes it; else it waits as a pair's last does */
-    if (err >= 0 && s->a_on_tick && tick_of(ctx, b->pts) >= s->next) {
-        err = send_a(ctx);
-    } else if (err >= 0 && s->a_on_tick) {
-        AVFrame *out;
-        s->a_on_tick = 0;
-        s->next--;
-        err = make_copy(ctx, s->a, &out);
-        if (err >= 0)
-            err = hold_frame(ctx, out, 0);
-    }
+    if (err >= 0)
+        err = send_a(ctx, tick_of(ctx, b->pts) < s->next);
     if (err < 0) {
         av_frame_free(&b);
         return err;
     }
-    s->b      = b;
-    s->pb     = pb;
-    s->b_tick = tick_of(ctx, b->pts);
+    s->b  = b;
+    s->pb = pb;
     return 0;
 }
 
@@ -1133,7 +1146,7 @@ static int repeat_step(AVFilterContext *ctx)
         return release_pending(ctx, s->end_known && s->pending->pts < s->repeat_end);
     if (s->a_on_tick) {
         if (s->end_known && s->next - 1 < s->repeat_end)
-            return send_a(ctx);
+            return send_a(ctx, 0);
         s->a_on_tick = 0;
         s->next--;
     }
@@ -1143,28 +1156,12 @@ static int repeat_step(AVFilterContext *ctx)
     if (s->held) {
         frame   = s->held;
         s->held = NULL;
-        return start_run(ctx, frame, s->held_t);
+        return start_run(ctx, frame, fine_time(ctx, frame->pts));
     }
     av_frame_free(&s->a);
     err = flush_queue(ctx);
     ff_outlink_set_status(ctx->outputs[0], s->in_status, s->next);
     return err;
-}
-
-/**
- * The end time end (input time base), or AV_NOPTS_VALUE where it has none or
- * lies out of range, as the frames after the last kept one did.
- */
-static int64_t in_range(AVFilterContext *ctx, int64_t end)
-{
-    McfpsContext *s = ctx->priv;
-    int64_t t;
-
-    if (end == AV_NOPTS_VALUE)
-        return AV_NOPTS_VALUE;
-    t = av_rescale_q_rnd(end, ctx->inputs[0]->time_base, s->tb_fine,
-                         AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
-    return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : end;
 }
 
 /* one output frame per activation and request: a gap of any length holds
@@ -1208,11 +1205,11 @@ static int activate(AVFilterContext *ctx)
     if (s->in_status || ff_inlink_acknowledge_status(inlink, &s->in_status, &s->in_status_pts)) {
         /* the last frame lasts until the end of the stream: the status's
          * time, else the end of the last frame where its duration is known */
-        end = in_range(ctx, s->in_status_pts);
-        if (end == AV_NOPTS_VALUE && s->a && s->a->duration > 0 &&
-            s->a->duration <= INT64_MAX - s->a->pts)
-            end = in_range(ctx, s->a->pts + s->a->duration);
-        s->end_known  = end != AV_NOPTS_VALUE;
+        end = s->in_status_pts;
+        if (fine_time(ctx, end) == AV_NOPTS_VALUE)
+            end = s->a && s->a->duration > 0 && s->a->duration <= INT64_MAX - s->a->pts ?
+                  s->a->pts + s->a->duration : AV_NOPTS_VALUE;
+        s->end_known  = fine_time(ctx, end) != AV_NOPTS_VALUE;
         s->repeat_end = s->end_known ? tick_of(ctx, end) : 0;
         s->repeating = 1;
         ff_filter_set_ready(ctx, 10);
