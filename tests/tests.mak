@@ -197,4 +197,12 @@ $(BUILDDIR)/tests/graphcheck: $(GPUME_TESTS_DIR)/graphcheck.c $(GPUME_MV_LIBA)
 graphcheck: $(BUILDDIR)/tests/graphcheck
 	$(BUILDDIR)/tests/graphcheck
 
-.PHONY: graphcheck
+# mcfps's ticks against fps's on random input (tests/tickcheck.c)
+$(BUILDDIR)/tests/tickcheck: $(GPUME_TESTS_DIR)/tickcheck.c $(GPUME_MV_LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(GPUME_MV_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $(GPUME_TESTS_DIR)/tickcheck.c $(GPUME_MV_LIBS)
+
+tickcheck: $(BUILDDIR)/tests/tickcheck
+	$(BUILDDIR)/tests/tickcheck
+
+.PHONY: graphcheck tickcheck

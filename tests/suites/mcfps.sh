@@ -4,7 +4,8 @@
 #  - no vectors at all: a clear error at the first pair, non-zero exit;
 #  - forward vectors only, backward only: converted, every tick out;
 #  - output ticks: the count the output rate gives for the stream's duration
-#    (up, down, x4, NTSC), timestamps 0, 1, 2, ... in 1/fps;
+#    (up, down, x4, NTSC), timestamps 0, 1, 2, ... in 1/fps; the timestamps
+#    of the fps filter on random input (tests/tickcheck.c);
 #  - a frame size change mid-stream: a warning, restart, every tick out;
 #  - streams of 0, 1 and 2 frames; odd sizes (1x1, 2x2, 17x9, 33x1);
 #  - 10-bit input (converted to 8 bit before gpume): correct output;
@@ -105,6 +106,9 @@ program mcfpscheck
 # the filters in a graph driven through the public API: captions, frames
 # pushed and drained without requests, gpume after a refused frame
 program graphcheck
+# the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
+# frames on and near ticks, ends (tests/tickcheck.c)
+program tickcheck
 
 SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
 
