@@ -20,8 +20,8 @@
 #   repeat       mcfps=mode=dup: the previous frame
 # Clips: build/clips (cityCC0.mpg, cockatoo.mp4, realshort.mp4; with
 # tools/fetch-clips.sh --extra also vtest.avi, tree.avi, Megamind.avi) and
-# three synthetic ones made here: a pan over a still texture, a fast object
-# over texture, a scene cut. FRC_CLIPS="phone hello motion diver balle
+# six made here: a pan over a still texture, a zoom into a still picture, a
+# fast object over texture, a scene cut, a fade to black and a dissolve. FRC_CLIPS="phone hello motion diver balle
 # calais" runs the footage of tools/fetch-clips.sh --more instead, and
 # FRC_CLIPS="box cup cube launch webcam lego" that of --held-out.
 #
@@ -110,6 +110,19 @@ clip() {
     cut)       texture 1280x720
                ff -framerate 30 -loop 1 -i "$dir/texture-1280x720.png" -vf "crop=480:270:x='if(lt(n,20),2*n,700+2*n)':y='if(lt(n,20),n,400)',format=yuv420p" \
                   -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # city's first picture, magnified 1.015 times a frame around its centre
+    # (tools/synth-clip.py, bilinear: the vectors grow from the centre out)
+    zoom)      command -v python3 > /dev/null || { echo "frc-bench: zoom skipped: no python3" >&2; return 1; }
+               ff -i "$CLIPS/cityCC0.mpg" -frames:v 1 -pix_fmt gray -f rawvideo "$dir/zoom-src.gray"
+               python3 "$(dirname "$0")/synth-clip.py" zoom "$dir/zoom-src.gray" 720 405 "$dir/zoom-gray.y4m" 480 270 "$FRC_FRAMES"
+               ff -i "$dir/zoom-gray.y4m" -vf "setpts=N/30/TB,format=yuv420p" -r 30 "$y4m" ;;
+    # city fading to black over its frames: the light changes, not only the motion
+    fade)      ff -i "$CLIPS/cityCC0.mpg" -an -vf "setpts=N/30/TB,format=yuv420p,fade=out:0:$FRC_FRAMES" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # a dissolve from city to cockatoo (scaled to city's size) over 20 frames
+    dissolve)  ff -i "$CLIPS/cityCC0.mpg" -i "$CLIPS/cockatoo.mp4" -an -filter_complex \
+                  "[0]setpts=N/30/TB,format=yuv420p,fps=30[a];[1]setpts=N/30/TB,scale=720:405,setsar=1,format=yuv420p,fps=30[b];[a][b]xfade=duration=0.6667:offset=0.3333" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
     *) echo "frc-bench: unknown clip $name" >&2; return 1 ;;
     esac
 }
@@ -138,7 +151,7 @@ cat "$res"
 # of the methods other than mcfps in the run; the last lines average them
 # over the clips
 gains= dgains=
-for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan object cut}; do
+for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan zoom object cut fade dissolve}; do
     clip "$name" || continue
     size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
     w=$(echo "$size" | sed -n 's/^W//p')
