@@ -533,6 +533,178 @@ GPUME_FN uint32_t gpume_mv_cost(int lambda, int qx, int qy, int px, int py)
 #define GPUME_FULL_LOCAL_BITS 11
 #define GPUME_FULL_MAX_CHUNKS (1 << (GPUME_FULL_LOCAL_BITS - 2))
 
+#if defined(__OPENCL_C_VERSION__) || defined(__CUDACC__) || defined(__CUDA__)
+/*
+ * The full kernels' sums of one candidate's SAD cells into the keys of the
+ * PUs, the same steps in CUDA and OpenCL. A thread's keys stay in
+ * registers: the functions are inlined and their loops unrolled.
+ * GPUME_FULL_LOAD4: the 4 words at p (local memory, 16-byte aligned) into
+ * d[0 .. 3] in one load.
+ */
+#if defined(__OPENCL_C_VERSION__)
+#define GPUME_FULL_FN static inline
+#define GPUME_FULL_LOAD4(d, p)                                                  \
+    do {                                                                        \
+        const uint4 v_ = *(__local const uint4 *)(p);                           \
+        (d)[0] = v_.x; (d)[1] = v_.y; (d)[2] = v_.z; (d)[3] = v_.w;             \
+    } while (0)
+#else
+#define GPUME_FULL_FN __device__ static inline __attribute__((always_inline))
+#define GPUME_FULL_LOAD4(d, p)                                                  \
+    do {                                                                        \
+        const int4 v_ = *(const int4 *)(p);                                     \
+        (d)[0] = v_.x; (d)[1] = v_.y; (d)[2] = v_.z; (d)[3] = v_.w;             \
+    } while (0)
+#endif
+
+/** Word of cell (cy, ux) of a candidate: one row of cells of a quadrant is 4 consecutive words. */
+GPUME_FULL_FN int gpume_full_cell(int block, int cy, int ux)
+{
+    const int nq = block == 0 ? 4 : block < 32 ? 16 / block : 1;  /* cell rows per quadrant */
+    return block == 32 ? ux : (cy % nq) * 16 + (cy / nq) * 8 + ux;
+}
+
+/** *key = min(*key, the key of cost sum with the candidate's term ct). */
+GPUME_FULL_FN void gpume_full_update(uint32_t *key, uint32_t sum, uint32_t scale, uint32_t ct)
+{
+    const uint32_t k = sum * scale + ct;
+    *key = k < *key ? k : *key;
+}
+
+/* the 9 PUs of 8x8 CU z (of a quadrant, Z order) into keys 9 i .. 9 i + 8 */
+#define GPUME_FULL_CU8(i, z)                                                    \
+    do {                                                                        \
+        const int o_ = 8 * ((z) >> 1) + 2 * ((z) & 1);                         \
+        gpume_full_update(&key[9 * (i) + 0], s[z],      scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 1], t[z],      scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 2], bt[z],     scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 3], l[z],      scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 4], r[z],      scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 5], a[o_],     scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 6], a[o_ + 1], scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 7], a[o_ + 4], scale, ct);            \
+        gpume_full_update(&key[9 * (i) + 8], a[o_ + 5], scale, ct);            \
+    } while (0)
+
+/**
+ * A CU of 16 or 32 from its sums: its first 7 PUs (2Nx2N, 2NxN, Nx2N, the
+ * top 2NxnU part and the rest), tq the top quarter's sum ...
+ */
+GPUME_FULL_FN void gpume_full_cu_first(uint32_t *k, uint32_t all, uint32_t top, uint32_t bottom,
+                                       uint32_t left, uint32_t right, uint32_t tq,
+                                       uint32_t scale, uint32_t ct)
+{
+    gpume_full_update(&k[0], all,      scale, ct);
+    gpume_full_update(&k[1], top,      scale, ct);
+    gpume_full_update(&k[2], bottom,   scale, ct);
+    gpume_full_update(&k[3], left,     scale, ct);
+    gpume_full_update(&k[4], right,    scale, ct);
+    gpume_full_update(&k[5], tq,       scale, ct);
+    gpume_full_update(&k[6], all - tq, scale, ct);
+}
+
+/** ... and its other 6 (2NxnD, nLx2N, nRx2N), with the bottom, left and right quarters' sums. */
+GPUME_FULL_FN void gpume_full_cu_second(uint32_t *k, uint32_t all, uint32_t bq, uint32_t lq,
+                                        uint32_t rq, uint32_t scale, uint32_t ct)
+{
+    gpume_full_update(&k[0], all - bq, scale, ct);
+    gpume_full_update(&k[1], bq,       scale, ct);
+    gpume_full_update(&k[2], lq,       scale, ct);
+    gpume_full_update(&k[3], all - lq, scale, ct);
+    gpume_full_update(&k[4], all - rq, scale, ct);
+    gpume_full_update(&k[5], rq,       scale, ct);
+}
+
+/**
+ * Stage 2, block=auto: half h of the 49 PUs of quadrant q from its 16 cells
+ * u (row r of cells at u + 16 r): h = 0 the PUs of the top two 8x8 CUs and
+ * the first 7 of the 16x16 CU, h = 1 those of the bottom two and the other 6
+ * (25 keys a thread). Half 0 writes the quadrant's sum, top half and left
+ * half to qs[q], qs[4 + q], qs[8 + q].
+ */
+GPUME_FULL_FN void gpume_full_quadrant(const GPUME_LOCAL uint32_t *u, GPUME_LOCAL uint32_t *qs,
+                                       int q, int h, uint32_t scale, uint32_t ct, uint32_t *key)
+{
+    uint32_t a[16], s[4], t[4], bt[4], l[4], r[4];
+    GPUME_UNROLL
+    for (int i = 0; i < 4; i++)
+        GPUME_FULL_LOAD4(a + 4 * i, u + 16 * i);
+    GPUME_UNROLL
+    for (int z = 0; z < 4; z++) {
+        const int o = 8 * (z >> 1) + 2 * (z & 1);
+        t[z]  = a[o] + a[o + 1];
+        bt[z] = a[o + 4] + a[o + 5];
+        s[z]  = t[z] + bt[z];
+    }
+    {
+        const uint32_t top = s[0] + s[1], bottom = s[2] + s[3], all = top + bottom;
+        uint32_t *k = key + 18;
+        if (!h) {
+            const uint32_t tq = t[0] + t[1];
+            GPUME_UNROLL
+            for (int z = 0; z < 2; z++) {
+                const int o = 2 * z;
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            GPUME_FULL_CU8(0, 0);
+            GPUME_FULL_CU8(1, 1);
+            gpume_full_cu_first(k, all, top, bottom, s[0] + s[2], s[1] + s[3], tq, scale, ct);
+            qs[q]     = all;
+            qs[4 + q] = top;
+            qs[8 + q] = s[0] + s[2];
+        } else {
+            /* the left column of units of CUs 0 and 2, the right one of CUs 1 and 3 */
+            const uint32_t bq = bt[2] + bt[3];
+            const uint32_t lq = a[0] + a[4] + a[8] + a[12], rq = a[3] + a[7] + a[11] + a[15];
+            GPUME_UNROLL
+            for (int z = 2; z < 4; z++) {
+                const int o = 8 + 2 * (z & 1);
+                l[z] = a[o] + a[o + 4];
+                r[z] = a[o + 1] + a[o + 5];
+            }
+            GPUME_FULL_CU8(0, 2);
+            GPUME_FULL_CU8(1, 3);
+            gpume_full_cu_second(k, all, bq, lq, rq, scale, ct);
+        }
+    }
+}
+
+/**
+ * Stage 3, block=auto: PUs of the 32x32 CU from the quadrants' sums, top
+ * and left halves; half h = 0 takes the first 7 PUs, h = 1 the other 6.
+ */
+GPUME_FULL_FN void gpume_full_ctu(const GPUME_LOCAL uint32_t *qs, int h, uint32_t scale, uint32_t ct,
+                                  uint32_t *key)
+{
+    uint32_t vs[4], vt[4], vl[4];
+    GPUME_FULL_LOAD4(vs, qs);
+    GPUME_FULL_LOAD4(vt, qs + 4);
+    GPUME_FULL_LOAD4(vl, qs + 8);
+    {
+        const uint32_t top = vs[0] + vs[1], bottom = vs[2] + vs[3];
+        const uint32_t left = vs[0] + vs[2], right = vs[1] + vs[3], all = top + bottom;
+
+        if (!h) {
+            gpume_full_cu_first(key, all, top, bottom, left, right, vt[0] + vt[1], scale, ct);
+        } else {
+            const uint32_t bq = bottom - vt[2] - vt[3], lq = vl[0] + vl[2];
+            const uint32_t rq = right - vl[1] - vl[3];
+            gpume_full_cu_second(key, all, bq, lq, rq, scale, ct);
+        }
+    }
+}
+
+/** Candidate index of slot of chunk (n = 2 range + 1). */
+GPUME_FULL_FN uint32_t gpume_full_index(int chunk, int slot, int n)
+{
+    const int pair = chunk * GPUME_FULL_PAIRS + slot % GPUME_FULL_PAIRS, j = slot / GPUME_FULL_PAIRS;
+    const int band = pair / n, dxi = pair - band * n;
+    const int b = GPUME_FULL_K * band, last = n - GPUME_FULL_K;
+    return (uint32_t)(((b < last ? b : last) + j) * n + dxi);
+}
+#endif
+
 
 /*
  * The search of 8x8 blocks at CTU 32 (ff_gpume_block8_search(); CUDA and

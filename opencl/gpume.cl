@@ -957,147 +957,6 @@ void gpume_pu_search(GpumeSearchArgs a, SEARCH_BUFFERS
 #define FULL_N3(block)    ((block) == 0 ? 7 : (block) == 32 ? 1 : 0)
 #define FULL_ITEMS(block) ((block) == 0 ? 4 : 2)
 
-/** Word of cell (cy, ux) of a candidate: one row of cells of a quadrant is 4 consecutive words. */
-static inline int full_cell(int block, int cy, int ux)
-{
-    const int nq = block == 0 ? 4 : block < 32 ? 16 / block : 1;  /* cell rows per quadrant */
-    return block == 32 ? ux : (cy % nq) * 16 + (cy / nq) * 8 + ux;
-}
-
-/** *key = min(*key, the key of cost sum with the candidate's term ct). */
-static inline void full_update(uint *key, uint sum, uint scale, uint ct)
-{
-    const uint k = sum * scale + ct;
-    *key = k < *key ? k : *key;
-}
-
-/* the 9 PUs of 8x8 CU z (of a quadrant, Z order) into keys 9 i .. 9 i + 8 */
-#define FULL_CU8(i, z)                                                                   \
-    do {                                                                                 \
-        const int o_ = 8 * ((z) >> 1) + 2 * ((z) & 1);                                  \
-        full_update(&key[9 * (i) + 0], s[z],      scale, ct);                            \
-        full_update(&key[9 * (i) + 1], t[z],      scale, ct);                            \
-        full_update(&key[9 * (i) + 2], bt[z],     scale, ct);                            \
-        full_update(&key[9 * (i) + 3], l[z],      scale, ct);                            \
-        full_update(&key[9 * (i) + 4], r[z],      scale, ct);                            \
-        full_update(&key[9 * (i) + 5], a[o_],     scale, ct);                            \
-        full_update(&key[9 * (i) + 6], a[o_ + 1], scale, ct);                            \
-        full_update(&key[9 * (i) + 7], a[o_ + 4], scale, ct);                            \
-        full_update(&key[9 * (i) + 8], a[o_ + 5], scale, ct);                            \
-    } while (0)
-
-/**
- * A CU of 16 or 32 from its sums: its first 7 PUs (2Nx2N, 2NxN, Nx2N, the
- * top 2NxnU part and the rest), tq the top quarter's sum ...
- */
-static inline void full_cu_first(uint *k, uint all, uint top, uint bottom, uint left,
-                                 uint right, uint tq, uint scale, uint ct)
-{
-    full_update(&k[0], all,      scale, ct);
-    full_update(&k[1], top,      scale, ct);
-    full_update(&k[2], bottom,   scale, ct);
-    full_update(&k[3], left,     scale, ct);
-    full_update(&k[4], right,    scale, ct);
-    full_update(&k[5], tq,       scale, ct);
-    full_update(&k[6], all - tq, scale, ct);
-}
-
-/** ... and its other 6 (2NxnD, nLx2N, nRx2N), with the bottom, left and right quarters' sums. */
-static inline void full_cu_second(uint *k, uint all, uint bq, uint lq, uint rq, uint scale, uint ct)
-{
-    full_update(&k[0], all - bq, scale, ct);
-    full_update(&k[1], bq,       scale, ct);
-    full_update(&k[2], lq,       scale, ct);
-    full_update(&k[3], all - lq, scale, ct);
-    full_update(&k[4], all - rq, scale, ct);
-    full_update(&k[5], rq,       scale, ct);
-}
-
-/**
- * Stage 2, block=auto: half h of the 49 PUs of quadrant q from its 16 cells
- * u (row r of cells at u + 16 r): h = 0 the PUs of the top two 8x8 CUs and
- * the first 7 of the 16x16 CU, h = 1 those of the bottom two and the other 6
- * (25 keys a work-item). Half 0 writes the quadrant's sum, top half and
- * left half to qs[q], qs[4 + q], qs[8 + q].
- */
-static inline void full_quadrant(__local const uint *u, __local uint *qs, int q, int h,
-                                 uint scale, uint ct, uint *key)
-{
-    uint a[16], s[4], t[4], bt[4], l[4], r[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        const uint4 v = *(__local const uint4 *)(u + 16 * i);
-        a[4 * i] = v.x; a[4 * i + 1] = v.y; a[4 * i + 2] = v.z; a[4 * i + 3] = v.w;
-    }
-#pragma unroll
-    for (int z = 0; z < 4; z++) {
-        const int o = 8 * (z >> 1) + 2 * (z & 1);
-        t[z]  = a[o] + a[o + 1];
-        bt[z] = a[o + 4] + a[o + 5];
-        s[z]  = t[z] + bt[z];
-    }
-    {
-        const uint top = s[0] + s[1], bottom = s[2] + s[3], all = top + bottom;
-        uint *k = key + 18;
-        if (!h) {
-            const uint tq = t[0] + t[1];
-#pragma unroll
-            for (int z = 0; z < 2; z++) {
-                const int o = 2 * z;
-                l[z] = a[o] + a[o + 4];
-                r[z] = a[o + 1] + a[o + 5];
-            }
-            FULL_CU8(0, 0);
-            FULL_CU8(1, 1);
-            full_cu_first(k, all, top, bottom, s[0] + s[2], s[1] + s[3], tq, scale, ct);
-            qs[q]     = all;
-            qs[4 + q] = top;
-            qs[8 + q] = s[0] + s[2];
-        } else {
-            /* the left column of units of CUs 0 and 2, the right one of CUs 1 and 3 */
-            const uint bq = bt[2] + bt[3];
-            const uint lq = a[0] + a[4] + a[8] + a[12], rq = a[3] + a[7] + a[11] + a[15];
-#pragma unroll
-            for (int z = 2; z < 4; z++) {
-                const int o = 8 + 2 * (z & 1);
-                l[z] = a[o] + a[o + 4];
-                r[z] = a[o + 1] + a[o + 5];
-            }
-            FULL_CU8(0, 2);
-            FULL_CU8(1, 3);
-            full_cu_second(k, all, bq, lq, rq, scale, ct);
-        }
-    }
-}
-
-/**
- * Stage 3, block=auto: PUs of the 32x32 CU from the quadrants' sums, top
- * and left halves; half h = 0 takes the first 7 PUs, h = 1 the other 6.
- */
-static inline void full_ctu(__local const uint *qs, int h, uint scale, uint ct, uint *key)
-{
-    const uint4 vs = *(__local const uint4 *)qs, vt = *(__local const uint4 *)(qs + 4);
-    const uint4 vl = *(__local const uint4 *)(qs + 8);
-    const uint top = vs.x + vs.y, bottom = vs.z + vs.w;
-    const uint left = vs.x + vs.z, right = vs.y + vs.w, all = top + bottom;
-
-    if (!h) {
-        full_cu_first(key, all, top, bottom, left, right, vt.x + vt.y, scale, ct);
-    } else {
-        const uint bq = bottom - vt.z - vt.w, lq = vl.x + vl.z;
-        const uint rq = right - vl.y - vl.w;
-        full_cu_second(key, all, bq, lq, rq, scale, ct);
-    }
-}
-
-/** Candidate index of slot of chunk (n = 2 range + 1). */
-static inline uint full_index(int chunk, int slot, int n)
-{
-    const int pair = chunk * FULL_PAIRS + slot % FULL_PAIRS, j = slot / FULL_PAIRS;
-    const int band = pair / n, dxi = pair - band * n;
-    return (uint)((min(FULL_K * band, n - FULL_K) + j) * n + dxi);
-}
-
 /**
  * Fold one of the work-item's keys into the PU's minimum: pass 0 the cost,
  * pass 1 the index of that cost.
@@ -1118,7 +977,7 @@ static inline void full_merge(uint key, int pu, int pass, GpumeOclFullArgs f, in
         return;
     if (f.numbered) {
         const int e = key & ((1u << GPUME_FULL_LOCAL_BITS) - 1);
-        idx = full_index(e / chunk_div, slot0 + slot_step * (e % chunk_div), n);
+        idx = gpume_full_index(e / chunk_div, slot0 + slot_step * (e % chunk_div), n);
     } else {
         idx = key & ((1u << f.key_bits) - 1);
     }
@@ -1168,7 +1027,7 @@ static void full_sads_##BLOCK##_##EDGE(__global const uint *ref, int oc, int pw,
                 if (!(EDGE) || 4 * g + i < vh)                                                     \
                     acc[k] = sad4(c[i], (EDGE) ? r[i + k] & colmask : r[i + k], acc[k]);           \
             if ((4 * g + 4) % CH == 0) {                                                           \
-                cells[k * FULL_PAIRS * STRIDE + full_cell(BLOCK, 4 * g / CH, ux)] = acc[k];        \
+                cells[k * FULL_PAIRS * STRIDE + gpume_full_cell(BLOCK, 4 * g / CH, ux)] = acc[k];  \
                 acc[k] = 0;                                                                        \
             }                                                                                      \
         }                                                                                          \
@@ -1277,17 +1136,17 @@ void NAME(GpumeSearchArgs a, SEARCH_BUFFERS, GpumeOclFullArgs f                 
                     continue;                                                                      \
                 t += f.numbered ? chunk * ITEMS + m : 0;                                           \
                 if ((BLOCK) == 0) {                                                                \
-                    full_quadrant(u, quads + 12 * s, q, h, scale, t, kq);                          \
+                    gpume_full_quadrant(u, quads + 12 * s, q, h, scale, t, kq);                    \
                 } else if ((BLOCK) == 8) {                                                         \
                     const uint4 v0 = *(__local const uint4 *)u;                                    \
                     const uint4 v1 = *(__local const uint4 *)(u + 16);                             \
-                    full_update(&kq[0], v0.x + v0.y, scale, t);                                    \
-                    full_update(&kq[1], v0.z + v0.w, scale, t);                                    \
-                    full_update(&kq[2], v1.x + v1.y, scale, t);                                    \
-                    full_update(&kq[3], v1.z + v1.w, scale, t);                                    \
+                    gpume_full_update(&kq[0], v0.x + v0.y, scale, t);                              \
+                    gpume_full_update(&kq[1], v0.z + v0.w, scale, t);                              \
+                    gpume_full_update(&kq[2], v1.x + v1.y, scale, t);                              \
+                    gpume_full_update(&kq[3], v1.z + v1.w, scale, t);                              \
                 } else {                                                                           \
                     const uint4 v = *(__local const uint4 *)u;                                     \
-                    full_update(&kq[0], v.x + v.y + v.z + v.w, scale, t);                          \
+                    gpume_full_update(&kq[0], v.x + v.y + v.z + v.w, scale, t);                    \
                 }                                                                                  \
             }                                                                                      \
             barrier(CLK_LOCAL_MEM_FENCE);                                                          \
@@ -1297,11 +1156,11 @@ void NAME(GpumeSearchArgs a, SEARCH_BUFFERS, GpumeOclFullArgs f                 
             if (t != FULL_NONE) {                                                                  \
                 t += f.numbered ? chunk : 0;                                                       \
                 if ((BLOCK) == 0) {                                                                \
-                    full_ctu(quads + 12 * s3, h3, scale, t, k3);                                   \
+                    gpume_full_ctu(quads + 12 * s3, h3, scale, t, k3);                             \
                 } else {                                                                           \
                     const uint4 v0 = *(__local const uint4 *)(cells + s3 * STRIDE);                \
                     const uint4 v1 = *(__local const uint4 *)(cells + s3 * STRIDE + 4);            \
-                    full_update(&k3[0], v0.x + v0.y + v0.z + v0.w + v1.x + v1.y + v1.z + v1.w,     \
+                    gpume_full_update(&k3[0], v0.x + v0.y + v0.z + v0.w + v1.x + v1.y + v1.z + v1.w, \
                                 scale, t);                                                         \
                 }                                                                                  \
             }                                                                                      \
