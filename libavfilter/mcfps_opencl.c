@@ -151,7 +151,6 @@ static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     void *avctx = host->log_ctx;
     const size_t cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *
                          ((f->height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2);
-    cl_int cle;
     int err = 0;
 
     s->host  = *host;

@@ -37,10 +37,8 @@
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixfmt.h"
-#if GPUME_TEST_OPENCL
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include "libavutil/hwcontext_opencl.h"
-#endif
+#define BACKEND_TEST_OPENCL GPUME_TEST_OPENCL
+#include "backend_device.h"
 #include "libavfilter/gpume_backend.h"
 
 #define GUARD  16
@@ -256,45 +254,6 @@ static int compare(const Run *ref, const Run *run, const GpumeParams *p, const c
         }
     }
     return !bad;
-}
-
-static AVBufferRef *device_for(const char *name)
-{
-    AVBufferRef *dev = NULL;
-    enum AVHWDeviceType type = av_hwdevice_find_type_by_name(name);
-    if (type == AV_HWDEVICE_TYPE_NONE)
-        return NULL;
-    if (type == AV_HWDEVICE_TYPE_OPENCL) {
-        /* a GPU if there is exactly one, else the only device, else the first */
-        AVDictionary *opts = NULL;
-        int err;
-        av_dict_set(&opts, "device_type", "gpu", 0);
-        err = av_hwdevice_ctx_create(&dev, type, NULL, opts, 0);
-        av_dict_free(&opts);
-        if (err < 0 && av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0 &&
-            av_hwdevice_ctx_create(&dev, type, "0.0", NULL, 0) < 0)
-            return NULL;
-        return dev;
-    }
-    if (av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0)
-        return NULL;
-    return dev;
-}
-
-/** 1 when dev is an OpenCL device of type CPU (PoCL): slow, so the quick case list runs. */
-static int is_cpu_device(AVBufferRef *dev)
-{
-#if GPUME_TEST_OPENCL
-    const AVHWDeviceContext *hwdev = (const AVHWDeviceContext *)dev->data;
-    cl_device_type type = 0;
-    if (hwdev->type != AV_HWDEVICE_TYPE_OPENCL)
-        return 0;
-    clGetDeviceInfo(((const AVOpenCLDeviceContext *)hwdev->hwctx)->device_id, CL_DEVICE_TYPE,
-                    sizeof(type), &type, NULL);
-    return !!(type & CL_DEVICE_TYPE_CPU);
-#else
-    return 0;
-#endif
 }
 
 /** Upload f to a hardware frame of dev (the in-place path of hardware input). */
@@ -535,21 +494,9 @@ int main(int argc, char **argv)
         be = &ff_gpume_backend_opencl;
 #endif
     }
-    if (!be) {
-        printf("skipped: no %s backend in this build\n", backend);
-        printf("0 passed, 0 failed, 1 skipped\n");
+    dev = backend_device(backend, !!be, &st.quick);
+    if (!dev)
         return 0;
-    }
-    dev = device_for(backend);
-    if (!dev) {
-        printf("skipped: no %s device\n", backend);
-        printf("0 passed, 0 failed, 1 skipped\n");
-        return 0;
-    }
-    if (!st.quick && is_cpu_device(dev)) {
-        printf("note: %s runs on a CPU device here: the quick case list\n", backend);
-        st.quick = 1;
-    }
     real = load_real();
 
     /* every algorithm and option on random, smooth and worst-case frames */

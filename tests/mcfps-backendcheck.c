@@ -45,10 +45,8 @@
 #include "libavutil/motion_vector.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/pixfmt.h"
-#if MCFPS_TEST_OPENCL
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include "libavutil/hwcontext_opencl.h"
-#endif
+#define BACKEND_TEST_OPENCL MCFPS_TEST_OPENCL
+#include "backend_device.h"
 #include "libavfilter/mcfps_backend.h"
 #include "libavfilter/mcfps_cpu.h"
 #include "mcfps_frames.h"
@@ -456,45 +454,6 @@ end:
     return ok;
 }
 
-static AVBufferRef *device_for(const char *name)
-{
-    AVBufferRef *dev = NULL;
-    enum AVHWDeviceType type = av_hwdevice_find_type_by_name(name);
-    if (type == AV_HWDEVICE_TYPE_NONE)
-        return NULL;
-    if (type == AV_HWDEVICE_TYPE_OPENCL) {
-        /* a GPU if there is one, else the only device, else the first */
-        AVDictionary *opts = NULL;
-        int err;
-        av_dict_set(&opts, "device_type", "gpu", 0);
-        err = av_hwdevice_ctx_create(&dev, type, NULL, opts, 0);
-        av_dict_free(&opts);
-        if (err < 0 && av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0 &&
-            av_hwdevice_ctx_create(&dev, type, "0.0", NULL, 0) < 0)
-            return NULL;
-        return dev;
-    }
-    if (av_hwdevice_ctx_create(&dev, type, NULL, NULL, 0) < 0)
-        return NULL;
-    return dev;
-}
-
-/** 1 when dev is an OpenCL device of type CPU (PoCL): slow, so the quick case list runs. */
-static int is_cpu_device(AVBufferRef *dev)
-{
-#if MCFPS_TEST_OPENCL
-    const AVHWDeviceContext *hwdev = (const AVHWDeviceContext *)dev->data;
-    cl_device_type type = 0;
-    if (hwdev->type != AV_HWDEVICE_TYPE_OPENCL)
-        return 0;
-    clGetDeviceInfo(((const AVOpenCLDeviceContext *)hwdev->hwctx)->device_id, CL_DEVICE_TYPE,
-                    sizeof(type), &type, NULL);
-    return !!(type & CL_DEVICE_TYPE_CPU);
-#else
-    return 0;
-#endif
-}
-
 static void load_real(void)
 {
     FILE *fp;
@@ -557,21 +516,9 @@ int main(int argc, char **argv)
         be = &ff_mcfps_backend_opencl;
 #endif
     }
-    if (!be) {
-        printf("skipped: no %s backend in this build\n", backend);
-        printf("0 passed, 0 failed, 1 skipped\n");
+    dev = backend_device(backend, !!be, &st.quick);
+    if (!dev)
         return 0;
-    }
-    dev = device_for(backend);
-    if (!dev) {
-        printf("skipped: no %s device\n", backend);
-        printf("0 passed, 0 failed, 1 skipped\n");
-        return 0;
-    }
-    if (!st.quick && is_cpu_device(dev)) {
-        printf("note: %s runs on a CPU device here: the quick case list\n", backend);
-        st.quick = 1;
-    }
     load_real();
 
     /* sizes x formats, both modes, random options */

@@ -106,6 +106,7 @@ $(GPU_TEST_FLAGS): gpu-test-flags-force
 .PHONY: gpu-test-flags-force
 
 GPU_TEST_DEPS = $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c $(GPUME_SRC_ROOT)/libavfilter/gpume_params.c \
+                $(GPUME_TESTS_DIR)/backend_device.h \
                 $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(GPU_TEST_SRCS) $(GPU_TEST_FLAGS)
 
 $(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS)
@@ -182,7 +183,7 @@ $(MCFPS_GPU_FLAGS): gpu-test-flags-force
 	@echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' | cmp -s - $@ || \
 	    echo '$(MCFPS_GPU_CPPFLAGS) $(MCFPS_GPU_SRCS)' > $@
 
-MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
+MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_TESTS_DIR)/backend_device.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
 
 $(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS)
 	@mkdir -p $(@D)
