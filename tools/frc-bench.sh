@@ -20,8 +20,9 @@
 #   repeat       mcfps=mode=dup: the previous frame
 # Clips: build/clips (cityCC0.mpg, cockatoo.mp4, realshort.mp4; with
 # tools/fetch-clips.sh --extra also vtest.avi, tree.avi, Megamind.avi) and
-# six made here: a pan over a still texture, a zoom into a still picture, a
-# fast object over texture, a scene cut, a fade to black and a dissolve. FRC_CLIPS="phone hello motion diver balle
+# seven made here: a pan over a still texture, a zoom into a still picture,
+# a fast object over texture, a scene cut, a fade to black, a dissolve and
+# a still caption over moving footage. FRC_CLIPS="phone hello motion diver balle
 # calais" runs the footage of tools/fetch-clips.sh --more instead, and
 # FRC_CLIPS="box cup cube launch webcam lego" that of --held-out.
 #
@@ -116,6 +117,12 @@ clip() {
                ff -i "$CLIPS/cityCC0.mpg" -frames:v 1 -pix_fmt gray -f rawvideo "$dir/zoom-src.gray"
                python3 "$(dirname "$0")/synth-clip.py" zoom "$dir/zoom-src.gray" 720 405 "$dir/zoom-gray.y4m" 480 270 "$FRC_FRAMES"
                ff -i "$dir/zoom-gray.y4m" -vf "setpts=N/30/TB,format=yuv420p" -r 30 "$y4m" ;;
+    # city with a still caption over its moving picture (a box and a still
+    # piece of texture at a fixed place): the caption must not move with it
+    caption)   texture 640x360
+               ff -i "$CLIPS/cityCC0.mpg" -loop 1 -i "$dir/texture-640x360.png" -an -filter_complex \
+                  "[1]crop=160:40:240:160,format=yuv420p[c];[0]setpts=N/30/TB,format=yuv420p,fps=30,drawbox=x=270:y=335:w=180:h=56:color=black:t=fill[b];[b][c]overlay=x=280:y=343:shortest=1,format=yuv420p" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
     # city fading to black over its frames: the light changes, not only the motion
     fade)      ff -i "$CLIPS/cityCC0.mpg" -an -vf "setpts=N/30/TB,format=yuv420p,fade=out:0:$FRC_FRAMES" \
                   -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
@@ -151,7 +158,7 @@ cat "$res"
 # of the methods other than mcfps in the run; the last lines average them
 # over the clips
 gains= dgains=
-for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan zoom object cut fade dissolve}; do
+for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan zoom object cut fade dissolve caption}; do
     clip "$name" || continue
     size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
     w=$(echo "$size" | sed -n 's/^W//p')
