@@ -36,7 +36,10 @@
  *    direction covering it exactly once, |vector| within range (plus the
  *    sub-pel steps), motion_scale = 2^subpel, src = dst + motion/scale
  *    rounded to nearest, pict_type I/P/B by the vectors, lavfi.gpume.* keys
- *    only where the metadata's direction has vectors, and no other key.
+ *    only where the metadata's direction has vectors, and no other key;
+ *  - with mcfps, its frames instead: consecutive ticks, each one tick long,
+ *    of a size and format sent, without vectors, lavfi.gpume.* keys or a
+ *    picture type.
  *
  * Built with -DGPUME_FUZZ_MAIN it is a plain program that runs the files
  * given on its command line (the regression suite of make check).
@@ -152,6 +155,7 @@ typedef struct Sent {
 typedef struct Fuzz {
     int opt[NB_OPTS];           ///< option values in effect (valid run only)
     int mcfps;
+    int64_t mcfps_pts;          ///< the last output tick of mcfps
     Sent sent[MAX_FRAMES + 1];
     int nb_sent, nb_out;
     uint8_t *cover;             ///< per-pixel coverage count of one direction
@@ -216,6 +220,33 @@ static double frame_cost(const Fuzz *f, int w, int h)
            cost_per_pixel(f->opt) * ((f->opt[O_DIR] == 3) + 1);
 }
 
+/*
+ * An output frame of mcfps: the next tick, of the size and format of a
+ * frame sent, lasting one tick, and nothing that belongs to another frame
+ * (docs/mcfps.texi): no vectors, no lavfi.gpume.* keys, no picture type.
+ */
+static void check_mcfps_frame(Fuzz *f, const AVFrame *out, int k)
+{
+    const AVDictionaryEntry *e = NULL;
+    int sent = 0;
+
+    if (k > 0 && out->pts != f->mcfps_pts + 1)
+        FAIL("mcfps frame %d: tick %" PRId64 " after %" PRId64, k, out->pts, f->mcfps_pts);
+    f->mcfps_pts = out->pts;
+    if (out->duration != 1)
+        FAIL("mcfps frame %d: duration %" PRId64, k, out->duration);
+    for (int i = 0; i < f->nb_sent && !sent; i++)
+        sent = out->width == f->sent[i].w && out->height == f->sent[i].h && out->format == f->sent[i].fmt;
+    if (!sent)
+        FAIL("mcfps frame %d: %dx%d %s, no frame of it sent", k, out->width, out->height,
+             av_get_pix_fmt_name(out->format));
+    if (av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS) || out->pict_type != AV_PICTURE_TYPE_NONE)
+        FAIL("mcfps frame %d: vectors or picture type %d of another frame", k, out->pict_type);
+    while ((e = av_dict_iterate(out->metadata, e)))
+        if (av_strstart(e->key, "lavfi.gpume.", NULL))
+            FAIL("mcfps frame %d: key %s of another frame", k, e->key);
+}
+
 static void check_frame(Fuzz *f, const AVFrame *out)
 {
     const int k = f->nb_out++;
@@ -235,9 +266,10 @@ static void check_frame(Fuzz *f, const AVFrame *out)
     int first, want[2], have[2] = { 0, 0 }, nb, meta_dir;
     size_t area;
 
-    /* mcfps makes frames of its own: only the sanitizers watch it */
-    if (f->mcfps)
+    if (f->mcfps) {
+        check_mcfps_frame(f, out, k);
         return;
+    }
     if (k >= f->nb_sent)
         FAIL("frame %d out, %d sent", k + 1, f->nb_sent);
     s    = &f->sent[k];
