@@ -24,11 +24,13 @@
 #include <string.h>
 
 #include "libavutil/dict.h"
+#include "libavutil/eval.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
 #include "libavutil/opt.h"
+#include "libavutil/parseutils.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/timestamp.h"
 
@@ -56,7 +58,7 @@ typedef struct McfpsContext {
     const AVClass *class;
 
     /* options */
-    AVRational fps;
+    char *fps_str;              ///< the output rate as given: a rate, or an expression of source_fps
     int mode;
     double scene;
     double scene_sad;
@@ -79,6 +81,7 @@ typedef struct McfpsContext {
     int started;
     int64_t next;               ///< next output tick, in output time base
     AVFrame *a;                 ///< the earlier frame of the current pair
+    AVRational fps;             ///< the output rate, from fps_str at configuration
     int64_t pa;                 ///< its time in tb_fine
     int64_t pp;                 ///< the time of the frame before it (P)
     int a_on_tick;              ///< a shows on tick s->next - 1 (on it, or within half a tick after it) and has not been sent yet
@@ -132,7 +135,8 @@ typedef struct McfpsContext {
 #define RFLAGS (FLAGS | AV_OPT_FLAG_RUNTIME_PARAM)
 
 static const AVOption mcfps_options[] = {
-    { "fps", "output frame rate", OFFSET(fps), AV_OPT_TYPE_VIDEO_RATE, { .str = "60" }, 0, INT_MAX, FLAGS },
+    { "fps", "output frame rate: a rate (60, 60000/1001, ntsc) or an expression of source_fps, as the fps filter takes it",
+      OFFSET(fps_str), AV_OPT_TYPE_STRING, { .str = "60" }, 0, 0, FLAGS },
     { "mode", "how frames between two inputs are made", OFFSET(mode), AV_OPT_TYPE_INT,
       { .i64 = MCFPS_MODE_MC }, 0, MCFPS_MODE_NB - 1, FLAGS, .unit = "mode" },
         { "mc",    "motion-compensated interpolation", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_MC },    0, 0, FLAGS, .unit = "mode" },
@@ -220,10 +224,6 @@ static av_cold int init(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
 
-    if (s->fps.num <= 0 || s->fps.den <= 0) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%d/%d: must be a positive rate\n", s->fps.num, s->fps.den);
-        return AVERROR(EINVAL);
-    }
     if (s->rel_lo >= s->rel_hi) {
         av_log(ctx, AV_LOG_ERROR, "rel_lo=%d must be below rel_hi=%d\n", s->rel_lo, s->rel_hi);
         return AVERROR(EINVAL);
@@ -359,20 +359,57 @@ static av_cold void uninit(AVFilterContext *ctx)
     ff_ccfifo_uninit(&s->cc_fifo);
 }
 
+static const char *const rate_var_names[] = { "source_fps", "ntsc", "pal", "film", "ntsc_film", NULL };
+
+/**
+ * The output rate: FFmpeg's rate syntax exactly (60, 60000/1001, ntsc),
+ * else an expression evaluated as the fps filter evaluates it (its
+ * constants, the same rounding to a fraction), so that the two filters
+ * give the same rate for the same number, fraction or expression.
+ */
+static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate)
+{
+    McfpsContext *s = ctx->priv;
+    const double values[] = { av_q2d(source), 30000.0 / 1001, 25, 24, 24000.0 / 1001 };
+    double res;
+    int err;
+
+    if (av_parse_video_rate(rate, s->fps_str) < 0) {
+        err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
+                                     NULL, NULL, NULL, NULL, NULL, 0, ctx);
+        if (err < 0) {
+            av_log(ctx, AV_LOG_ERROR, "fps=%s: not a rate or an expression of source_fps\n", s->fps_str);
+            return err;
+        }
+        *rate = av_d2q(res, INT_MAX);
+    }
+    if (rate->num <= 0 || rate->den <= 0) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: must be a positive rate%s\n", s->fps_str,
+               strstr(s->fps_str, "source_fps") && (source.num <= 0 || source.den <= 0) ?
+               " (the input's frame rate is unknown)" : "");
+        return AVERROR(EINVAL);
+    }
+    if ((int64_t)rate->num * MCFPS_PHI_ONE > INT_MAX) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: %d/%d, numerator above %d\n", s->fps_str, rate->num, rate->den,
+               INT_MAX / MCFPS_PHI_ONE);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     McfpsContext *s = ctx->priv;
     FilterLink *il = ff_filter_link(ctx->inputs[0]);
     FilterLink *ol = ff_filter_link(outlink);
-    AVRational tb = av_inv_q(s->fps);
+    AVRational tb;
     int err;
 
-    if ((int64_t)tb.den * MCFPS_PHI_ONE > INT_MAX) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%d/%d: numerator above %d\n", s->fps.num, s->fps.den,
-               INT_MAX / MCFPS_PHI_ONE);
-        return AVERROR(EINVAL);
-    }
+    if ((err = output_rate(ctx, il->frame_rate, &s->fps)) < 0)
+        return err;
+    av_log(ctx, AV_LOG_VERBOSE, "fps=%d/%d\n", s->fps.num, s->fps.den);
+    tb = av_inv_q(s->fps);
     outlink->time_base = tb;
     ol->frame_rate     = s->fps;
     /* captions go out at the rate of the output, as fps sends them (at

@@ -130,6 +130,8 @@ frames x4          "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=100" 40
 frames ntsc        "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=ntsc" 12
 frames down-60-25  "testsrc2=s=96x64:r=60:d=0.4,gpume=device=cpu:dir=bi,mcfps=fps=25" 10
 frames rational    "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=60000/1001" 24
+# an expression of the input's rate, as fps takes it
+frames source-x2   "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=source_fps*2" 20
 
 # streams of 0, 1, 2 frames (the last frame lasts until the end of the
 # stream, 0.04 s: 2.4 ticks at 60 fps, 2 rounded to nearest as fps=60 makes)
@@ -157,6 +159,7 @@ like_fps like-fps-start  "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.005/TB" 60
 like_fps like-fps-late   "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.01/TB" 60
 like_fps like-fps-60to7  "testsrc2=s=32x32:r=60:d=1" 7
 like_fps like-fps-ntsc   "testsrc2=s=32x32:r=24000/1001:d=1.3" ntsc
+like_fps like-fps-expr   "testsrc2=s=32x32:r=24000/1001:d=1.3" "source_fps*5/2"
 # the last frames and the end all round to the tick after the last made
 like_fps like-fps-fast   "testsrc2=s=32x32:r=30:d=3.06" 1
 # two frames 5 ms apart, the end 5 ms later: no tick at all at 25 fps
@@ -397,6 +400,8 @@ fi
 
 # bad options
 refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
+refused opt-fps-expr "fps=2\*fast: not a rate or an expression of source_fps" -f lavfi -i "$SRC" \
+    -vf "gpume,mcfps=fps=2*fast" -f null -
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
 refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
 refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
