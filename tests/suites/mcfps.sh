@@ -402,6 +402,9 @@ fi
 refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
 refused opt-fps-expr "fps=2\*fast: not a rate or an expression of source_fps" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=2*fast" -f null -
+# setpts leaves the frame rate unknown: source_fps is refused, with the reason
+refused opt-fps-unknown "the input's frame rate is unknown" -f lavfi -i "$SRC" \
+    -vf "setpts=PTS+0.013/TB,gpume,mcfps=fps=source_fps*2" -f null -
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
 refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
 refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
