@@ -5,7 +5,8 @@
  * gaps, frames on ticks, on half ticks and one time-base unit off them,
  * frames closer than 1/256 of an output frame, streams of 1 to 3 frames, and
  * ends on a tick, between ticks, just after the last frame, far after it or
- * not given at all, and frames changing size mid-stream. For each case:
+ * not given at all, and frames changing size or pixel format mid-stream.
+ * For each case:
  *  - gpume,mcfps (mode mc) and mcfps in modes blend and dup give the time
  *    base and the timestamps that fps gives;
  *  - an input frame that lies exactly on a tick, with no other frame within
@@ -33,7 +34,7 @@
 
 #define W      32
 #define H      24
-#define W2     24    ///< the size after a change mid-stream
+#define W2     24    ///< the size after a change of size mid-stream
 #define H2     16
 #define MAX_IN 40    ///< input frames of a case, near duplicates included
 #define MAX_OUT 3000 ///< output frames the frames' span allows, gaps aside
@@ -46,9 +47,9 @@ static const AVRational rates[] = {
  * tick and every 1/256 of a tick exactly */
 static const int time_bases[] = { 120000, 120000, 120000, 90000, 1000, 1000000, 0 };
 
-enum Kind { CFR, VFR, GAP_MID, GAP_LAST, SMALL, ON_TICK, NEAR_DUP, HALF_TICK, MIXED, RESIZE, NB_KINDS };
+enum Kind { CFR, VFR, GAP_MID, GAP_LAST, SMALL, ON_TICK, NEAR_DUP, HALF_TICK, MIXED, CHANGE, NB_KINDS };
 static const char *const kind_names[] = {
-    "cfr", "vfr", "gap-mid", "gap-last", "small", "on-tick", "near-dup", "half-tick", "mixed", "resize",
+    "cfr", "vfr", "gap-mid", "gap-last", "small", "on-tick", "near-dup", "half-tick", "mixed", "change",
 };
 enum End { END_FRAME, END_BETWEEN, END_ON_TICK, END_HALF_TICK, END_TINY, END_GAP, END_NONE, NB_ENDS };
 
@@ -57,7 +58,8 @@ typedef struct Case {
     int tbd;                    ///< the input time base is 1/tbd
     enum Kind kind;
     int n;
-    int resize_at;              ///< frames from this one on are W2 x H2
+    int change_at;              ///< frames from this one on are W2 x H2, or gray where gray is set
+    int gray;
     int64_t pts[MAX_IN];
     int64_t last_duration;      ///< the last frame's duration, 0 where unknown
     int64_t end;                ///< the input's end, AV_NOPTS_VALUE where none
@@ -110,7 +112,7 @@ static void make_case(Case *c)
     c->rate_in = rates[uniform(0, FF_ARRAY_ELEMS(rates) - 1)];
     c->tbd     = tbd ? tbd : 256 * c->rate.num * (int)uniform(1, 3);
     c->kind    = uniform(0, NB_KINDS - 1);
-    c->resize_at = MAX_IN;
+    c->change_at = MAX_IN;
     tick = av_inv_q(c->rate);
     step = av_inv_q(c->rate_in);
     c->n = c->kind == SMALL ? uniform(1, 3) : uniform(4, 30);
@@ -170,8 +172,10 @@ static void make_case(Case *c)
     for (int i = 1; i < c->n; i++)
         c->pts[i] = FFMAX(c->pts[i], c->pts[i - 1] + 1);
 
-    if (c->kind == RESIZE && c->n >= 2)
-        c->resize_at = uniform(1, c->n - 1);
+    if (c->kind == CHANGE && c->n >= 2) {
+        c->change_at = uniform(1, c->n - 1);
+        c->gray      = percent(50);
+    }
 
     t = c->pts[c->n - 1];
     end = uniform(0, NB_ENDS); ///< END_FRAME twice as often
@@ -201,11 +205,12 @@ static void make_case(Case *c)
 static AVFrame *input_frame(const Case *c, int i)
 {
     AVFrame *f = av_frame_alloc();
-    const int w = i < c->resize_at ? W : W2, h = i < c->resize_at ? H : H2;
+    const int changed = i >= c->change_at;
+    const int w = changed && !c->gray ? W2 : W, h = changed && !c->gray ? H2 : H;
 
     if (!f)
         return NULL;
-    f->format = AV_PIX_FMT_YUV420P;
+    f->format = changed && c->gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_YUV420P;
     f->width  = w;
     f->height = h;
     if (av_frame_get_buffer(f, 0) < 0) {
@@ -214,7 +219,7 @@ static AVFrame *input_frame(const Case *c, int i)
     }
     f->pts      = c->pts[i];
     f->duration = i + 1 < c->n ? c->pts[i + 1] - c->pts[i] : c->last_duration;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < (f->format == AV_PIX_FMT_GRAY8 ? 1 : 3); p++)
         for (int y = 0; y < (p ? h / 2 : h); y++)
             for (int x = 0; x < (p ? w / 2 : w); x++) {
                 const int u = x + 2 * i + p, v = y + i;
@@ -227,7 +232,7 @@ static int same_picture(const AVFrame *a, const AVFrame *b)
 {
     if (a->width != b->width || a->height != b->height || a->format != b->format)
         return 0;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < (a->format == AV_PIX_FMT_GRAY8 ? 1 : 3); p++)
         for (int y = 0; y < (p ? a->height / 2 : a->height); y++)
             if (memcmp(a->data[p] + y * a->linesize[p], b->data[p] + y * b->linesize[p], p ? a->width / 2 : a->width))
                 return 0;
@@ -236,8 +241,8 @@ static int same_picture(const AVFrame *a, const AVFrame *b)
 
 /* the input frame that lies exactly on output tick k with no other frame
  * within 1/256 of an output frame of it, or -1; nor where the first frame
- * of another size rounds to tick k or before, which ends its run there
- * (docs/ALGORITHMS.md M1) */
+ * of another size or format rounds to tick k or before, which ends its run
+ * there (docs/ALGORITHMS.md M1) */
 static int frame_on_tick(const Case *c, int64_t k)
 {
     const int64_t den = (int64_t)c->rate.den * c->tbd;
@@ -245,8 +250,8 @@ static int frame_on_tick(const Case *c, int64_t k)
     for (int i = 0; i < c->n; i++) {
         if (c->pts[i] * c->rate.num != k * den)
             continue;
-        if (i < c->resize_at && c->resize_at < c->n &&
-            av_rescale_rnd(c->pts[c->resize_at], c->rate.num, den, AV_ROUND_NEAR_INF) <= k)
+        if (i < c->change_at && c->change_at < c->n &&
+            av_rescale_rnd(c->pts[c->change_at], c->rate.num, den, AV_ROUND_NEAR_INF) <= k)
             return -1;
         for (int j = 0; j < c->n; j++)
             /* |pts[j] - pts[i]| <= tbd / (256 R) */
@@ -326,8 +331,8 @@ static void run(Output *o, const Case *c, AVFrame *const *in, const char *filter
 
 static void describe(const Case *c, int index)
 {
-    if (c->resize_at < c->n)
-        printf("  case %d: frames from %d on are %dx%d\n", index, c->resize_at, W2, H2);
+    if (c->change_at < c->n)
+        printf("  case %d: frames from %d on are %s\n", index, c->change_at, c->gray ? "gray" : "24x16");
     printf("  case %d: %s, %d/%d fps in, fps=%d/%d, time base 1/%d, end %"PRId64", last duration %"PRId64
            ", pts", index, kind_names[c->kind], c->rate_in.num, c->rate_in.den, c->rate.num, c->rate.den,
            c->tbd, c->end, c->last_duration);

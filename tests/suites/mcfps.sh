@@ -107,7 +107,7 @@ program mcfpscheck
 # pushed and drained without requests, gpume after a refused frame
 program graphcheck
 # the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
-# frames on and near ticks, size changes, ends (tests/tickcheck.c)
+# frames on and near ticks, size and format changes, ends (tests/tickcheck.c)
 program tickcheck
 
 SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
