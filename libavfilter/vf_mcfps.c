@@ -362,10 +362,12 @@ static av_cold void uninit(AVFilterContext *ctx)
 static const char *const rate_var_names[] = { "source_fps", "ntsc", "pal", "film", "ntsc_film", NULL };
 
 /**
- * The output rate: FFmpeg's rate syntax exactly (60, 60000/1001, ntsc),
- * else an expression evaluated as the fps filter evaluates it (its
- * constants, the same rounding to a fraction), so that the two filters
- * give the same rate for the same number, fraction or expression.
+ * The output rate: FFmpeg's rate syntax (60, 60000/1001, ntsc), else an
+ * expression evaluated as the fps filter evaluates it (its constants, the
+ * same rounding to a fraction), so that the two filters give the same rate
+ * for the same name, fraction or expression. A decimal is a rate rounded to
+ * a denominator of at most 1001000 (23.976 is 2997/125, 24.000001 is 24),
+ * where fps keeps a fraction whose numerator mcfps's fine time could not hold.
  */
 static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate)
 {
@@ -559,13 +561,19 @@ static int frame_sw_format(const AVFrame *frame)
                                   frame->format;
 }
 
+/** Whether frame's pixels are where mcfps runs: in memory, or on its device. */
+static int same_device(const McfpsContext *s, const AVFrame *frame)
+{
+    const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
+                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
+    return !hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data;
+}
+
 /** Set up the fields for frames of the size and format of frame. */
 static int setup(AVFilterContext *ctx, const AVFrame *frame)
 {
     McfpsContext *s = ctx->priv;
     const int w = frame->width, h = frame->height;
-    const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
-                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
     const int sw_format = frame_sw_format(frame);
     size_t cells;
     int err;
@@ -579,6 +587,11 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
         av_log(ctx, AV_LOG_ERROR, "frames of %s: mcfps reads " MCFPS_FORMATS "\n",
                av_get_pix_fmt_name(sw_format));
         return AVERROR(ENOSYS);
+    }
+    if (!same_device(s, frame)) {
+        av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
+               "a change of device needs a new filter graph\n");
+        return AVERROR(EINVAL);
     }
     free_fields(s);
     s->p = (McfpsParams) {
@@ -594,26 +607,27 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     s->rb_prev = av_malloc_array(cells, 2 * sizeof(*s->rb_prev));
     s->check_d = av_malloc_array(cells, 2 * sizeof(*s->check_d));
     if (!s->ra || !s->rb || !s->rb_prev || !s->check_d) {
-        free_fields(s);
-        return AVERROR(ENOMEM);
+        err = AVERROR(ENOMEM);
+        goto fail;
     }
     /* the backend started in config_input for the link's size: restart it
      * on the same device for another size or format */
     if (!s->backend_ready || w != s->fmt.width || h != s->fmt.height || sw_format != s->sw_format) {
-        if (hwfc && s->device_ref && hwfc->device_ref->data != s->device_ref->data) {
-            av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on\n");
-            return AVERROR(EINVAL);
-        }
         err = start_backend(ctx, w, h, sw_format);
         if (err < 0) {
             av_log(ctx, AV_LOG_ERROR, "the %s backend cannot restart for %dx%d %s: %s\n",
                    ff_gpume_device_name(s->active_device), w, h,
                    av_get_pix_fmt_name(sw_format), av_err2str(err));
-            return err;
+            goto fail;
         }
     }
     s->sw_format = sw_format;
     return 0;
+fail:
+    /* no run: the next frame sets up again, whatever its size */
+    free_fields(s);
+    s->p.width = 0;
+    return err;
 }
 
 /** Give the backend frame as the picture of slot (not needed for mode=dup). */
@@ -995,11 +1009,9 @@ static int send_a(AVFilterContext *ctx, int hold)
 /** Whether frame continues the run: of its size and formats, and on its device. */
 static int same_run(const McfpsContext *s, const AVFrame *frame)
 {
-    const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
-                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
     return frame->width == s->p.width && frame->height == s->p.height &&
            frame->format == s->format && frame_sw_format(frame) == s->sw_format &&
-           (!hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data);
+           same_device(s, frame);
 }
 
 /**
@@ -1084,7 +1096,13 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     if (!s->a)
         return start_run(ctx, b, pb);
-    if (pb < s->pa || b->pts <= s->a->pts || (pb == s->pa && !same_run(s, b))) {
+    if (!same_device(s, b)) {
+        av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
+               "a change of device needs a new filter graph\n");
+        av_frame_free(&b);
+        return AVERROR(EINVAL);
+    }
+    if (pb < s->pa || b->pts <= s->a->pts) {
         drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
                    av_ts2timestr(b->pts, &inlink->time_base),
                    av_ts2timestr(s->a->pts, &inlink->time_base));
@@ -1244,7 +1262,7 @@ static int activate(AVFilterContext *ctx)
          * time, else the end of the last frame where its duration is known */
         end = s->in_status_pts;
         if (fine_time(ctx, end) == AV_NOPTS_VALUE)
-            end = s->a && s->a->duration > 0 && s->a->duration <= INT64_MAX - s->a->pts ?
+            end = s->a && s->a->duration > 0 && s->a->pts <= INT64_MAX - s->a->duration ?
                   s->a->pts + s->a->duration : AV_NOPTS_VALUE;
         s->end_known  = fine_time(ctx, end) != AV_NOPTS_VALUE;
         s->repeat_end = s->end_known ? tick_of(ctx, end) : 0;

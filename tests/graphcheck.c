@@ -16,10 +16,16 @@
  *    it refuses mid-stream, then another of that size, then frames of the
  *    first size. Each refused frame gets its error, and the last ones
  *    their vectors.
+ *  - mcfps going on after a size it could not set up for (out of memory):
+ *    the next frame of that size sets up again.
+ *  - mcfps's end from the last frame's duration at negative timestamps.
+ *  - mcfps on hardware frames that move to another device (two OpenCL
+ *    devices, where there is one): refused with an error.
  *
  * usage: graphcheck; its last line is "N passed, N failed"
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +34,8 @@
 #include "libavfilter/buffersrc.h"
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/mem.h"
 
 #define W      64
 #define H      48
@@ -234,6 +242,210 @@ static void gpume_after_error(void)
     avfilter_graph_free(&g);
 }
 
+/* a 4:2:0 frame of w x h at pts, lasting one unit: a level per pts */
+static AVFrame *yuv_frame(int w, int h, int64_t pts)
+{
+    AVFrame *f = av_frame_alloc();
+
+    if (!f)
+        return NULL;
+    f->format   = AV_PIX_FMT_YUV420P;
+    f->width    = w;
+    f->height   = h;
+    f->pts      = pts;
+    f->duration = 1;
+    if (av_frame_get_buffer(f, 0) < 0) {
+        av_frame_free(&f);
+        return NULL;
+    }
+    for (int p = 0; p < 3; p++)
+        memset(f->data[p], 16 + (pts & 127), f->linesize[p] * (p ? (h + 1) / 2 : h));
+    return f;
+}
+
+/* buffer (PAR, time base 1/25) -> mcfps=MCFPS -> buffersink */
+static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                       AVBufferSrcParameters *par, const char *mcfps)
+{
+    AVFilterContext *fc;
+
+    *src = avfilter_graph_alloc_filter(g, avfilter_get_by_name("buffer"), "in");
+    if (!*src || av_buffersrc_parameters_set(*src, par) < 0 || avfilter_init_str(*src, NULL) < 0 ||
+        avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g) < 0 ||
+        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
+        avfilter_link(*src, 0, fc, 0) < 0 || avfilter_link(fc, 0, *sink, 0) < 0)
+        return -1;
+    return avfilter_graph_config(g, NULL);
+}
+
+/* the sink drained: frames out (those of w x h in *sized), or the error that ended it */
+static int drain(AVFilterContext *sink, int w, int h, int *sized)
+{
+    AVFrame *out = av_frame_alloc();
+    int err = out ? 0 : AVERROR(ENOMEM), nb = 0;
+
+    while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+        nb++;
+        *sized += out->width == w && out->height == h;
+        av_frame_unref(out);
+    }
+    av_frame_free(&out);
+    return err == AVERROR(EAGAIN) || err == AVERROR_EOF ? nb : err;
+}
+
+/* mcfps after a size it could not set up for (out of memory), going on as
+ * an API user may: the next frame of that size sets up again, no crash */
+static void mcfps_after_failed_restart(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    int r = -1, limited = 0, sized = 0, ok = 0;
+    char msg[160];
+
+    if (g && par) {
+        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_YUV420P, .width = 64, .height = 48,
+                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 } };
+        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend:device=cpu");
+    }
+    check(r >= 0, "graph buffer -> mcfps=mode=blend -> buffersink");
+    for (int n = 0; n < 7 && r >= 0; n++) {
+        const int big = n >= 3;
+        AVFrame *f = yuv_frame(big ? 2048 : 64, big ? 2048 : 48, n);
+        int err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+
+        av_frame_free(&f);
+        if (err < 0)
+            break;
+        /* the first large frame's fields fit, its backend does not */
+        if (n == 3)
+            av_max_alloc(400000);
+        err = drain(sink, 2048, 2048, &sized);
+        if (n == 3)
+            av_max_alloc(INT_MAX);
+        limited += n == 3 && err == AVERROR(ENOMEM);
+        ok      += n >  3 && err >= 0;
+    }
+    if (r >= 0 && av_buffersrc_close(src, 7, 0) >= 0 && drain(sink, 2048, 2048, &sized) >= 0)
+        ok++;
+    snprintf(msg, sizeof(msg), "the set-up out of memory refused the frame (%d)", limited);
+    check(limited == 1, msg);
+    snprintf(msg, sizeof(msg), "%d of 4 pushes and the end went on after it, %d frames of 2048x2048",
+             ok, sized);
+    check(ok == 4 && sized >= 4, msg);
+    av_free(par);
+    avfilter_graph_free(&g);
+}
+
+/* the last frame's end from its duration where the end time given is out
+ * of range, also at negative timestamps: ticks -200 ... -191 at 50 fps */
+static void mcfps_end_before_zero(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int r = -1, nb = 0, in_order = 1;
+    char msg[160];
+
+    if (g && par && out) {
+        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_YUV420P, .width = 64, .height = 48,
+                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 } };
+        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend:device=cpu");
+    }
+    for (int n = 0; n < 5 && r >= 0; n++) {
+        AVFrame *f = yuv_frame(64, 48, n - 100);
+        r = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+    }
+    if (r >= 0)
+        r = av_buffersrc_close(src, 1000000000000000LL, 0);
+    while (r >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
+        in_order &= out->pts == nb++ - 200;
+        av_frame_unref(out);
+    }
+    snprintf(msg, sizeof(msg), "frames at -100 ... -96 (1/25), an end out of range: %d ticks in order %d, "
+             "want 10 from -200 (1/50)", nb, in_order);
+    check(r >= 0 && nb == 10 && in_order, msg);
+    av_frame_free(&out);
+    av_free(par);
+    avfilter_graph_free(&g);
+}
+
+/* OpenCL frames of 64x48 4:2:0 on a device of their own, or NULL */
+static AVBufferRef *opencl_frames(AVBufferRef **dev)
+{
+    AVBufferRef *fr;
+    AVHWFramesContext *fc;
+
+    if (av_hwdevice_ctx_create(dev, AV_HWDEVICE_TYPE_OPENCL, NULL, NULL, 0) < 0 ||
+        !(fr = av_hwframe_ctx_alloc(*dev)))
+        return NULL;
+    fc = (AVHWFramesContext *)fr->data;
+    fc->format    = AV_PIX_FMT_OPENCL;
+    fc->sw_format = AV_PIX_FMT_YUV420P;
+    fc->width     = 64;
+    fc->height    = 48;
+    if (av_hwframe_ctx_init(fr) < 0)
+        av_buffer_unref(&fr);
+    return fr;
+}
+
+/* hardware frames that move to another device mid-stream: refused with
+ * an error, never handed to the backend of the first */
+static void mcfps_device_change(void)
+{
+    AVBufferRef *dev[2] = { NULL }, *fr[2] = { NULL };
+    AVFilterGraph *g = NULL;
+    AVBufferSrcParameters *par = NULL;
+    AVFilterContext *src = NULL, *sink = NULL;
+    int r = -1, refused = 0, nb = 0, sized = 0;
+    char msg[160];
+
+    fr[0] = opencl_frames(&dev[0]);
+    fr[1] = opencl_frames(&dev[1]);
+    if (!fr[0] || !fr[1]) {
+        printf("skipped: mcfps on frames of a second device (no OpenCL device)\n");
+        goto end;
+    }
+    g   = avfilter_graph_alloc();
+    par = av_buffersrc_parameters_alloc();
+    if (g && par) {
+        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_OPENCL, .width = 64, .height = 48,
+                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 },
+                                         .hw_frames_ctx = fr[0] };
+        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend");
+    }
+    check(r >= 0, "graph buffer (OpenCL frames) -> mcfps=mode=blend -> buffersink");
+    for (int n = 0; n < 8 && r >= 0; n++) {
+        AVFrame *sw = yuv_frame(64, 48, n), *hw = av_frame_alloc();
+        int err = sw && hw ? av_hwframe_get_buffer(fr[n >= 4], hw, 0) : AVERROR(ENOMEM);
+
+        if (err >= 0)
+            err = av_hwframe_transfer_data(hw, sw, 0);
+        if (err >= 0) {
+            hw->pts = n;
+            hw->duration = 1;
+            err = av_buffersrc_add_frame(src, hw);
+        }
+        av_frame_free(&sw);
+        av_frame_free(&hw);
+        if (err >= 0)
+            err = drain(sink, 64, 48, &sized);
+        refused += err == AVERROR(EINVAL);
+        nb      += err > 0 ? err : 0;
+    }
+    snprintf(msg, sizeof(msg), "frames of a second device: %d refused, %d frames out before", refused, nb);
+    check(refused >= 1 && nb >= 6, msg);
+end:
+    av_free(par);
+    avfilter_graph_free(&g);
+    for (int i = 0; i < 2; i++) {
+        av_buffer_unref(&fr[i]);
+        av_buffer_unref(&dev[i]);
+    }
+}
+
 int main(void)
 {
     static Conversion r;
@@ -264,6 +476,9 @@ int main(void)
     check(r.err >= 0 && r.nb_out == 2 * NB_IN && r.pts_in_order, msg);
 
     gpume_after_error();
+    mcfps_after_failed_restart();
+    mcfps_end_before_zero();
+    mcfps_device_change();
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

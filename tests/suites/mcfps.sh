@@ -104,7 +104,8 @@ program() {
 # unit tests of the steps
 program mcfpscheck
 # the filters in a graph driven through the public API: captions, frames
-# pushed and drained without requests, gpume after a refused frame
+# pushed and drained without requests, gpume and mcfps after a refused
+# frame, mcfps's end at negative timestamps, frames of another device
 program graphcheck
 # the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
 # frames on and near ticks, size and format changes, ends (tests/tickcheck.c)
@@ -140,15 +141,19 @@ frames one-frame   "testsrc2=s=32x32:r=25:d=0.04,gpume=device=cpu:dir=bi,mcfps=f
 frames two-frames  "testsrc2=s=32x32:r=25:d=0.08,gpume=device=cpu:dir=bi,mcfps=fps=50" 4
 
 # the ticks the fps filter makes (rounding to nearest, its default) where
-# the first frame or the end lies between ticks: the same timestamps
+# the first frame or the end lies between ticks: the same time base,
+# timestamps and frame sizes
+ticks_of() {
+    awk -F, '/^#tb/ { printf "%s ", $0 } !/^#/ { printf "%d:%d ", $2, $5 }' "$1"
+}
 like_fps() {
-    ff "$1-fps" -filter_complex "$2,fps=$3" -fps_mode passthrough -f framecrc -
+    ff "$1-fps" -filter_complex "$2,fps=${4:-$3}" -fps_mode passthrough -f framecrc -
     rc_fps=$rc
-    want=$(grep -v '^#' "$tmp/$1-fps.out" | awk -F, '{ printf "%d ", $2 }')
+    want=$(ticks_of "$tmp/$1-fps.out")
     ff "$1" -filter_complex "$2,gpume=device=cpu:dir=bi,mcfps=fps=$3" -fps_mode passthrough -f framecrc -
-    got=$(grep -v '^#' "$tmp/$1.out" | awk -F, '{ printf "%d ", $2 }')
+    got=$(ticks_of "$tmp/$1.out")
     if [ "$rc" -ne 0 ] || [ "$rc_fps" -ne 0 ] || [ "$got" != "$want" ]; then
-        bad "$1" "status $rc, timestamps $got, fps=$3 gives $want"
+        bad "$1" "status $rc, timestamps $got, fps=${4:-$3} gives $want"
     else
         ok "$1"
     fi
@@ -160,6 +165,12 @@ like_fps like-fps-late   "testsrc2=s=32x32:r=25:d=1,setpts=PTS+0.01/TB" 60
 like_fps like-fps-60to7  "testsrc2=s=32x32:r=60:d=1" 7
 like_fps like-fps-ntsc   "testsrc2=s=32x32:r=24000/1001:d=1.3" ntsc
 like_fps like-fps-expr   "testsrc2=s=32x32:r=24000/1001:d=1.3" "source_fps*5/2"
+# a decimal rounded to a denominator of at most 1001000, as -r rounds it
+like_fps like-fps-decimal  "testsrc2=s=32x32:r=24000/1001:d=1.3" 23.976
+like_fps like-fps-decimal2 "testsrc2=s=32x32:r=25:d=1" 24.000001 24
+# a frame of another size at the instant of the one before it takes its
+# place, as fps keeps the last frame of an instant
+like_fps like-fps-resize-instant "testsrc2=s=64x48:r=25:d=0.4,scale=w='if(lt(n,6),64,96)':h=48:eval=frame,settb=1/100000,setpts='if(lt(N,5),N*4000,if(eq(N,5),16001,N*4000))'" 25
 # the last frames and the end all round to the tick after the last made
 like_fps like-fps-fast   "testsrc2=s=32x32:r=30:d=3.06" 1
 # two frames 5 ms apart, the end 5 ms later: no tick at all at 25 fps
