@@ -771,7 +771,7 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
 }
 
 /** Search operations (absolute differences) per second of one thread of the CPU backend, and of a GPU */
-#define CPU_OPS_PER_S 2e9
+#define CPU_OPS_PER_S 1e10
 #define GPU_OPS_PER_S 1e12
 
 /**
@@ -788,9 +788,12 @@ static void warn_cost(AVFilterContext *ctx)
     const int cpu = s->backend == &ff_gpume_backend_cpu;
     const int nb_dir = (s->run_dir & GPUME_DIR_FWD ? 1 : 0) + (s->run_dir & GPUME_DIR_BWD ? 1 : 0);
     /* candidates per pixel: full search (lfs stops early, but may not), or
-     * hme's coarse search at 1/4 resolution, its refinement at 1/2 and two
-     * 9x9 windows at full resolution, plus the sub-pel steps */
-    const double hme_ops = (2 * ceil(r / 4) + 1) * (2 * ceil(r / 4) + 1) / 16 + 25 / 4.0 + 2 * 81 + 16;
+     * hme's coarse search at 1/4 resolution, its three 5x5 refinements and
+     * the blocks' search at 1/2, the eight 5x5 windows, two block vectors and
+     * two 3x3 rounds at full resolution, plus the sub-pel steps */
+    const double r1 = 2 * ceil(r / 2) + 1, r2 = 2 * ceil(r / 4) + 1;
+    const double hme_ops = r2 * r2 / 16 + 3 * 25 / 4.0 + r1 * r1 / 4 + GPUME_HME_CANDIDATES +
+                           2 + GPUME_HME_ROUNDS * 9 + 16;
     double ops, secs;
 
     /* dis costs the same at every range, a small multiple of hme */
@@ -968,13 +971,14 @@ static int activate(AVFilterContext *ctx)
 
 /**
  * A command changes options flagged AV_OPT_FLAG_RUNTIME_PARAM; they take
- * effect on the next frame, which starts a new sequence (restart()).
+ * effect on the next frame, which starts a new sequence (restart()). A
+ * command that leaves every value as it was changes nothing.
  */
 static int process_command(AVFilterContext *ctx, const char *cmd, const char *args,
                            char *res, int res_len, int flags)
 {
     GpumeContext *s = ctx->priv;
-    int before[FF_ARRAY_ELEMS(gpume_options)];
+    int before[FF_ARRAY_ELEMS(gpume_options)] = { 0 }, after[FF_ARRAY_ELEMS(gpume_options)] = { 0 };
     int nb = 0, err;
 
     if (!s->saved_opts) {
@@ -990,9 +994,12 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
     err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
     if (err >= 0)
         err = check_options(ctx);
-    if (err < 0)
+    if (err < 0) {
         copy_options(s, before, 1);
-    else
+        return err;
+    }
+    copy_options(s, after, 0);
+    if (memcmp(before, after, sizeof(before)))
         s->restart = 1;
     return err;
 }

@@ -32,6 +32,7 @@ gnuplot-nox:gnuplot
 ccache:ccache
 patch:patch
 git:git
+texinfo:makeinfo
 "
 # the external libraries of the full build (tools/ffmpeg-configure.sh)
 inc=/usr/include

@@ -99,5 +99,21 @@ while IFS="$tab" read -r file cmd; do
     fi
 done < "$cmds.sorted"
 
+# the documentation as FFmpeg's doc/Makefile makes its HTML pages where
+# makeinfo is found (the default of its configure): every @ref of the
+# filters' sections must name a node of doc/filters.texi
+texi=${FFMPEG_TREE:-$BUILDDIR/ffmpeg-tree}/doc/filters.texi
+if ! command -v makeinfo > /dev/null; then
+    echo "skipped: doc/filters.texi as HTML (no makeinfo: Debian's texinfo)"
+    skip=$((skip + 1))
+elif makeinfo --html -I "$(dirname "$texi")" --no-split -D config-not-all \
+        --init-file="$(dirname "$texi")/t2h.pm" --output "$work/filters.html" "$texi" > "$work/makeinfo.log" 2>&1; then
+    echo "ok doc/filters.texi as HTML (makeinfo)"
+    pass=$((pass + 1))
+else
+    echo "FAIL doc/filters.texi as HTML: $(grep -m 3 'filters.texi:' "$work/makeinfo.log" | tr '\n' ' ')"
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -83,6 +83,11 @@ command range    "algo=full:range=8"       "range 48"           "algo=full:range
 command algo     "algo=hme:dir=bi"         "algo full"          "algo=full:dir=bi"
 command block    "algo=full"               "block auto"         "algo=full:block=auto"
 command subpel   "algo=lfs:pred=temporal"  "subpel 0"           "algo=lfs:pred=temporal:subpel=0"
+# a command that sets the value in force changes nothing: no new sequence,
+# the frames of a run without it
+hashes cmd-same "sendcmd=c='0.2 gpume lambda 2',gpume=device=cpu:lambda=2,$DRAW"
+hashes cmd-same-want "gpume=device=cpu:lambda=2,$DRAW"
+same "command-same-value" "cmd-same-want" "cmd-same"
 # an option value the filter cannot use (block larger than ctu): the
 # command is refused with an error line, and nothing changes: the frames
 # are those of a run without it
