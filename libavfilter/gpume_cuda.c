@@ -91,9 +91,16 @@ static void cuda_uninit(void *priv)
     GpumeCUDAContext *s = priv;
     CUcontext dummy;
 
-    if (s->hwctx) {
+    /* nothing is freed in another context than its own */
+    if (s->hwctx && CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
         CudaFunctions *cu = s->cu;
-        CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+        /* nothing queued (an estimate, a copy) still reads or writes what is freed */
+        if (s->stream)
+            CHECK_CU(cu->cuStreamSynchronize(s->stream));
+        if (s->upload)
+            CHECK_CU(cu->cuStreamSynchronize(s->upload));
+        if (s->download)
+            CHECK_CU(cu->cuStreamSynchronize(s->download));
         for (int i = 0; i < GPUME_NB_SLOTS; i++)
             if (s->pic[i])
                 CHECK_CU(cu->cuMemFree(s->pic[i]));
@@ -119,11 +126,6 @@ static void cuda_uninit(void *priv)
             if (s->searched[i])   CHECK_CU(cu->cuEventDestroy(s->searched[i]));
             if (s->done[i])       CHECK_CU(cu->cuEventDestroy(s->done[i]));
         }
-        /* the copies that read or write host buffers are over */
-        if (s->upload)
-            CHECK_CU(cu->cuStreamSynchronize(s->upload));
-        if (s->download)
-            CHECK_CU(cu->cuStreamSynchronize(s->download));
         for (int i = 0; i < GPUME_NB_SLOTS; i++)
             ff_gpume_cuda_staging_free(cu, &s->staging[i]);
         for (int i = 0; i < NB_RESULTS; i++)

@@ -203,6 +203,9 @@ static int try_ptx(GpumeOpenCLContext *s, const char **src, int nb_src, const ch
     return 0;
 }
 
+/** work-items per group of gpume_predictor, one per CTU */
+#define PREDICTOR_GROUP 64
+
 static int build_program(GpumeOpenCLContext *s)
 {
     void *avctx = s->host->log_ctx;
@@ -219,7 +222,8 @@ static int build_program(GpumeOpenCLContext *s)
                                     opts, &s->program);
     }
     if (err < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pyramid", 1, &s->k_pyramid)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pyramid", GPUME_PYR_BW * GPUME_PYR_BH,
+                                      &s->k_pyramid)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
                                       &s->k_hme_coarse)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_blocks", GPUME_KERNEL_THREADS,
@@ -250,7 +254,7 @@ static int build_program(GpumeOpenCLContext *s)
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_blocks",
                                       FFALIGN(GPUME_MAX_OUT_PER_CTU, 32), &s->k_dis_blocks)) < 0)
         return err;
-    return ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_predictor", 1, &s->k_predictor);
+    return ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_predictor", PREDICTOR_GROUP, &s->k_predictor);
 }
 
 static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
@@ -278,9 +282,11 @@ static int alloc_mapped(GpumeOpenCLContext *s, size_t size, cl_map_flags map,
 
     *buf = clCreateBuffer(s->hwctx->context, CL_MEM_ALLOC_HOST_PTR |
                           (map == CL_MAP_WRITE ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY), size, NULL, &cle);
-    CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to allocate %zu bytes of host memory: %d\n", size, cle);
+    CL_FAIL_ON_ERROR(cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO),
+                     "failed to allocate %zu bytes of host memory: %d\n", size, cle);
     *host = clEnqueueMapBuffer(s->queue, *buf, CL_TRUE, map, 0, size, 0, NULL, NULL, &cle);
-    CL_FAIL_ON_ERROR(AVERROR(ENOMEM), "failed to map host memory: %d\n", cle);
+    CL_FAIL_ON_ERROR(cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO),
+                     "failed to map host memory: %d\n", cle);
 fail:
     return err;
 }
@@ -661,7 +667,7 @@ fail:
 static int run_predictor(GpumeOpenCLContext *s, int from, int e)
 {
     void *avctx = s->host->log_ctx;
-    const size_t local = 64, global = FFALIGN(s->p.nb_ctus, 64);
+    const size_t local = PREDICTOR_GROUP, global = FFALIGN(s->p.nb_ctus, PREDICTOR_GROUP);
     cl_int cle;
     int err = 0, arg = 0;
 
@@ -684,7 +690,7 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     void *avctx = s->host->log_ctx;
     const GpumeParams *p = &s->p;
     GpumeSearchArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
-    cl_event searched = NULL;
+    cl_event searched = NULL, done = NULL;
     cl_int cle;
     int err = 0;
 
@@ -754,18 +760,22 @@ static int ocl_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the block counts: %d\n", cle);
     cle = clEnqueueReadBuffer(s->download, s->blocks[e], CL_FALSE, 0,
                               (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock),
-                              s->result_host[e] + s->blocks_offset, 0, NULL, &s->done[e]);
+                              s->result_host[e] + s->blocks_offset, 0, NULL, &done);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to read the blocks: %d\n", cle);
     /* the read waits for an event of the other queue: submit both */
     cle = clFlush(s->queue);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to flush the OpenCL queue: %d\n", cle);
     cle = clFlush(s->download);
     CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to flush the OpenCL queue: %d\n", cle);
+    s->done[e]           = done;
     s->pending[e]        = res->blocks;
     s->pending_counts[e] = res->counts;
+    done = NULL;
 fail:
     if (searched)
         clReleaseEvent(searched);
+    if (done)
+        clReleaseEvent(done);
     return err;
 }
 

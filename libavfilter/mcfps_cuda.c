@@ -87,14 +87,14 @@ static void cuda_uninit(void *priv)
     McfpsCUDAContext *s = priv;
     CUcontext dummy;
 
-    if (s->hwctx) {
+    /* nothing is freed in another context than its own */
+    if (s->hwctx && CHECK_CU(s->cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) >= 0) {
         CudaFunctions *cu = s->cu;
         const uint64_t bufs[] = { s->fields.ra, s->fields.rb, s->fields.fa, s->fields.fb,
                                   s->fields.fp, s->fields.vec, s->fields.info, s->fields.d, s->fields.part,
                                   s->fields.trust };
         CUevent *events[] = { &s->order, &s->up_done[0], &s->up_done[1], &s->up_done[2],
                               &s->fields_done, &s->check_done, &s->rendered };
-        CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
         if (s->stream) {
             CHECK_CU(cu->cuStreamSynchronize(s->stream));
             CHECK_CU(cu->cuStreamDestroy(s->stream));

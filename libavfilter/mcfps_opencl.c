@@ -99,6 +99,12 @@ static void ocl_uninit(void *priv)
     memset(s, 0, sizeof(*s));
 }
 
+/* work-groups of mcfps_smooth (cells) and of mcfps_render and mcfps_blend (samples) */
+#define SMOOTH_W 16
+#define SMOOTH_H 8
+#define PLANE_W  32
+#define PLANE_H  8
+
 static int build_program(McfpsOpenCLContext *s)
 {
     void *avctx = s->host.log_ctx;
@@ -108,15 +114,17 @@ static int build_program(McfpsOpenCLContext *s)
 
     if ((err = ff_gpume_opencl_build(avctx, s->hwctx->context, dev, src, FF_ARRAY_ELEMS(src),
                                      "-cl-std=CL1.2", &s->program)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_smooth", 1, &s->k_smooth)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_smooth", SMOOTH_W * SMOOTH_H,
+                                      &s->k_smooth)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_select", WIN_PX, &s->k_select)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", 1, &s->k_render)) < 0 ||
+        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_render", PLANE_W * PLANE_H,
+                                      &s->k_render)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_check",
                                       MCFPS_CHECK_GROUP_W * MCFPS_CHECK_GROUP_H, &s->k_check)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_trust_sum", MCFPS_TRUST_GROUP,
                                       &s->k_trust)) < 0)
         return err;
-    return ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_blend", 1, &s->k_blend);
+    return ff_gpume_opencl_kernel(avctx, s->program, dev, "mcfps_blend", PLANE_W * PLANE_H, &s->k_blend);
 }
 
 static cl_mem alloc_buffer(McfpsOpenCLContext *s, size_t size, int *err)
@@ -262,8 +270,8 @@ static int ocl_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
     McfpsOpenCLContext *s = priv;
     void *avctx = s->host.log_ctx;
     const size_t size = (size_t)p->cw * p->ch * 2 * sizeof(*ra);
-    const size_t local[2]  = { 16, 8 };
-    const size_t global[2] = { FFALIGN(p->cw, 16), FFALIGN(p->ch, 8) };
+    const size_t local[2]  = { SMOOTH_W, SMOOTH_H };
+    const size_t global[2] = { FFALIGN(p->cw, SMOOTH_W), FFALIGN(p->ch, SMOOTH_H) };
     cl_mem swap = s->fp;
     cl_int cle;
     int err = 0;
@@ -361,8 +369,8 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to enqueue mcfps_select: %d\n", cle);
     }
     for (int i = 0; i < s->f.nb_planes; i++) {
-        const size_t local[2]  = { 32, 8 };
-        const size_t global[2] = { FFALIGN(s->f.w[i], 32), FFALIGN(s->f.h[i], 8) };
+        const size_t local[2]  = { PLANE_W, PLANE_H };
+        const size_t global[2] = { FFALIGN(s->f.w[i], PLANE_W), FFALIGN(s->f.h[i], PLANE_H) };
         const int fp = s->f.plane[i];
         const cl_int pw = s->f.w[i], ph = s->f.h[i], lx = s->f.lx[i], ly = s->f.ly[i];
         const cl_int pitch = s->f.fw[fp], off = s->f.offset[i], step = s->f.step[i];
