@@ -8,21 +8,39 @@
 # build/clips/phone.mp4, HEVC + AAC). Checks: exit status 0; an .mp4 written
 # holds H.264 video and, as its input, AAC audio; metadata=print shows
 # lavfi.gpume keys. Commands that need CUDA are skipped without an NVIDIA
-# device. Needs the full build (libx264, libx265, aac).
+# device. Needs the full build (libx264, libx265, aac). First, with any
+# build, the tree's doc/filters.texi made into HTML by makeinfo.
 set -u
 : "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${FFPROBE:=$BUILDDIR/ffmpeg/ffprobe}"
 pass=0 fail=0 skip=0
-
-if ! "$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q libx264; then
-    echo "skipped: the examples need the full build (this ffmpeg has no libx264)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
 
 work=$BUILDDIR/tests/examples
 rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
+
+# the documentation as FFmpeg's doc/Makefile makes its HTML pages where
+# makeinfo is found (the default of its configure): every @ref of the
+# filters' sections must name a node of doc/filters.texi
+texi=${FFMPEG_TREE:-$BUILDDIR/ffmpeg-tree}/doc/filters.texi
+if ! command -v makeinfo > /dev/null; then
+    echo "skipped: doc/filters.texi as HTML (no makeinfo: Debian's texinfo)"
+    skip=$((skip + 1))
+elif makeinfo --html -I "$(dirname "$texi")" --no-split -D config-not-all \
+        --init-file="$(dirname "$texi")/t2h.pm" --output "$work/filters.html" "$texi" > "$work/makeinfo.log" 2>&1; then
+    echo "ok doc/filters.texi as HTML (makeinfo)"
+    pass=$((pass + 1))
+else
+    echo "FAIL doc/filters.texi as HTML: $(grep -m 3 'filters.texi:' "$work/makeinfo.log" | tr '\n' ' ')"
+    fail=$((fail + 1))
+fi
+
+if ! "$FFMPEG" -hide_banner -encoders 2>/dev/null | grep -q libx264; then
+    echo "skipped: the examples need the full build (this ffmpeg has no libx264)"
+    echo "$pass passed, $fail failed, $((skip + 1)) skipped"
+    [ "$fail" -eq 0 ]
+    exit
+fi
 ln -s "$(cd "$BUILDDIR" && pwd)" "$work/build"
 bindir=$(cd "$(dirname "$FFMPEG")" && pwd)
 
@@ -98,22 +116,6 @@ while IFS="$tab" read -r file cmd; do
         pass=$((pass + 1))
     fi
 done < "$cmds.sorted"
-
-# the documentation as FFmpeg's doc/Makefile makes its HTML pages where
-# makeinfo is found (the default of its configure): every @ref of the
-# filters' sections must name a node of doc/filters.texi
-texi=${FFMPEG_TREE:-$BUILDDIR/ffmpeg-tree}/doc/filters.texi
-if ! command -v makeinfo > /dev/null; then
-    echo "skipped: doc/filters.texi as HTML (no makeinfo: Debian's texinfo)"
-    skip=$((skip + 1))
-elif makeinfo --html -I "$(dirname "$texi")" --no-split -D config-not-all \
-        --init-file="$(dirname "$texi")/t2h.pm" --output "$work/filters.html" "$texi" > "$work/makeinfo.log" 2>&1; then
-    echo "ok doc/filters.texi as HTML (makeinfo)"
-    pass=$((pass + 1))
-else
-    echo "FAIL doc/filters.texi as HTML: $(grep -m 3 'filters.texi:' "$work/makeinfo.log" | tr '\n' ' ')"
-    fail=$((fail + 1))
-fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
