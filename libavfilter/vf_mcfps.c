@@ -569,6 +569,16 @@ static int same_device(const McfpsContext *s, const AVFrame *frame)
     return !hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data;
 }
 
+/** 0 for a frame where mcfps runs, else an error for it (as gpume refuses such frames). */
+static int check_device(AVFilterContext *ctx, const AVFrame *frame)
+{
+    if (same_device(ctx->priv, frame))
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
+           "a change of device needs a new filter graph\n");
+    return AVERROR(EINVAL);
+}
+
 /** Set up the fields for frames of the size and format of frame. */
 static int setup(AVFilterContext *ctx, const AVFrame *frame)
 {
@@ -588,11 +598,9 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
                av_get_pix_fmt_name(sw_format));
         return AVERROR(ENOSYS);
     }
-    if (!same_device(s, frame)) {
-        av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
-               "a change of device needs a new filter graph\n");
-        return AVERROR(EINVAL);
-    }
+    err = check_device(ctx, frame);
+    if (err < 0)
+        return err;
     free_fields(s);
     s->p = (McfpsParams) {
         .width  = w, .height = h,
@@ -1096,11 +1104,10 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     if (!s->a)
         return start_run(ctx, b, pb);
-    if (!same_device(s, b)) {
-        av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
-               "a change of device needs a new filter graph\n");
+    err = check_device(ctx, b);
+    if (err < 0) {
         av_frame_free(&b);
-        return AVERROR(EINVAL);
+        return err;
     }
     if (pb < s->pa || b->pts <= s->a->pts) {
         drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
