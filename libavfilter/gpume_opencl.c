@@ -264,7 +264,7 @@ static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
     if (!m) {
         av_log(s->host->log_ctx, AV_LOG_ERROR, "failed to allocate %zu bytes of OpenCL memory: %d\n",
                size, cle);
-        *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+        *err = ff_gpume_opencl_error(cle);
     }
     return m;
 }
@@ -282,11 +282,10 @@ static int alloc_mapped(GpumeOpenCLContext *s, size_t size, cl_map_flags map,
 
     *buf = clCreateBuffer(s->hwctx->context, CL_MEM_ALLOC_HOST_PTR |
                           (map == CL_MAP_WRITE ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY), size, NULL, &cle);
-    CL_FAIL_ON_ERROR(cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO),
-                     "failed to allocate %zu bytes of host memory: %d\n", size, cle);
+    CL_FAIL_ON_ERROR(ff_gpume_opencl_error(cle), "failed to allocate %zu bytes of host memory: %d\n",
+                     size, cle);
     *host = clEnqueueMapBuffer(s->queue, *buf, CL_TRUE, map, 0, size, 0, NULL, NULL, &cle);
-    CL_FAIL_ON_ERROR(cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO),
-                     "failed to map host memory: %d\n", cle);
+    CL_FAIL_ON_ERROR(ff_gpume_opencl_error(cle), "failed to map host memory: %d\n", cle);
 fail:
     return err;
 }

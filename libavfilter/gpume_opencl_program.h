@@ -53,4 +53,14 @@ int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device
 int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
                            const char *name, size_t threads, cl_kernel *kernel);
 
+/**
+ * The AVERROR of a failed allocation or mapping: AVERROR(ENOMEM) only where
+ * the host is out of memory (the device layer stops there), else
+ * AVERROR(EIO), after which device=auto tries the next backend.
+ */
+static inline int ff_gpume_opencl_error(cl_int cle)
+{
+    return cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+}
+
 #endif /* AVFILTER_GPUME_OPENCL_PROGRAM_H */

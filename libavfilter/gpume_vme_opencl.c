@@ -114,7 +114,7 @@ static cl_mem alloc(GpumeVmeOpenCL *v, const cl_image_format *fmt, int w, int h,
     }
     if (!m) {
         av_log(v->log_ctx, AV_LOG_ERROR, "failed to allocate VME %s: %d\n", fmt ? "image" : "buffer", cle);
-        *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+        *err = ff_gpume_opencl_error(cle);
     }
     return m;
 }

@@ -134,7 +134,7 @@ static cl_mem alloc_buffer(McfpsOpenCLContext *s, size_t size, int *err)
     if (!m) {
         av_log(s->host.log_ctx, AV_LOG_ERROR, "failed to allocate %zu bytes of OpenCL memory: %d\n",
                size, cle);
-        *err = cle == CL_OUT_OF_HOST_MEMORY ? AVERROR(ENOMEM) : AVERROR(EIO);
+        *err = ff_gpume_opencl_error(cle);
     }
     return m;
 }
