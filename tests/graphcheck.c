@@ -263,19 +263,29 @@ static AVFrame *yuv_frame(int w, int h, int64_t pts)
     return f;
 }
 
-/* buffer (PAR, time base 1/25) -> mcfps=MCFPS -> buffersink */
+/* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> mcfps=MCFPS -> buffersink */
 static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
-                       AVBufferSrcParameters *par, const char *mcfps)
+                       AVBufferRef *hw_frames, const char *mcfps)
 {
+    AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
     AVFilterContext *fc;
+    int err = -1;
 
+    if (!g || !par)
+        goto end;
+    *par = (AVBufferSrcParameters) { .format = hw_frames ? AV_PIX_FMT_OPENCL : AV_PIX_FMT_YUV420P,
+                                     .width = 64, .height = 48, .time_base = { 1, 25 },
+                                     .frame_rate = { 25, 1 }, .hw_frames_ctx = hw_frames };
     *src = avfilter_graph_alloc_filter(g, avfilter_get_by_name("buffer"), "in");
     if (!*src || av_buffersrc_parameters_set(*src, par) < 0 || avfilter_init_str(*src, NULL) < 0 ||
         avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g) < 0 ||
         avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
         avfilter_link(*src, 0, fc, 0) < 0 || avfilter_link(fc, 0, *sink, 0) < 0)
-        return -1;
-    return avfilter_graph_config(g, NULL);
+        goto end;
+    err = avfilter_graph_config(g, NULL);
+end:
+    av_free(par);
+    return err;
 }
 
 /* the sink drained: frames out (those of w x h in *sized), or the error that ended it */
@@ -298,16 +308,11 @@ static int drain(AVFilterContext *sink, int w, int h, int *sized)
 static void mcfps_after_failed_restart(void)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
-    AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
-    int r = -1, limited = 0, sized = 0, ok = 0;
+    int r = build_mcfps(g, &src, &sink, NULL, "fps=50:mode=blend:device=cpu");
+    int limited = 0, sized = 0, ok = 0;
     char msg[160];
 
-    if (g && par) {
-        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_YUV420P, .width = 64, .height = 48,
-                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 } };
-        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend:device=cpu");
-    }
     check(r >= 0, "graph buffer -> mcfps=mode=blend -> buffersink");
     for (int n = 0; n < 7 && r >= 0; n++) {
         const int big = n >= 3;
@@ -333,7 +338,6 @@ static void mcfps_after_failed_restart(void)
     snprintf(msg, sizeof(msg), "%d of 4 pushes and the end went on after it, %d frames of 2048x2048",
              ok, sized);
     check(ok == 4 && sized >= 4, msg);
-    av_free(par);
     avfilter_graph_free(&g);
 }
 
@@ -342,17 +346,12 @@ static void mcfps_after_failed_restart(void)
 static void mcfps_end_before_zero(void)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
-    AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
-    int r = -1, nb = 0, in_order = 1;
+    int r = out ? build_mcfps(g, &src, &sink, NULL, "fps=50:mode=blend:device=cpu") : -1;
+    int nb = 0, in_order = 1;
     char msg[160];
 
-    if (g && par && out) {
-        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_YUV420P, .width = 64, .height = 48,
-                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 } };
-        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend:device=cpu");
-    }
     for (int n = 0; n < 5 && r >= 0; n++) {
         AVFrame *f = yuv_frame(64, 48, n - 100);
         r = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
@@ -368,7 +367,6 @@ static void mcfps_end_before_zero(void)
              "want 10 from -200 (1/50)", nb, in_order);
     check(r >= 0 && nb == 10 && in_order, msg);
     av_frame_free(&out);
-    av_free(par);
     avfilter_graph_free(&g);
 }
 
@@ -397,7 +395,6 @@ static void mcfps_device_change(void)
 {
     AVBufferRef *dev[2] = { NULL }, *fr[2] = { NULL };
     AVFilterGraph *g = NULL;
-    AVBufferSrcParameters *par = NULL;
     AVFilterContext *src = NULL, *sink = NULL;
     int r = -1, refused = 0, nb = 0, sized = 0;
     char msg[160];
@@ -408,14 +405,8 @@ static void mcfps_device_change(void)
         printf("skipped: mcfps on frames of a second device (no OpenCL device)\n");
         goto end;
     }
-    g   = avfilter_graph_alloc();
-    par = av_buffersrc_parameters_alloc();
-    if (g && par) {
-        *par = (AVBufferSrcParameters) { .format = AV_PIX_FMT_OPENCL, .width = 64, .height = 48,
-                                         .time_base = { 1, 25 }, .frame_rate = { 25, 1 },
-                                         .hw_frames_ctx = fr[0] };
-        r = build_mcfps(g, &src, &sink, par, "fps=50:mode=blend");
-    }
+    g = avfilter_graph_alloc();
+    r = build_mcfps(g, &src, &sink, fr[0], "fps=50:mode=blend");
     check(r >= 0, "graph buffer (OpenCL frames) -> mcfps=mode=blend -> buffersink");
     for (int n = 0; n < 8 && r >= 0; n++) {
         AVFrame *sw = yuv_frame(64, 48, n), *hw = av_frame_alloc();
@@ -438,7 +429,6 @@ static void mcfps_device_change(void)
     snprintf(msg, sizeof(msg), "frames of a second device: %d refused, %d frames out before", refused, nb);
     check(refused >= 1 && nb >= 6, msg);
 end:
-    av_free(par);
     avfilter_graph_free(&g);
     for (int i = 0; i < 2; i++) {
         av_buffer_unref(&fr[i]);
