@@ -19,6 +19,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,30 @@ const char *ff_gpume_device_name(int type)
 {
     static const char *const names[] = { "auto", "cpu", "cuda", "opencl" };
     return type >= 0 && type < GPUME_DEVICE_NB ? names[type] : "unknown";
+}
+
+static const char *backend_log_name(void *ptr)
+{
+    const GpumeBackendLog *log = ptr;
+    return ff_gpume_device_name(log->type);
+}
+
+static const AVClass backend_log_class = {
+    .class_name                = "gpume backend",
+    .item_name                 = backend_log_name,
+    .version                   = LIBAVUTIL_VERSION_INT,
+    .log_level_offset_offset   = offsetof(GpumeBackendLog, level_offset),
+    .parent_log_context_offset = offsetof(GpumeBackendLog, filter),
+    .category                  = AV_CLASS_CATEGORY_FILTER,
+};
+
+void ff_gpume_backend_log_init(GpumeBackendLog *log, AVFilterContext *ctx)
+{
+    *log = (GpumeBackendLog) {
+        .class  = &backend_log_class,
+        .filter = ctx,
+        .type   = GPUME_DEVICE_CPU,
+    };
 }
 
 /** The graph's device (-filter_hw_device) if it has the given type. */
@@ -351,7 +376,7 @@ typedef struct ExecuteTrampoline {
 } ExecuteTrampoline;
 
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
-                          int (*start)(AVFilterContext *ctx, int type))
+                          GpumeBackendLog *log, int (*start)(AVFilterContext *ctx, int type))
 {
     int err = AVERROR(ENODEV);
 
@@ -360,7 +385,11 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
         av_buffer_unref(dev);
         err = ff_gpume_device_open(ctx, plan, i, dev);
         if (err >= 0) {
+            log->type = plan->type[i];
+            /* device=auto: an error of the backend's start is a verbose line */
+            log->level_offset = plan->requested == GPUME_DEVICE_AUTO ? AV_LOG_VERBOSE - AV_LOG_ERROR : 0;
             err = start(ctx, plan->type[i]);
+            log->level_offset = 0;
             if (err >= 0) {
                 ff_gpume_device_report(ctx, plan, i, *dev);
                 return 0;

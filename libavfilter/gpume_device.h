@@ -42,9 +42,12 @@
  *     ff_gpume_device_skip() and tries the next one.
  *  3. A failure in device=auto is a normal fallback: it is logged at verbose
  *     level and remembered; ff_gpume_device_report() then logs one info line
- *     that names the backend chosen and why the earlier ones were not. With
- *     an explicit device a failure is an error that says what is missing
- *     (no CUDA driver, no CUDA device, no OpenCL GPU and what was found).
+ *     that names the backend chosen and why the earlier ones were not. What
+ *     a backend logs while it starts, it logs to the filter's
+ *     GpumeBackendLog, whose levels are lowered for such a candidate (its
+ *     errors become verbose lines). With an explicit device a failure is an
+ *     error that says what is missing (no CUDA driver, no CUDA device, no
+ *     OpenCL GPU and what was found).
  *  4. The filter keeps the device reference for its lifetime (a restart on
  *     a size change reuses it) and unrefs it in uninit.
  *  5. Backends never create devices: they take the AVBufferRef they are
@@ -67,6 +70,7 @@
 #include "config.h"
 
 #include "libavutil/buffer.h"
+#include "libavutil/log.h"
 #include "libavutil/frame.h"
 
 #include "avfilter.h"
@@ -100,6 +104,23 @@ typedef struct GpumeDevicePlan {
 } GpumeDevicePlan;
 
 /**
+ * The log context a filter gives its backend (the hosts' log_ctx): a
+ * backend's lines appear under the filter's as "[filter] [backend]". While
+ * ff_gpume_device_start() tries a candidate of device=auto, whose failure
+ * is a normal fallback, their levels are lowered: an error becomes a verbose
+ * line, and the filter's info line says why the candidate was passed over.
+ */
+typedef struct GpumeBackendLog {
+    const AVClass   *class;
+    int              level_offset;  ///< added to each line's level
+    AVFilterContext *filter;        ///< the parent log context
+    int              type;          ///< the backend's device type, its name
+} GpumeBackendLog;
+
+/** Make log the backend log context of filter ctx. */
+void ff_gpume_backend_log_init(GpumeBackendLog *log, AVFilterContext *ctx);
+
+/**
  * Fill plan for the filter ctx whose first input is inlink. supported:
  * bit (1 << type) for each device type the filter has a backend for in this
  * build (the CPU at least); only_opencl: the filter's options need OpenCL
@@ -128,15 +149,17 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
 /**
  * Start the filter on the candidates of plan in turn: open each
  * (ff_gpume_device_open() into *dev), call start(ctx, type) to start the
- * filter's backend of that type on *dev, and report the first that starts
- * (ff_gpume_device_report()). start leaves nothing started when it fails.
+ * filter's backend of that type on *dev, with log (the backend's log
+ * context) set to that type and, in device=auto, to lowered levels; and
+ * report the first that starts (ff_gpume_device_report()). start leaves
+ * nothing started when it fails.
  * With device=auto a candidate whose backend does not start is skipped
  * (ff_gpume_device_skip()) unless it ran out of memory; with an explicit
  * device the failure is final and logged. On failure *dev is NULL and, for
  * device=auto, one error line says why no candidate could run the filter.
  */
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
-                          int (*start)(AVFilterContext *ctx, int type));
+                          GpumeBackendLog *log, int (*start)(AVFilterContext *ctx, int type));
 
 /** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice threads of opaque (an AVFilterContext). */
 int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),

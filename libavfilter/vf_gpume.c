@@ -77,6 +77,7 @@ typedef struct GpumeContext {
     GpumeParams params;
     int run_dir;                ///< the dir of the frames estimated since the last (re)start
     GpumeHost host;
+    GpumeBackendLog backend_log; ///< the backend's log context (host.log_ctx)
     const GpumeBackend *backend;
     void *backend_priv;
     int backend_ready;
@@ -254,6 +255,9 @@ static int check_options(AVFilterContext *ctx)
 
 static av_cold int init(AVFilterContext *ctx)
 {
+    GpumeContext *s = ctx->priv;
+
+    ff_gpume_backend_log_init(&s->backend_log, ctx);
     return check_options(ctx);
 }
 
@@ -352,7 +356,7 @@ static int start_backend(AVFilterContext *ctx)
     int err, nb_slots;
 
     s->host = (GpumeHost) {
-        .log_ctx     = ctx,
+        .log_ctx     = &s->backend_log,
         .execute     = ff_gpume_execute_slices,
         .exec_opaque = ctx,
         .nb_threads  = ff_filter_get_nb_threads(ctx),
@@ -458,7 +462,7 @@ static int config_input(AVFilterLink *inlink)
     if (err < 0)
         return err;
 
-    return ff_gpume_device_start(ctx, &plan, &s->device_ref, start_on_device);
+    return ff_gpume_device_start(ctx, &plan, &s->device_ref, &s->backend_log, start_on_device);
 }
 
 static int config_output(AVFilterLink *outlink)

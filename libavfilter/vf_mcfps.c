@@ -74,6 +74,7 @@ typedef struct McfpsContext {
     void *backend_priv;
     int backend_ready;
     McfpsHost host;
+    GpumeBackendLog backend_log; ///< the backend's log context (host.log_ctx)
     McfpsFormat fmt;
     int slot_a;                 ///< the backend's picture slot holding s->a; B's and P's follow it
 
@@ -224,6 +225,7 @@ static av_cold int init(AVFilterContext *ctx)
 {
     McfpsContext *s = ctx->priv;
 
+    ff_gpume_backend_log_init(&s->backend_log, ctx);
     if (s->rel_lo >= s->rel_hi) {
         av_log(ctx, AV_LOG_ERROR, "rel_lo=%d must be below rel_hi=%d\n", s->rel_lo, s->rel_hi);
         return AVERROR(EINVAL);
@@ -264,7 +266,7 @@ static int start_backend(AVFilterContext *ctx, int w, int h, int sw_format)
     if (err < 0)
         return err;
     s->host = (McfpsHost) {
-        .log_ctx     = ctx,
+        .log_ctx     = &s->backend_log,
         .execute     = ff_gpume_execute_slices,
         .exec_opaque = ctx,
         .nb_threads  = ff_filter_get_nb_threads(ctx),
@@ -326,7 +328,7 @@ static int config_input(AVFilterLink *inlink)
         return err;
 
     s->sw_format = sw_format;
-    return ff_gpume_device_start(ctx, &plan, &s->device_ref, start_on_device);
+    return ff_gpume_device_start(ctx, &plan, &s->device_ref, &s->backend_log, start_on_device);
 }
 
 static void free_fields(McfpsContext *s)

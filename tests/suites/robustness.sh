@@ -317,6 +317,40 @@ else
     bad "$name" "exit status $rc, no 'using the $want backend': $(tailof "$tmp/$name.err" 4)"
 fi
 
+# device=auto where a GPU backend opens its device but does not start (an
+# OpenCL platform whose devices all claim to be GPUs and whose compiler
+# fails, tests/clshim.c): a normal fallback, so no error or warning line,
+# the reason on the info line and the backend's own message at verbose
+# level; the CPU's output
+q=device-auto-fallback-quiet
+SHIM="CUDA_VISIBLE_DEVICES= LD_PRELOAD=$tmp/clshim.so CLSHIM_GPU=1 CLSHIM_BUILD_FAIL=1"
+G2="$SMALL,gpume=dir=bi,mcfps=fps=50"
+if ! ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c" -ldl \
+        > "$tmp/clshim.log" 2>&1; then
+    skipped "$q: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
+elif ! ldd "$FFMPEG" 2> /dev/null | grep -q 'libOpenCL'; then
+    skipped "$q: this ffmpeg has no OpenCL"
+else
+    FFENV=$SHIM ff "$q" -loglevel level+info -lavfi "$G2" -f framecrc -
+    FFENV=$SHIM ff "$q-verbose" -loglevel level+verbose -lavfi "$G2" -f null -
+    FFENV=
+    ff "$q-cpu" -lavfi "$SMALL,gpume=dir=bi:device=cpu,mcfps=fps=50:device=cpu" -f framecrc -
+    started=$(grep -c 'using the cpu backend (device=auto: .*opencl backend did not start' "$tmp/$q.err")
+    if [ "$started" -eq 0 ] && ! grep -q 'opencl backend did not start' "$tmp/$q.err"; then
+        skipped "$q: the OpenCL backends were not tried ($(grep -o 'device=auto: .*' "$tmp/$q.err" | head -n 1))"
+    elif [ "$rc" -ne 0 ] || [ "$started" -ne 2 ]; then
+        bad "$q" "exit status $rc, $started of 2 filters on the CPU: $(tailof "$tmp/$q.err" 3)"
+    elif grep -q '\[\(error\|warning\|fatal\)\]' "$tmp/$q.err"; then
+        bad "$q" "$(grep '\[\(error\|warning\|fatal\)\]' "$tmp/$q.err" | head -n 2 | tr '\n' ' ')"
+    elif [ "$(grep -c '\[opencl @ [^]]*\] \[verbose\] failed to build an OpenCL program' "$tmp/$q-verbose.err")" -ne 2 ]; then
+        bad "$q" "the backends' messages are not at verbose level: $(grep 'OpenCL program' "$tmp/$q-verbose.err" | head -n 2 | tr '\n' ' ')"
+    elif ! cmp -s "$tmp/$q.out" "$tmp/$q-cpu.out"; then
+        bad "$q" "output differs from device=cpu's"
+    else
+        ok "$q"
+    fi
+fi
+
 # device=opencl without a platform: a clear error naming the option
 name=device-opencl-no-platform
 FFENV=$HIDE ff "$name" -lavfi "$SMALL,gpume=device=opencl" -f null -
