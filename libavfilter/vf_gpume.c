@@ -390,6 +390,8 @@ static int start_backend(AVFilterContext *ctx)
     s->mv_pool   = av_buffer_pool_init(2 * (size_t)nb_slots * sizeof(AVMotionVector), NULL);
     if (!s->zero_pred || !s->mv_pool)
         return AVERROR(ENOMEM);
+    av_log(ctx, AV_LOG_VERBOSE, "estimating %dx%d frames on the %s backend\n",
+           p->width, p->height, s->backend->name);
     return 0;
 }
 
@@ -823,6 +825,48 @@ static void warn_cost(AVFilterContext *ctx)
                (2 * r + 1) * (2 * r + 1) / hme_ops);
 }
 
+/** Save (restore = 0) or restore the values of the filter's int options. */
+static void copy_options(GpumeContext *s, int *saved, int restore)
+{
+    int i = 0;
+    for (const AVOption *o = gpume_options; o->name; o++) {
+        int *v = (int *)((uint8_t *)s + o->offset);
+        if (o->type == AV_OPT_TYPE_CONST)
+            continue;
+        if (restore)
+            *v = saved[i++];
+        else
+            saved[i++] = *v;
+    }
+}
+
+/**
+ * Start estimation afresh for w x h frames (the next frame's size) with the
+ * current options, after a change of frames (check_frame()), commands or the
+ * timeline: the frames held go out with what they have, the backend is set
+ * up again (a new range, block size or algorithm may need other buffers and
+ * kernels), and the next frame is the first of a new sequence. Options set
+ * by a command that the backend cannot use are replaced by the previous ones.
+ */
+static int restart(AVFilterContext *ctx, int w, int h)
+{
+    GpumeContext *s = ctx->priv;
+    int err = flush(ctx);
+
+    s->restart = 0;
+    if (err < 0)
+        return err;
+    err = setup_backend(ctx, w, h);
+    if (err < 0 && s->saved_opts) {
+        av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be used; "
+               "going on with the previous ones\n");
+        copy_options(s, s->saved_opts, 1);
+        err = setup_backend(ctx, w, h);
+    }
+    av_freep(&s->saved_opts);
+    return err;
+}
+
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 {
     GpumeContext *s = ctx->priv;
@@ -832,11 +876,8 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     int err;
 
     err = check_frame(ctx, frame);
-    if (err > 0) {
-        err = flush(ctx);
-        if (err >= 0)
-            err = setup_backend(ctx, frame->width, frame->height);
-    }
+    if (err > 0 || (!err && s->restart))
+        err = restart(ctx, frame->width, frame->height);
     if (err < 0)
         goto fail;
     fwd = s->run_dir & GPUME_DIR_FWD;
@@ -879,48 +920,6 @@ fail:
     return err;
 }
 
-/** Save (restore = 0) or restore the values of the filter's int options. */
-static void copy_options(GpumeContext *s, int *saved, int restore)
-{
-    int i = 0;
-    for (const AVOption *o = gpume_options; o->name; o++) {
-        int *v = (int *)((uint8_t *)s + o->offset);
-        if (o->type == AV_OPT_TYPE_CONST)
-            continue;
-        if (restore)
-            *v = saved[i++];
-        else
-            saved[i++] = *v;
-    }
-}
-
-/**
- * Start estimation afresh with the current options: the frames held go out
- * with what they have, the backend is set up again (a new range, block size
- * or algorithm may need other buffers and kernels), and the next frame is
- * the first of a new sequence. Options set by a command that the backend
- * cannot use are replaced by the previous ones.
- */
-static int restart(AVFilterContext *ctx)
-{
-    GpumeContext *s = ctx->priv;
-    const int w = s->params.width, h = s->params.height;
-    int err = flush(ctx);
-
-    s->restart = 0;
-    if (err < 0)
-        return err;
-    err = setup_backend(ctx, w, h);
-    if (err < 0 && s->saved_opts) {
-        av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be used; "
-               "going on with the previous ones\n");
-        copy_options(s, s->saved_opts, 1);
-        err = setup_backend(ctx, w, h);
-    }
-    av_freep(&s->saved_opts);
-    return err;
-}
-
 static int activate(AVFilterContext *ctx)
 {
     GpumeContext *s = ctx->priv;
@@ -952,11 +951,7 @@ static int activate(AVFilterContext *ctx)
             }
             ret = ff_filter_frame(outlink, frame);
         } else {
-            ret = s->restart ? restart(ctx) : 0;
-            if (ret < 0)
-                av_frame_free(&frame);
-            else
-                ret = process_frame(ctx, frame);
+            ret = process_frame(ctx, frame);
         }
         if (ret >= 0)
             ff_filter_set_ready(ctx, 10);
@@ -1005,6 +1000,8 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
     copy_options(s, after, 0);
     if (memcmp(before, after, sizeof(before)))
         s->restart = 1;
+    else if (!s->restart)
+        av_freep(&s->saved_opts);   /* nothing to fall back from */
     return err;
 }
 

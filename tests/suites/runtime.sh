@@ -67,6 +67,24 @@ same "timeline-no-stale-vectors" "tl-fwd-want" "tl-stale"
 # t-based expression, as the docs write it
 hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
 same "timeline-t" "tl-fwd-want" "tl-t"
+# the frame size changes while the timeline is off: the frames of runs on
+# each enabled part alone, and one set-up for each size (the re-enabled
+# part starts at the new size at once)
+RS="scale=w='if(gte(n,8),400,320)':h='if(gte(n,8),300,240)':eval=frame"
+hashes tl-rs "$RS,gpume=device=cpu:dir=bi:enable='not(between(n,5,12))',$DRAW"
+hashes tl-rs-a "$RS,trim=end_frame=5,gpume=device=cpu:dir=bi,$DRAW"
+hashes tl-rs-off "$RS,trim=start_frame=5:end_frame=13,$DRAW"
+hashes tl-rs-b "$RS,trim=start_frame=13,gpume=device=cpu:dir=bi,$DRAW"
+cat "$tmp/tl-rs-a" "$tmp/tl-rs-off" "$tmp/tl-rs-b" > "$tmp/tl-rs-want"
+same "timeline-size-change" "tl-rs-want" "tl-rs"
+"$FFMPEG" -nostdin -v verbose -f lavfi -i "$SRC" \
+    -vf "$RS,gpume=device=cpu:dir=bi:enable='not(between(n,5,12))'" -f null - > "$tmp/tl-rs.log" 2>&1
+setups=$(grep -o 'estimating [0-9x]* frames' "$tmp/tl-rs.log" | tr '\n' ' ')
+if [ "$setups" = "estimating 320x240 frames estimating 400x300 frames " ]; then
+    ok "timeline-size-change-setups"
+else
+    bad "timeline-size-change-setups" "set-ups: ${setups:-none}"
+fi
 
 # command NAME OPTIONS COMMAND NEWOPTIONS: the command sent with frame 5
 # takes effect on frame 5, which starts a new sequence with NEWOPTIONS;
