@@ -70,8 +70,8 @@
 #include "config.h"
 
 #include "libavutil/buffer.h"
-#include "libavutil/log.h"
 #include "libavutil/frame.h"
+#include "libavutil/log.h"
 
 #include "avfilter.h"
 
