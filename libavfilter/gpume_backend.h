@@ -54,7 +54,8 @@ typedef int (GpumeExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int 
 
 /** What the host gives a backend at init. */
 typedef struct GpumeHost {
-    void            *log_ctx;
+    void            *log_ctx;     ///< messages (levels lowered while a device=auto candidate starts)
+    void            *note_ctx;    ///< notes on how the backend runs, never lowered (the filter)
     GpumeExecuteFn  *execute;     ///< CPU parallelism (slice threads)
     void            *exec_opaque;
     int              nb_threads;

@@ -253,11 +253,11 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->staging[i],
+            (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->staging[i],
                                                (size_t)p->width * p->height)) < 0)
             goto fail;
     for (int i = 0; i < NB_RESULTS; i++)
-        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->result[i],
+        if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->result[i],
                                                ff_gpume_readback_layout(p, &s->blocks_offset))) < 0)
             goto fail;
 

@@ -32,7 +32,7 @@
 typedef CUresult CUDAAPI GpumeMemHostAllocFn(void **pp, size_t bytesize, unsigned int flags);
 typedef CUresult CUDAAPI GpumeMemFreeHostFn(void *p);
 
-int ff_gpume_cuda_staging_alloc(void *log_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
+int ff_gpume_cuda_staging_alloc(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
                                 size_t size)
 {
     GpumeMemHostAllocFn *host_alloc = (GpumeMemHostAllocFn *)FFNV_SYM_FUNC(cu->lib, "cuMemHostAlloc");
@@ -44,7 +44,7 @@ int ff_gpume_cuda_staging_alloc(void *log_ctx, CudaFunctions *cu, GpumeCudaStagi
         *buf = (GpumeCudaStaging) { p, size, 1 };
         return 0;
     }
-    av_log(log_ctx, AV_LOG_VERBOSE, "no page-locked memory (%zu bytes): copies to and from "
+    av_log(note_ctx, AV_LOG_VERBOSE, "no page-locked memory (%zu bytes): copies to and from "
            "the device wait for their stream\n", size);
     buf->data = av_malloc(size);
     if (!buf->data)

@@ -43,7 +43,7 @@ typedef struct GpumeCudaStaging {
  * pageable memory where the driver does not provide it (logged once at
  * verbose level). Returns 0 or AVERROR(ENOMEM).
  */
-int ff_gpume_cuda_staging_alloc(void *log_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
+int ff_gpume_cuda_staging_alloc(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
                                 size_t size);
 
 /** Free buf (the context that allocated it current); a blank buf is left. */

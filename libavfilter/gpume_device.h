@@ -107,8 +107,12 @@ typedef struct GpumeDevicePlan {
  * The log context a filter gives its backend (the hosts' log_ctx): a
  * backend's lines appear under the filter's as "[filter] [backend]". While
  * ff_gpume_device_start() tries a candidate of device=auto, whose failure
- * is a normal fallback, their levels are lowered: an error becomes a verbose
- * line, and the filter's info line says why the candidate was passed over.
+ * is a normal fallback, the levels of all its lines are lowered by one step
+ * (AV_LOG_VERBOSE - AV_LOG_ERROR: an error becomes a verbose line, a
+ * verbose line is dropped), and the filter's info line says why the
+ * candidate was passed over. What a backend notes on how it runs (pageable
+ * staging memory, portable kernels) it logs to the hosts' note_ctx, the
+ * filter, which is never lowered.
  */
 typedef struct GpumeBackendLog {
     const AVClass   *class;

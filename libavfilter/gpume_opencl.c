@@ -197,7 +197,7 @@ static int try_ptx(GpumeOpenCLContext *s, const char **src, int nb_src, const ch
         return 0;
     if (clBuildProgram(s->program, 1, &dev, opts, NULL, NULL) == CL_SUCCESS)
         return 1;
-    av_log(s->host->log_ctx, AV_LOG_VERBOSE, "inline PTX rejected: portable kernels\n");
+    av_log(s->host->note_ctx, AV_LOG_VERBOSE, "inline PTX rejected: portable kernels\n");
     clReleaseProgram(s->program);
     s->program = NULL;
     return 0;

@@ -44,7 +44,8 @@ typedef int (McfpsExecuteFn)(void *opaque, int (*job)(void *arg, int jobnr, int 
 
 /** What the filter gives a backend at init. */
 typedef struct McfpsHost {
-    void            *log_ctx;
+    void            *log_ctx;     ///< messages (levels lowered while a device=auto candidate starts)
+    void            *note_ctx;    ///< notes on how the backend runs, never lowered (the filter)
     McfpsExecuteFn  *execute;     ///< CPU parallelism (slice threads)
     void            *exec_opaque;
     int              nb_threads;

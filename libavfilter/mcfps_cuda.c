@@ -196,12 +196,12 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
         const int last = f->nb_frame_planes - 1;
         const size_t frame_size = s->plane_offset[last] + (size_t)f->fw[last] * f->fh[last];
         for (int k = 0; k < MCFPS_SLOTS; k++)
-            if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->up[k], frame_size)) < 0)
+            if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->up[k], frame_size)) < 0)
                 goto fail;
-        if ((err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->down, frame_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->check_up,
+        if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->down, frame_size)) < 0 ||
+            (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->check_up,
                                                s->cells * 2 * sizeof(int16_t))) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->log_ctx, cu, &s->fields_up,
+            (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->fields_up,
                                                s->cells * 4 * sizeof(int16_t))) < 0)
             goto fail;
     }

@@ -357,6 +357,7 @@ static int start_backend(AVFilterContext *ctx)
 
     s->host = (GpumeHost) {
         .log_ctx     = &s->backend_log,
+        .note_ctx    = ctx,
         .execute     = ff_gpume_execute_slices,
         .exec_opaque = ctx,
         .nb_threads  = ff_filter_get_nb_threads(ctx),
@@ -745,9 +746,11 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
     if (frame->format == s->in_format && nfc == ofc) {
         if (frame->width == s->params.width && frame->height == s->params.height)
             return 0;
-        av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
-               "restarting estimation\n", s->params.width, s->params.height,
-               frame->width, frame->height);
+        /* no size after a failed set-up: its error was the message */
+        if (s->params.width)
+            av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
+                   "restarting estimation\n", s->params.width, s->params.height,
+                   frame->width, frame->height);
         return 1;
     }
     if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL) && !ofc && !nfc &&
@@ -825,6 +828,15 @@ static void warn_cost(AVFilterContext *ctx)
                (2 * r + 1) * (2 * r + 1) / hme_ops);
 }
 
+/** The number of int options (copy_options()). */
+static int nb_int_options(void)
+{
+    int nb = 0;
+    for (const AVOption *o = gpume_options; o->name; o++)
+        nb += o->type != AV_OPT_TYPE_CONST;
+    return nb;
+}
+
 /** Save (restore = 0) or restore the values of the filter's int options. */
 static void copy_options(GpumeContext *s, int *saved, int restore)
 {
@@ -845,8 +857,9 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
  * current options, after a change of frames (check_frame()), commands or the
  * timeline: the frames held go out with what they have, the backend is set
  * up again (a new range, block size or algorithm may need other buffers and
- * kernels), and the next frame is the first of a new sequence. Options set
- * by a command that the backend cannot use are replaced by the previous ones.
+ * kernels), and the next frame is the first of a new sequence. Options
+ * changed by commands that cannot be set up for these frames are replaced
+ * by the previous ones where those can.
  */
 static int restart(AVFilterContext *ctx, int w, int h)
 {
@@ -858,10 +871,19 @@ static int restart(AVFilterContext *ctx, int w, int h)
         return err;
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts) {
-        av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be used; "
-               "going on with the previous ones\n");
-        copy_options(s, s->saved_opts, 1);
-        err = setup_backend(ctx, w, h);
+        int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
+        copy_options(s, cmd_opts, 0);
+        /* the commands' values, if they changed any, may be what failed */
+        if (memcmp(cmd_opts, s->saved_opts, nb_int_options() * sizeof(*cmd_opts))) {
+            copy_options(s, s->saved_opts, 1);
+            if (setup_backend(ctx, w, h) >= 0) {
+                av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be "
+                       "used; going on with the previous ones\n");
+                err = 0;
+            } else {
+                copy_options(s, cmd_opts, 1); /* the frames' fault, not the commands' */
+            }
+        }
     }
     av_freep(&s->saved_opts);
     return err;
@@ -978,12 +1000,10 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
 {
     GpumeContext *s = ctx->priv;
     int before[FF_ARRAY_ELEMS(gpume_options)] = { 0 }, after[FF_ARRAY_ELEMS(gpume_options)] = { 0 };
-    int nb = 0, err;
+    int err;
 
     if (!s->saved_opts) {
-        for (const AVOption *o = gpume_options; o->name; o++)
-            nb += o->type != AV_OPT_TYPE_CONST;
-        s->saved_opts = av_calloc(nb, sizeof(*s->saved_opts));
+        s->saved_opts = av_calloc(nb_int_options(), sizeof(*s->saved_opts));
         if (!s->saved_opts)
             return AVERROR(ENOMEM);
         copy_options(s, s->saved_opts, 0);
@@ -1000,8 +1020,6 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
     copy_options(s, after, 0);
     if (memcmp(before, after, sizeof(before)))
         s->restart = 1;
-    else if (!s->restart)
-        av_freep(&s->saved_opts);   /* nothing to fall back from */
     return err;
 }
 

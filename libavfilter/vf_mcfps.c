@@ -267,6 +267,7 @@ static int start_backend(AVFilterContext *ctx, int w, int h, int sw_format)
         return err;
     s->host = (McfpsHost) {
         .log_ctx     = &s->backend_log,
+        .note_ctx    = ctx,
         .execute     = ff_gpume_execute_slices,
         .exec_opaque = ctx,
         .nb_threads  = ff_filter_get_nb_threads(ctx),

@@ -25,6 +25,7 @@
  * usage: graphcheck; its last line is "N passed, N failed"
  */
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,9 +37,13 @@
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
+#include "libavutil/opt.h"
 
 #define W      64
 #define H      48
+
+
+
 #define NB_IN  12   ///< input frames at 30 fps
 #define CC_IN  20   ///< caption triplets per input frame (30 fps): 2 of 608, 18 of 708
 #define CC_OUT 10   ///< per output frame (60 fps): 1 of 608, 9 of 708
@@ -238,6 +243,57 @@ static void gpume_after_error(void)
         snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
         check(vectors > 0, msg);
     }
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
+/* a command whose options cannot be set up where the previous ones can
+ * (range=64 out of memory under a limit that range=8 fits): the frames go
+ * on with range=8, which the option shows again */
+static void gpume_command_fallback(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL, *me;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, vectors = 0;
+    int64_t range = 0;
+    char msg[160];
+
+    check(g && out && build(g, &src, &sink, "device=cpu:range=8", NULL) >= 0,
+          "graph buffer -> gpume=range=8 -> buffersink");
+    me = g ? avfilter_graph_get_filter(g, "me") : NULL;
+    for (int n = 0; n < 8 && me && out && src; n++) {
+        AVFrame *f = texture_frame(n, W, H);
+        int err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+
+        av_frame_free(&f);
+        if (n == 3 && err >= 0)
+            err = avfilter_graph_send_command(g, "me", "range", "64", NULL, 0, 0);
+        /* frame 3 restarts: range=64 is refused, range=8 is not */
+        if (n == 3)
+            av_max_alloc(20000);
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            vectors += out->pts >= 3 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            av_frame_unref(out);
+        }
+        if (n == 3)
+            av_max_alloc(INT_MAX);
+        errors += err < 0 && err != AVERROR(EAGAIN);
+    }
+    if (me && out && src && av_buffersrc_close(src, 8, 0) >= 0) {
+        int err;
+        while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
+            vectors += out->pts >= 3 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            av_frame_unref(out);
+        }
+        errors += err != AVERROR_EOF;
+    }
+    if (me)
+        av_opt_get_int(me, "range", AV_OPT_SEARCH_CHILDREN, &range);
+    snprintf(msg, sizeof(msg), "%d errors, %d frames with vectors from frame 3 on (want 4: 3 starts "
+             "a sequence), range=%"PRId64" after",
+             errors, vectors, range);
+    check(errors == 0 && vectors == 4 && range == 8, msg);
     av_frame_free(&out);
     avfilter_graph_free(&g);
 }
@@ -466,6 +522,7 @@ int main(void)
     check(r.err >= 0 && r.nb_out == 2 * NB_IN && r.pts_in_order, msg);
 
     gpume_after_error();
+    gpume_command_fallback();
     mcfps_after_failed_restart();
     mcfps_end_before_zero();
     mcfps_device_change();

@@ -332,14 +332,16 @@ elif ! ldd "$FFMPEG" 2> /dev/null | grep -q 'libOpenCL'; then
     skipped "$q: this ffmpeg has no OpenCL"
 else
     FFENV=$SHIM ff "$q" -loglevel level+info -lavfi "$G2" -f framecrc -
+    rc_info=$rc
     FFENV=$SHIM ff "$q-verbose" -loglevel level+verbose -lavfi "$G2" -f null -
+    rc_verbose=$rc
     FFENV=
     ff "$q-cpu" -lavfi "$SMALL,gpume=dir=bi:device=cpu,mcfps=fps=50:device=cpu" -f framecrc -
     started=$(grep -c 'using the cpu backend (device=auto: .*opencl backend did not start' "$tmp/$q.err")
     if [ "$started" -eq 0 ] && ! grep -q 'opencl backend did not start' "$tmp/$q.err"; then
         skipped "$q: the OpenCL backends were not tried ($(grep -o 'device=auto: .*' "$tmp/$q.err" | head -n 1))"
-    elif [ "$rc" -ne 0 ] || [ "$started" -ne 2 ]; then
-        bad "$q" "exit status $rc, $started of 2 filters on the CPU: $(tailof "$tmp/$q.err" 3)"
+    elif [ "$rc_info" -ne 0 ] || [ "$rc_verbose" -ne 0 ] || [ "$rc" -ne 0 ] || [ "$started" -ne 2 ]; then
+        bad "$q" "exit status $rc_info, $rc_verbose (-v verbose), $rc (device=cpu); $started of 2 filters on the CPU: $(tailof "$tmp/$q.err" 3)"
     elif grep -q '\[\(error\|warning\|fatal\)\]' "$tmp/$q.err"; then
         bad "$q" "$(grep '\[\(error\|warning\|fatal\)\]' "$tmp/$q.err" | head -n 2 | tr '\n' ' ')"
     elif [ "$(grep -c '\[opencl @ [^]]*\] \[verbose\] failed to build an OpenCL program' "$tmp/$q-verbose.err")" -ne 2 ]; then
