@@ -317,6 +317,12 @@ static int is_supported_sw_format(enum AVPixelFormat fmt)
     return 0;
 }
 
+/** w x h frames can carry AVMotionVectors (their positions are 16-bit), whatever the options. */
+static int size_fits(int w, int h)
+{
+    return w <= GPUME_MAX_DIM && h <= GPUME_MAX_DIM;
+}
+
 /** Release the running backend and derive the parameters for w x h frames. */
 static int set_params(AVFilterContext *ctx, int w, int h)
 {
@@ -333,7 +339,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
         .vme_qp = s->vme_qp, .vme_window = s->vme_window,
     };
-    if (w > GPUME_MAX_DIM || h > GPUME_MAX_DIM) {
+    if (!size_fits(w, h)) {
         av_log(ctx, AV_LOG_ERROR, "frame size %dx%d: width and height must be at most %d; "
                "AVMotionVector stores positions as 16-bit integers and a block's source "
                "position (its centre plus the vector) must fit them. Scale or crop the "
@@ -739,14 +745,17 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
     const AVHWFramesContext *nfc = frame->hw_frames_ctx ?
                                    (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
-    char oname[64], nname[64];
+    char oname[64], nname[64], sizes[48] = "";
 
     format_name(oname, sizeof(oname), s->in_format, s->in_frames);
     format_name(nname, sizeof(nname), frame->format, frame->hw_frames_ctx);
+    /* no size after a failed set-up: its error said why */
+    if (s->params.width)
+        snprintf(sizes, sizeof(sizes), " (%dx%d to %dx%d)", s->params.width, s->params.height,
+                 frame->width, frame->height);
     if (frame->format == s->in_format && nfc == ofc) {
         if (frame->width == s->params.width && frame->height == s->params.height)
             return 0;
-        /* no size after a failed set-up: its error was the message */
         if (s->params.width)
             av_log(ctx, AV_LOG_WARNING, "frame size changed from %dx%d to %dx%d; "
                    "restarting estimation\n", s->params.width, s->params.height,
@@ -755,17 +764,15 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
     }
     if (desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL) && !ofc && !nfc &&
         is_supported_sw_format(frame->format)) {
-        av_log(ctx, AV_LOG_WARNING, "pixel format changed from %s to %s (%dx%d to %dx%d); "
-               "restarting estimation\n", oname, nname, s->params.width, s->params.height,
-               frame->width, frame->height);
+        av_log(ctx, AV_LOG_WARNING, "pixel format changed from %s to %s%s; restarting "
+               "estimation\n", oname, nname, sizes);
         s->in_format = frame->format;
         return 1;
     }
     if (frame->format == s->in_format && ofc && nfc &&
         nfc->device_ref->data == ofc->device_ref->data && is_supported_sw_format(nfc->sw_format)) {
-        av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same device "
-               "(%dx%d to %dx%d); restarting estimation\n", oname, nname,
-               s->params.width, s->params.height, frame->width, frame->height);
+        av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same "
+               "device%s; restarting estimation\n", oname, nname, sizes);
         if (av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0)
             return AVERROR(ENOMEM);
         s->hw_device = nfc->device_ref; /* the same device, held by in_frames */
@@ -859,18 +866,20 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
  * up again (a new range, block size or algorithm may need other buffers and
  * kernels), and the next frame is the first of a new sequence. Options
  * changed by commands that cannot be set up for these frames are replaced
- * by the previous ones where those can.
+ * by the previous ones where those can. On failure the restart, or the
+ * choice between the commands' options and those before, is the next
+ * frame's to make again.
  */
 static int restart(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
     int err = flush(ctx);
 
-    s->restart = 0;
     if (err < 0)
-        return err;
+        return err;     /* the restart stays pending */
+    s->restart = 0;
     err = setup_backend(ctx, w, h);
-    if (err < 0 && s->saved_opts) {
+    if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
         copy_options(s, cmd_opts, 0);
         /* the commands' values, if they changed any, may be what failed */
@@ -885,7 +894,9 @@ static int restart(AVFilterContext *ctx, int w, int h)
             }
         }
     }
-    av_freep(&s->saved_opts);
+    /* after a failure the next frame sets up again, from the same choice */
+    if (err >= 0)
+        av_freep(&s->saved_opts);
     return err;
 }
 

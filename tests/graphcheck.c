@@ -247,53 +247,56 @@ static void gpume_after_error(void)
     avfilter_graph_free(&g);
 }
 
-/* a command whose options cannot be set up where the previous ones can
- * (range=64 out of memory under a limit that range=8 fits): the frames go
- * on with range=8, which the option shows again */
-static void gpume_command_fallback(void)
+/* a command (range=64, with frame 3) whose options cannot be set up where
+ * the previous ones can. The largest allocation of the CPU backend at 64x48
+ * is a picture plane with its padding: 9232 bytes at range=8, 47120 at
+ * range=64. Frame 3 fails: big=0, under a limit of 5000 bytes, where the
+ * vectors of the frames before cannot be exported; big=1, 16384 pixels
+ * wide, a size gpume refuses. Either way the command stays pending, and
+ * frame 4, under 20000, fits range=8 only: the frames go on with range=8,
+ * which the option shows again. */
+static void gpume_command_fallback(int big)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL, *me;
     AVFrame *out = av_frame_alloc();
     int errors = 0, vectors = 0;
     int64_t range = 0;
-    char msg[160];
+    char msg[224];
 
     check(g && out && build(g, &src, &sink, "device=cpu:range=8", NULL) >= 0,
           "graph buffer -> gpume=range=8 -> buffersink");
     me = g ? avfilter_graph_get_filter(g, "me") : NULL;
     for (int n = 0; n < 8 && me && out && src; n++) {
-        AVFrame *f = texture_frame(n, W, H);
+        AVFrame *f = texture_frame(n, big && n == 3 ? 16384 : W, H);
         int err = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
 
         av_frame_free(&f);
         if (n == 3 && err >= 0)
             err = avfilter_graph_send_command(g, "me", "range", "64", NULL, 0, 0);
-        /* frame 3 restarts: range=64 is refused, range=8 is not */
-        if (n == 3)
-            av_max_alloc(20000);
+        if ((n == 3 && !big) || n == 4)
+            av_max_alloc(n == 3 ? 5000 : 20000);
         while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
-            vectors += out->pts >= 3 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            vectors += out->pts >= 5 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
             av_frame_unref(out);
         }
-        if (n == 3)
-            av_max_alloc(INT_MAX);
+        av_max_alloc(INT_MAX);
         errors += err < 0 && err != AVERROR(EAGAIN);
     }
     if (me && out && src && av_buffersrc_close(src, 8, 0) >= 0) {
         int err;
         while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
-            vectors += out->pts >= 3 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            vectors += out->pts >= 5 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
             av_frame_unref(out);
         }
         errors += err != AVERROR_EOF;
     }
     if (me)
         av_opt_get_int(me, "range", AV_OPT_SEARCH_CHILDREN, &range);
-    snprintf(msg, sizeof(msg), "%d errors, %d frames with vectors from frame 3 on (want 4: 3 starts "
-             "a sequence), range=%"PRId64" after",
-             errors, vectors, range);
-    check(errors == 0 && vectors == 4 && range == 8, msg);
+    snprintf(msg, sizeof(msg), "frame 3 %s: %d errors (want 1), %d frames with vectors from frame 5 "
+             "on (want 3: 4 starts a sequence), range=%"PRId64" after (want 8)",
+             big ? "too wide" : "out of memory", errors, vectors, range);
+    check(errors == 1 && vectors == 3 && range == 8, msg);
     av_frame_free(&out);
     avfilter_graph_free(&g);
 }
@@ -522,7 +525,8 @@ int main(void)
     check(r.err >= 0 && r.nb_out == 2 * NB_IN && r.pts_in_order, msg);
 
     gpume_after_error();
-    gpume_command_fallback();
+    gpume_command_fallback(0);
+    gpume_command_fallback(1);
     mcfps_after_failed_restart();
     mcfps_end_before_zero();
     mcfps_device_change();

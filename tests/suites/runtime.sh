@@ -117,17 +117,20 @@ if grep -q 'block=32 is larger than ctu=16' "$tmp/cmd-invalid.err"; then
 else
     bad "command-invalid-message" "no error line for the refused command: $(head -n 3 "$tmp/cmd-invalid.err")"
 fi
-# a refused command, then frames of a size gpume refuses: the size is the
-# error, once, and no command is blamed for it
-"$FFMPEG" -nostdin -v warning -f lavfi -i "testsrc2=s=64x48:r=25:d=0.2" \
-    -vf "sendcmd=c='0.04 gpume ctu 16',scale=w='if(gte(n,3),16384,64)':h=16:eval=frame,gpume=device=cpu:algo=full:block=32" \
-    -f null - > "$tmp/cmd-size.err" 2>&1
-if [ "$(grep -c 'frame size 16384x16: width and height must be at most' "$tmp/cmd-size.err")" -eq 1 ] &&
-   ! grep -q 'options set by the last commands' "$tmp/cmd-size.err"; then
-    ok "command-refused-then-size"
-else
-    bad "command-refused-then-size" "$(grep 'gpume' "$tmp/cmd-size.err" | tail -n 3 | tr '\n' ' ')"
-fi
+# a command (refused, or accepted), then frames of a size gpume refuses:
+# the size is the error, once, and no command is blamed for it
+for c in "ctu 16" "range 9"; do
+    n="command-then-refused-size-${c% *}"
+    "$FFMPEG" -nostdin -v warning -f lavfi -i "testsrc2=s=64x48:r=25:d=0.2" \
+        -vf "sendcmd=c='0.04 gpume $c',scale=w='if(gte(n,3),16384,64)':h=16:eval=frame,gpume=device=cpu:algo=full:block=32" \
+        -f null - > "$tmp/$n.err" 2>&1
+    if [ "$(grep -c 'frame size 16384x16: width and height must be at most' "$tmp/$n.err")" -eq 1 ] &&
+       ! grep -q 'options set by the last commands\|changed from 0x0' "$tmp/$n.err"; then
+        ok "$n"
+    else
+        bad "$n" "$(grep 'gpume' "$tmp/$n.err" | tail -n 3 | tr '\n' ' ')"
+    fi
+done
 # a command for an option that cannot change while running is refused
 # (sendcmd shows the reply at the verbose level); lambda is accepted
 "$FFMPEG" -nostdin -v verbose -f lavfi -i "$SRC" \
