@@ -706,11 +706,13 @@ static int flush(AVFilterContext *ctx)
     if (s->pending) {
         AVFrame *frame = s->pending;
         const int64_t n = s->nb_loaded - 1;
+        int ret;
         s->pending = NULL;
+        /* a slot is free after finish_oldest(), even one that failed */
         if (s->nb_inflight > GPUME_MAX_INFLIGHT)
             err = finish_oldest(ctx);
-        if (err >= 0)
-            err = issue(ctx, frame, n, (s->run_dir & GPUME_DIR_FWD) && n > 0, 0);
+        ret = issue(ctx, frame, n, (s->run_dir & GPUME_DIR_FWD) && n > 0, 0);
+        err = err < 0 ? err : ret;
     }
     while (s->nb_inflight > 0) {
         int ret = finish_oldest(ctx);
@@ -909,7 +911,9 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     int err;
 
     err = check_frame(ctx, frame);
-    if (err > 0 || (!err && s->restart))
+    if (err > 0)
+        s->restart = 1;     /* also for the next frame, if this one's restart fails */
+    if (err >= 0 && s->restart)
         err = restart(ctx, frame->width, frame->height);
     if (err < 0)
         goto fail;

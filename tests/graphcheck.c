@@ -301,6 +301,77 @@ static void gpume_command_fallback(int big)
     avfilter_graph_free(&g);
 }
 
+/* a pixel-format change whose restart fails (the frames before it cannot
+ * go out: frame 3 carries a lavfi.gpume.* key of 4000 bytes, whose removal
+ * a limit of 2000 bytes refuses) stays pending: frame 5, of the new format,
+ * starts a sequence (no vectors), and frame 6 has vectors */
+static void gpume_format_restart_kept(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    char key[4001], msg[160];
+    int errors = 0, mv5 = -1, mv6 = -1;
+
+    memset(key, 'x', sizeof(key) - 1);
+    memcpy(key, "lavfi.gpume.", 12);
+    key[sizeof(key) - 1] = 0;
+    check(g && out && build(g, &src, &sink, "device=cpu", NULL) >= 0, "graph buffer -> gpume -> buffersink");
+    for (int n = 0; n < 7 && out && src; n++) {
+        AVFrame *f = texture_frame(n, W, H), *y = n >= 4 ? av_frame_alloc() : NULL;
+        int err = f ? 0 : AVERROR(ENOMEM);
+
+        if (n == 3 && f)
+            err = av_dict_set(&f->metadata, key, "1", 0);
+        if (n >= 4 && err >= 0) {
+            /* the same picture as yuv420p */
+            err = y ? 0 : AVERROR(ENOMEM);
+            if (err >= 0) {
+                y->format = AV_PIX_FMT_YUV420P;
+                y->width  = W;
+                y->height = H;
+                y->pts    = n;
+                err = av_frame_get_buffer(y, 0);
+            }
+            for (int r = 0; err >= 0 && r < H; r++) {
+                memcpy(y->data[0] + r * y->linesize[0], f->data[0] + r * f->linesize[0], W);
+                if (r < H / 2) {
+                    memset(y->data[1] + r * y->linesize[1], 128, W / 2);
+                    memset(y->data[2] + r * y->linesize[2], 128, W / 2);
+                }
+            }
+        }
+        if (err >= 0)
+            err = av_buffersrc_add_frame(src, n >= 4 ? y : f);
+        av_frame_free(&f);
+        av_frame_free(&y);
+        if (n == 4)
+            av_max_alloc(2000);
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            const int mv = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            mv5 = out->pts == 5 ? mv : mv5;
+            mv6 = out->pts == 6 ? mv : mv6;
+            av_frame_unref(out);
+        }
+        av_max_alloc(INT_MAX);
+        errors += err < 0 && err != AVERROR(EAGAIN);
+    }
+    if (out && src && av_buffersrc_close(src, 7, 0) >= 0) {
+        int err;
+        while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
+            const int mv = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            mv5 = out->pts == 5 ? mv : mv5;
+            mv6 = out->pts == 6 ? mv : mv6;
+            av_frame_unref(out);
+        }
+    }
+    snprintf(msg, sizeof(msg), "a format change whose restart failed: %d errors (want 1), frame 5 "
+             "vectors %d (want 0: a new sequence), frame 6 vectors %d (want 1)", errors, mv5, mv6);
+    check(errors == 1 && mv5 == 0 && mv6 == 1, msg);
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
 /* a 4:2:0 frame of w x h at pts, lasting one unit: a level per pts */
 static AVFrame *yuv_frame(int w, int h, int64_t pts)
 {
@@ -527,6 +598,7 @@ int main(void)
     gpume_after_error();
     gpume_command_fallback(0);
     gpume_command_fallback(1);
+    gpume_format_restart_kept();
     mcfps_after_failed_restart();
     mcfps_end_before_zero();
     mcfps_device_change();
