@@ -247,6 +247,41 @@ static void gpume_after_error(void)
     avfilter_graph_free(&g);
 }
 
+/* a 4:2:0 frame of w x h at pts, lasting one unit: a level per pts */
+static AVFrame *yuv_frame(int w, int h, int64_t pts)
+{
+    AVFrame *f = av_frame_alloc();
+
+    if (!f)
+        return NULL;
+    f->format   = AV_PIX_FMT_YUV420P;
+    f->width    = w;
+    f->height   = h;
+    f->pts      = pts;
+    f->duration = 1;
+    if (av_frame_get_buffer(f, 0) < 0) {
+        av_frame_free(&f);
+        return NULL;
+    }
+    for (int p = 0; p < 3; p++)
+        memset(f->data[p], 16 + (pts & 127), f->linesize[p] * (p ? (h + 1) / 2 : h));
+    return f;
+}
+
+/* the sink drained: has_mv[pts] (pts < nb) set to whether the frame of
+ * that pts came with vectors; the error that ended it (EAGAIN, EOF or another) */
+static int drain_mv(AVFilterContext *sink, AVFrame *out, int *has_mv, int nb)
+{
+    int err;
+
+    while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
+        if (out->pts >= 0 && out->pts < nb)
+            has_mv[out->pts] = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+        av_frame_unref(out);
+    }
+    return err;
+}
+
 /* a command (range=64, with frame 3) whose options cannot be set up where
  * the previous ones can. The largest allocation of the CPU backend at 64x48
  * is a picture plane with its padding: 9232 bytes at range=8, 47120 at
@@ -260,7 +295,7 @@ static void gpume_command_fallback(int big)
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL, *me;
     AVFrame *out = av_frame_alloc();
-    int errors = 0, vectors = 0;
+    int errors = 0, vectors = 0, has_mv[8] = { 0 };
     int64_t range = 0;
     char msg[224];
 
@@ -276,21 +311,15 @@ static void gpume_command_fallback(int big)
             err = avfilter_graph_send_command(g, "me", "range", "64", NULL, 0, 0);
         if ((n == 3 && !big) || n == 4)
             av_max_alloc(n == 3 ? 5000 : 20000);
-        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
-            vectors += out->pts >= 5 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-            av_frame_unref(out);
-        }
+        if (err >= 0)
+            err = drain_mv(sink, out, has_mv, 8);
         av_max_alloc(INT_MAX);
-        errors += err < 0 && err != AVERROR(EAGAIN);
+        errors += err != AVERROR(EAGAIN);
     }
-    if (me && out && src && av_buffersrc_close(src, 8, 0) >= 0) {
-        int err;
-        while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
-            vectors += out->pts >= 5 && av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-            av_frame_unref(out);
-        }
-        errors += err != AVERROR_EOF;
-    }
+    if (me && out && src && av_buffersrc_close(src, 8, 0) >= 0)
+        errors += drain_mv(sink, out, has_mv, 8) != AVERROR_EOF;
+    for (int n = 5; n < 8; n++)
+        vectors += has_mv[n];
     if (me)
         av_opt_get_int(me, "range", AV_OPT_SEARCH_CHILDREN, &range);
     snprintf(msg, sizeof(msg), "frame 3 %s: %d errors (want 1), %d frames with vectors from frame 5 "
@@ -311,86 +340,36 @@ static void gpume_format_restart_kept(void)
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
     char key[4001], msg[160];
-    int errors = 0, mv5 = -1, mv6 = -1;
+    int errors = 0, has_mv[7] = { -1, -1, -1, -1, -1, -1, -1 };
 
     memset(key, 'x', sizeof(key) - 1);
     memcpy(key, "lavfi.gpume.", 12);
     key[sizeof(key) - 1] = 0;
     check(g && out && build(g, &src, &sink, "device=cpu", NULL) >= 0, "graph buffer -> gpume -> buffersink");
     for (int n = 0; n < 7 && out && src; n++) {
-        AVFrame *f = texture_frame(n, W, H), *y = n >= 4 ? av_frame_alloc() : NULL;
+        AVFrame *f = n < 4 ? texture_frame(n, W, H) : yuv_frame(W, H, n);
         int err = f ? 0 : AVERROR(ENOMEM);
 
         if (n == 3 && f)
             err = av_dict_set(&f->metadata, key, "1", 0);
-        if (n >= 4 && err >= 0) {
-            /* the same picture as yuv420p */
-            err = y ? 0 : AVERROR(ENOMEM);
-            if (err >= 0) {
-                y->format = AV_PIX_FMT_YUV420P;
-                y->width  = W;
-                y->height = H;
-                y->pts    = n;
-                err = av_frame_get_buffer(y, 0);
-            }
-            for (int r = 0; err >= 0 && r < H; r++) {
-                memcpy(y->data[0] + r * y->linesize[0], f->data[0] + r * f->linesize[0], W);
-                if (r < H / 2) {
-                    memset(y->data[1] + r * y->linesize[1], 128, W / 2);
-                    memset(y->data[2] + r * y->linesize[2], 128, W / 2);
-                }
-            }
-        }
         if (err >= 0)
-            err = av_buffersrc_add_frame(src, n >= 4 ? y : f);
+            err = av_buffersrc_add_frame(src, f);
         av_frame_free(&f);
-        av_frame_free(&y);
         if (n == 4)
             av_max_alloc(2000);
-        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
-            const int mv = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-            mv5 = out->pts == 5 ? mv : mv5;
-            mv6 = out->pts == 6 ? mv : mv6;
-            av_frame_unref(out);
-        }
+        if (err >= 0)
+            err = drain_mv(sink, out, has_mv, 7);
         av_max_alloc(INT_MAX);
-        errors += err < 0 && err != AVERROR(EAGAIN);
+        errors += err != AVERROR(EAGAIN);
     }
-    if (out && src && av_buffersrc_close(src, 7, 0) >= 0) {
-        int err;
-        while ((err = av_buffersink_get_frame(sink, out)) >= 0) {
-            const int mv = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-            mv5 = out->pts == 5 ? mv : mv5;
-            mv6 = out->pts == 6 ? mv : mv6;
-            av_frame_unref(out);
-        }
-    }
+    if (out && src && av_buffersrc_close(src, 7, 0) >= 0)
+        drain_mv(sink, out, has_mv, 7);
     snprintf(msg, sizeof(msg), "a format change whose restart failed: %d errors (want 1), frame 5 "
-             "vectors %d (want 0: a new sequence), frame 6 vectors %d (want 1)", errors, mv5, mv6);
-    check(errors == 1 && mv5 == 0 && mv6 == 1, msg);
+             "vectors %d (want 0: a new sequence), frame 6 vectors %d (want 1)",
+             errors, has_mv[5], has_mv[6]);
+    check(errors == 1 && has_mv[5] == 0 && has_mv[6] == 1, msg);
     av_frame_free(&out);
     avfilter_graph_free(&g);
-}
-
-/* a 4:2:0 frame of w x h at pts, lasting one unit: a level per pts */
-static AVFrame *yuv_frame(int w, int h, int64_t pts)
-{
-    AVFrame *f = av_frame_alloc();
-
-    if (!f)
-        return NULL;
-    f->format   = AV_PIX_FMT_YUV420P;
-    f->width    = w;
-    f->height   = h;
-    f->pts      = pts;
-    f->duration = 1;
-    if (av_frame_get_buffer(f, 0) < 0) {
-        av_frame_free(&f);
-        return NULL;
-    }
-    for (int p = 0; p < 3; p++)
-        memset(f->data[p], 16 + (pts & 127), f->linesize[p] * (p ? (h + 1) / 2 : h));
-    return f;
 }
 
 /* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> mcfps=MCFPS -> buffersink */
