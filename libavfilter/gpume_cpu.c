@@ -402,15 +402,16 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
                                 uint32_t mvc, uint32_t idx, const uint16_t *list, int nb,
                                 uint64_t *best)
 {
-    /* 8x8 blocks filling the CTU: every SAD at once */
-    if (s->p.block == 8 && vw == s->p.ctu && vh == s->p.ctu) {
-        const int cols = s->p.ctu / 8;
+    /* 8x8 blocks over whole blocks of the CTU (all of it but at the
+     * picture's edges): every SAD at once; a block outside costs mvc */
+    if (s->p.block == 8 && !(vw & 15) && !(vh & 7)) {
+        const int cols = vw / 8, rows = vh / 8;
         uint32_t sad[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
 
-        s->dsp.sad8x8_grid(sad, cur, cs, ref, rs, cols, cols);
+        s->dsp.sad8x8_grid(sad, cur, cs, ref, rs, cols, rows);
         for (int i = 0; i < nb; i++) {
-            const int k = list[i];
-            const uint32_t cost = mvc + sad[s->pu[k].t / 2 * cols + s->pu[k].l / 2];
+            const int k = list[i], bx = s->pu[k].l / 2, by = s->pu[k].t / 2;
+            const uint32_t cost = mvc + (bx < cols && by < rows ? sad[by * cols + bx] : 0);
             if (cost < key_limit(best[k], idx))
                 best[k] = gpume_key(cost, idx);
         }

@@ -214,6 +214,13 @@ static uint32_t bilateral_sad16_c(const uint8_t *a, ptrdiff_t a_stride,
     return window_sad(a, a_stride, b, b_stride, w, 16, h, limit);
 }
 
+static uint32_t bilateral_sad_part_c(const uint8_t *a, ptrdiff_t a_stride,
+                                     const uint8_t *b, ptrdiff_t b_stride,
+                                     const int8_t *w, int h, uint32_t limit, int width)
+{
+    return window_sad(a, a_stride, b, b_stride, w, width, h, limit);
+}
+
 /**
  * The n x rows samples of plane p (pw x ph, samples step bytes apart in a
  * row) from sample (x, y) on, each clamped into the plane as mcfps_sample()
@@ -240,11 +247,16 @@ static void copy_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int ste
     }
 }
 
+#if MCFPS_WIN != 16
+#error "cell_sad() takes the windows' width from bilateral_sad16()"
+#endif
+
 /**
  * mcfps_bilateral_sad(): where every sample read lies inside the planes,
  * in place; elsewhere on copies of the footprints clamped into the planes,
  * which give the same samples. A sum that reaches limit may stop there
- * (window_sad()).
+ * (window_sad()). The DSP functions read 17 samples a row, whatever the
+ * window's width.
  */
 static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
                          const uint8_t *a, int sa, const uint8_t *b, int sb,
@@ -260,18 +272,18 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
 
     bilinear_weights(wt, fax, fay);
     bilinear_weights(wt + 4, fbx, fby);
-    if (mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy)) {
+    if (mcfps_window_inside(p, x0, x0 + MCFPS_WIN, y0, y1, oax, oay, dx, dy)) {
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {
-        copy_clamped(ca, MCFPS_WIN + 1, a, sa, 1, p->width, p->height, ax, ay, w + 1, h + 1);
-        copy_clamped(cb, MCFPS_WIN + 1, b, sb, 1, p->width, p->height, bx, by, w + 1, h + 1);
+        copy_clamped(ca, MCFPS_WIN + 1, a, sa, 1, p->width, p->height, ax, ay, MCFPS_WIN + 1, h + 1);
+        copy_clamped(cb, MCFPS_WIN + 1, b, sb, 1, p->width, p->height, bx, by, MCFPS_WIN + 1, h + 1);
         a  = ca;
         b  = cb;
         sa = sb = MCFPS_WIN + 1;
     }
-    return w == 16 ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
-                     window_sad(a, sa, b, sb, wt, w, h, limit);
+    return w == MCFPS_WIN ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
+                            dsp->bilateral_sad_part(a, sa, b, sb, wt, h, limit, w);
 }
 
 void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t *smooth, int j0, int j1)
@@ -589,11 +601,12 @@ static void mix4_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *end
 
 void ff_mcfps_dsp_init(McfpsDSPContext *c)
 {
-    c->bilateral_sad16 = bilateral_sad16_c;
-    c->predict8_8tap   = predict8_8tap_c;
-    c->predict8_4tap   = predict8_4tap_c;
-    c->mix8            = mix8_c;
-    c->mix4            = mix4_c;
+    c->bilateral_sad16    = bilateral_sad16_c;
+    c->bilateral_sad_part = bilateral_sad_part_c;
+    c->predict8_8tap      = predict8_8tap_c;
+    c->predict8_4tap      = predict8_4tap_c;
+    c->mix8               = mix8_c;
+    c->mix4               = mix4_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_mcfps_dsp_init_x86(c);
 #endif

@@ -39,6 +39,15 @@ typedef struct McfpsDSPContext {
                                 const int8_t *w, int h, uint32_t limit);
 
     /**
+     * bilateral_sad16() of the first width samples of each row (1 <= width
+     * <= 16), for windows cut by the picture's edges. Still reads 17 x
+     * (h + 1) samples of each plane.
+     */
+    uint32_t (*bilateral_sad_part)(const uint8_t *a, ptrdiff_t a_stride,
+                                   const uint8_t *b, ptrdiff_t b_stride,
+                                   const int8_t *w, int h, uint32_t limit, int width);
+
+    /**
      * 8-tap prediction of a block 8 samples wide and h high (h <= 8):
      * out[8 y + x] = clip((sum over j of taps[8 + j] * sum over i of
      * taps[i] src(x - 3 + i, y - 3 + j) + 2048) >> 12) into [0, 255].

@@ -25,6 +25,9 @@ SECTION_RODATA 32
 pw_2048: times 16 dw 2048
 pw_255:  times 8 dw 255
 pd_2048: times 4 dd 2048
+; the mask of a row's first n bytes is the 16 bytes from first_bytes + 16 - n on
+first_bytes: times 16 db 0xff
+             times 16 db 0
 ; the pairs of samples (k + t, k + t + 1), k = 0 .. 7, of a row's 15 samples
 ; loaded as bytes 0-7 = samples 0-7 and bytes 8-15 = samples 7-14
 ; the same for 4 taps: bytes 0-7 = samples 0-7, bytes 8-15 = samples 3-10
@@ -67,12 +70,38 @@ SECTION .text
 ; uint32_t ff_mcfps_bilateral_sad16(const uint8_t *a, ptrdiff_t a_stride,
 ;                                   const uint8_t *b, ptrdiff_t b_stride,
 ;                                   const int8_t *w, int h, uint32_t limit)
+; uint32_t ff_mcfps_bilateral_sad_part(const uint8_t *a, ptrdiff_t a_stride,
+;                                      const uint8_t *b, ptrdiff_t b_stride,
+;                                      const int8_t *w, int h, uint32_t limit,
+;                                      int width)
 ;
 ; pmaddubsw weighs pairs of neighbouring samples; the interpolated samples
-; fit bytes, so psadbw sums a row's errors.
+; fit bytes, so psadbw sums a row's errors. The _part version clears the
+; samples from width on in both rows first, so that they add nothing.
 ;------------------------------------------------------------------------------
-INIT_XMM ssse3
-cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, sum
+
+; BILATERAL_MASK mask: the mask of the first width bytes into m<mask>, both
+; lanes; clobbers sumq
+%macro BILATERAL_MASK 1
+    movsxd    widthq, widthd
+    lea         sumq, [first_bytes + 16]
+    sub         sumq, widthq
+%if mmsize == 32
+    vbroadcasti128 m%1, [sumq]
+%else
+    movu         m%1, [sumq]
+%endif
+%endmacro
+
+; BILATERAL_SAD_SSSE3 name, part: the function, the _part version where
+; part is 1
+%macro BILATERAL_SAD_SSSE3 2
+%if %2
+cglobal mcfps_%1, 8, 9, 16, a, astride, b, bstride, w, h, limit, width, sum
+    BILATERAL_MASK 15
+%else
+cglobal mcfps_%1, 7, 8, 15, a, astride, b, bstride, w, h, limit, sum
+%endif
     movq          m9, [wq]
     pshuflw       m6, m9, q0000         ; a's row 0 weights, pairs
     pshuflw       m7, m9, q1111         ; a's row 1
@@ -87,6 +116,10 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
 .row:
     BILINEAR      m0, m1, aq, astrideq, m6, m7
     BILINEAR      m2, m3, bq, bstrideq, m8, m9
+%if %2
+    pand          m0, m15
+    pand          m2, m15
+%endif
     psadbw        m0, m2
     paddq        m11, m0
     pshufd        m1, m11, q1032
@@ -101,6 +134,11 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
 .end:
     mov          eax, sumd
     RET
+%endmacro
+
+INIT_XMM ssse3
+BILATERAL_SAD_SSSE3 bilateral_sad16, 0
+BILATERAL_SAD_SSSE3 bilateral_sad_part, 1
 
 %if HAVE_AVX2_EXTERNAL
 ; BILINEAR2 dst, hi, src, stride, w0, w1: BILINEAR of two rows at once, rows
@@ -157,8 +195,14 @@ cglobal mcfps_bilateral_sad16, 7, 8, 15, a, astride, b, bstride, w, h, limit, su
 ; ff_mcfps_bilateral_sad16 with two rows a step, one in each lane; the sum is
 ; tested against the limit every two rows
 ;------------------------------------------------------------------------------
-INIT_YMM avx2
-cglobal mcfps_bilateral_sad16, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
+; BILATERAL_SAD_AVX2 name, part: as BILATERAL_SAD_SSSE3
+%macro BILATERAL_SAD_AVX2 2
+%if %2
+cglobal mcfps_%1, 8, 9, 15, a, astride, b, bstride, w, h, limit, width, sum
+    BILATERAL_MASK 14
+%else
+cglobal mcfps_%1, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
+%endif
     movq          xm9, [wq]
     vpbroadcastw   m6, xm9              ; a's row 0 weights, pairs
     psrlq         xm9, 16
@@ -175,6 +219,10 @@ cglobal mcfps_bilateral_sad16, 7, 8, 14, a, astride, b, bstride, w, h, limit, su
 .rows:
     BILINEAR2       0, 2, aq, astrideq, m6, m7
     BILINEAR2       1, 3, bq, bstrideq, m8, m9
+%if %2
+    pand           m0, m14
+    pand           m1, m14
+%endif
     psadbw         m0, m1
     paddq         m11, m0
     vextracti128  xm1, m11, 1
@@ -193,6 +241,10 @@ cglobal mcfps_bilateral_sad16, 7, 8, 14, a, astride, b, bstride, w, h, limit, su
     jne .end
     BILINEAR1       0, 2, aq, astrideq, xm6, xm7
     BILINEAR1       1, 3, bq, bstrideq, xm8, xm9
+%if %2
+    pand          xm0, xm14
+    pand          xm1, xm14
+%endif
     psadbw        xm0, xm1
     vextracti128  xm1, m11, 1
     paddq         xm1, xm11
@@ -203,6 +255,11 @@ cglobal mcfps_bilateral_sad16, 7, 8, 14, a, astride, b, bstride, w, h, limit, su
 .end:
     mov           eax, sumd
     RET
+%endmacro
+
+INIT_YMM avx2
+BILATERAL_SAD_AVX2 bilateral_sad16, 0
+BILATERAL_SAD_AVX2 bilateral_sad_part, 1
 %endif
 
 ; VPAIR acc_lo, acc_hi, row, coefficients: add the vertical pair of

@@ -27,6 +27,12 @@
 uint32_t ff_mcfps_bilateral_sad16_ssse3(const uint8_t *a, ptrdiff_t a_stride,
                                         const uint8_t *b, ptrdiff_t b_stride,
                                         const int8_t *w, int h, uint32_t limit);
+uint32_t ff_mcfps_bilateral_sad_part_ssse3(const uint8_t *a, ptrdiff_t a_stride,
+                                           const uint8_t *b, ptrdiff_t b_stride,
+                                           const int8_t *w, int h, uint32_t limit, int width);
+uint32_t ff_mcfps_bilateral_sad_part_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                                          const uint8_t *b, ptrdiff_t b_stride,
+                                          const int8_t *w, int h, uint32_t limit, int width);
 uint32_t ff_mcfps_bilateral_sad16_avx2(const uint8_t *a, ptrdiff_t a_stride,
                                        const uint8_t *b, ptrdiff_t b_stride,
                                        const int8_t *w, int h, uint32_t limit);
@@ -45,13 +51,16 @@ av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
     const int cpu_flags = av_get_cpu_flags();
 
     if (EXTERNAL_SSSE3(cpu_flags)) {
-        c->bilateral_sad16 = ff_mcfps_bilateral_sad16_ssse3;
+        c->bilateral_sad16    = ff_mcfps_bilateral_sad16_ssse3;
+        c->bilateral_sad_part = ff_mcfps_bilateral_sad_part_ssse3;
         c->predict8_8tap   = ff_mcfps_predict8_8tap_ssse3;
         c->predict8_4tap   = ff_mcfps_predict8_4tap_ssse3;
         c->mix8            = ff_mcfps_mix8_ssse3;
         c->mix4            = ff_mcfps_mix4_ssse3;
     }
-    if (EXTERNAL_AVX2_FAST(cpu_flags))
-        c->bilateral_sad16 = ff_mcfps_bilateral_sad16_avx2;
+    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
+        c->bilateral_sad16    = ff_mcfps_bilateral_sad16_avx2;
+        c->bilateral_sad_part = ff_mcfps_bilateral_sad_part_avx2;
+    }
 #endif
 }

@@ -33,6 +33,44 @@ static void fill(uint8_t *buf, int size, int extremes)
         buf[i] = extremes ? (rnd() & 1) * 255 : rnd();
 }
 
+/* the weights of probe i's quarter-pel fractions of both ends, as a probe has them */
+static void probe_weights(int8_t *w, int i)
+{
+    const int fax = i & 3, fay = i >> 2 & 3, fbx = i >> 4 & 3, fby = i >> 6;
+
+    w[0] = (4 - fax) * (4 - fay);
+    w[1] = fax * (4 - fay);
+    w[2] = (4 - fax) * fay;
+    w[3] = fax * fay;
+    w[4] = (4 - fbx) * (4 - fby);
+    w[5] = fbx * (4 - fby);
+    w[6] = (4 - fbx) * fby;
+    w[7] = fbx * fby;
+}
+
+/* call_ref() and call_new() of probe i with limit, then with a limit that
+ * the sum reaches, where any value of at least the limit will do; args:
+ * what follows the limit */
+#define CHECK_BILATERAL(i, ...)                                             \
+    do {                                                                    \
+        const int h = 1 + (i) % 16;                                         \
+        uint32_t limit = UINT32_MAX, r, n;                                  \
+        int8_t w[8];                                                        \
+                                                                            \
+        probe_weights(w, i);                                                \
+        fill(a, ROWS * STRIDE, (i) % 5 == 0);                               \
+        fill(b, ROWS * STRIDE, (i) % 5 == 0);                               \
+        r = call_ref(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
+        n = call_new(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
+        if (r != n)                                                         \
+            fail();                                                         \
+        limit = 1 + rnd() % (r + 1);                                        \
+        r = call_ref(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
+        n = call_new(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
+        if (r < limit ? n != r : n < limit)                                 \
+            fail();                                                         \
+    } while (0)
+
 static void check_bilateral_sad16(const McfpsDSPContext *c)
 {
     LOCAL_ALIGNED_16(uint8_t, a, [ROWS * STRIDE]);
@@ -40,35 +78,27 @@ static void check_bilateral_sad16(const McfpsDSPContext *c)
     /* the weights of fractions (2, 2) in a and (1, 1) in b */
     static const int8_t bench_w[8] = { 4, 4, 4, 4, 9, 3, 3, 1 };
 
-    declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride,
-                 const uint8_t *b, ptrdiff_t b_stride,
-                 const int8_t *w, int h, uint32_t limit);
+    {
+        declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride,
+                     const uint8_t *b, ptrdiff_t b_stride,
+                     const int8_t *w, int h, uint32_t limit);
 
-    if (check_func(c->bilateral_sad16, "mcfps_bilateral_sad16")) {
-        for (int i = 0; i < 256; i++) {
-            /* the quarter-pel fractions of both ends, as a probe has them */
-            const int fax = i & 3, fay = i >> 2 & 3, fbx = i >> 4 & 3, fby = i >> 6;
-            const int8_t w[8] = {
-                (4 - fax) * (4 - fay), fax * (4 - fay), (4 - fax) * fay, fax * fay,
-                (4 - fbx) * (4 - fby), fbx * (4 - fby), (4 - fbx) * fby, fbx * fby,
-            };
-            const int h = 1 + i % 16;
-            uint32_t limit = UINT32_MAX, r, n;
-
-            fill(a, ROWS * STRIDE, i % 5 == 0);
-            fill(b, ROWS * STRIDE, i % 5 == 0);
-            r = call_ref(a, STRIDE, b, STRIDE, w, h, limit);
-            n = call_new(a, STRIDE, b, STRIDE, w, h, limit);
-            if (r != n)
-                fail();
-            /* a limit reached: any value of at least the limit will do */
-            limit = 1 + rnd() % (r + 1);
-            r = call_ref(a, STRIDE, b, STRIDE, w, h, limit);
-            n = call_new(a, STRIDE, b, STRIDE, w, h, limit);
-            if (r < limit ? n != r : n < limit)
-                fail();
+        if (check_func(c->bilateral_sad16, "mcfps_bilateral_sad16")) {
+            for (int i = 0; i < 256; i++)
+                CHECK_BILATERAL(i, );
+            bench_new(a, STRIDE, b, STRIDE, bench_w, 16, UINT32_MAX);
         }
-        bench_new(a, STRIDE, b, STRIDE, bench_w, 16, UINT32_MAX);
+    }
+    {
+        declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride,
+                     const uint8_t *b, ptrdiff_t b_stride,
+                     const int8_t *w, int h, uint32_t limit, int width);
+
+        if (check_func(c->bilateral_sad_part, "mcfps_bilateral_sad_part")) {
+            for (int i = 0; i < 256; i++)
+                CHECK_BILATERAL(i, , 1 + i * 7 % 16);
+            bench_new(a, STRIDE, b, STRIDE, bench_w, 16, UINT32_MAX, 12);
+        }
     }
     report("bilateral_sad16");
 }
