@@ -976,12 +976,15 @@ static int activate(AVFilterContext *ctx)
             /* outside the timeline: the frames held go out first (the last
              * one without backward vectors, as at the end of the stream),
              * then this one's pixels untouched, without vectors (also none
-             * of an earlier gpume); estimation starts afresh at the next
-             * enabled frame */
+             * of an earlier gpume) and marked as left out, so that a
+             * consumer tells it from a stream that never had vectors;
+             * estimation starts afresh at the next enabled frame */
             ret = flush(ctx);
             s->restart = 1;
             if (ret >= 0)
                 ret = remove_stale_properties(frame);
+            if (ret >= 0)
+                ret = av_dict_set(&frame->metadata, "lavfi.gpume.disabled", "1", 0);
             if (ret < 0) {
                 av_frame_free(&frame);
                 return ret;

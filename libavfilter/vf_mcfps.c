@@ -806,8 +806,10 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
         if (s->mode != MCFPS_MODE_MC)
             return 0;
         /* once vectors came, a pair without (gpume's timeline, a decoder's
-         * key frame) is one the producer left out: its average */
-        if (s->seen_vectors) {
+         * key frame) is one the producer left out: its average; so is one
+         * of a frame gpume's timeline left out, from the start on */
+        if (s->seen_vectors || av_dict_get(a->metadata, "lavfi.gpume.disabled", NULL, 0) ||
+            av_dict_get(b->metadata, "lavfi.gpume.disabled", NULL, 0)) {
             av_log(ctx, s->nb_blended ? AV_LOG_VERBOSE : AV_LOG_WARNING,
                    "no motion vectors between the frames at %s and %s: their average\n",
                    av_ts2timestr(a->pts, &ctx->inputs[0]->time_base),

@@ -290,6 +290,22 @@ if [ "$n" -ne 1 ]; then
 else
     ok no-vectors-later-warning
 fi
+# frames gpume's timeline leaves out carry lavfi.gpume.disabled, so that the
+# pairs of them are blended from the start on: with gpume off for input
+# frames 0 to 3, output frames 0 to 8 are those of mode=blend, one warning
+# says so, and later pairs are motion-compensated (some frame differs from
+# the blend's)
+frames no-vectors-first "$SRC,gpume=device=cpu:dir=bi:enable='gte(n,4)',mcfps=fps=50" 20
+ff no-vectors-first-blend -f lavfi -i "$SRC,mcfps=fps=50:mode=blend" -f framecrc -
+crcs() { grep -v '^#' "$1" | awk -F, -v a="$2" -v b="$3" 'NR > a && NR <= b { print $6 }'; }
+n=$(grep -c "no motion vectors between" "$tmp/no-vectors-first.err")
+if [ "$(crcs "$tmp/no-vectors-first.out" 0 9)" != "$(crcs "$tmp/no-vectors-first-blend.out" 0 9)" ] ||
+   [ "$(crcs "$tmp/no-vectors-first.out" 9 20)" = "$(crcs "$tmp/no-vectors-first-blend.out" 9 20)" ] ||
+   [ "$n" -ne 1 ]; then
+    bad no-vectors-first-blend "$n warnings, or frames 0 to 8 not the blend's, or all later ones: $(tailof "$tmp/no-vectors-first.err")"
+else
+    ok no-vectors-first-blend
+fi
 # vectors of frames of another size (scaled after gpume): one warning that
 # says so; gpume right before mcfps: none
 ff vectors-elsewhere -f lavfi -i "$SRC" -vf "gpume=device=cpu:dir=bi,scale=40:24,mcfps=fps=50" -f null -

@@ -64,6 +64,17 @@ done
 # frames outside the timeline carry no vectors, not even an earlier gpume's
 hashes tl-stale "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',$DRAW"
 same "timeline-no-stale-vectors" "tl-fwd-want" "tl-stale"
+# the frames outside the timeline, and only they, carry lavfi.gpume.disabled
+# (an earlier gpume's keys are removed, this one is set)
+"$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" \
+    -vf "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',metadata=print:file=-" \
+    -f null - > "$tmp/tl-keys.txt" 2> "$tmp/tl-keys.err"
+got=$(awk '/^frame:/ { n = $1; sub(/frame:/, "", n) } /lavfi.gpume.disabled=1/ { printf "%d ", n }' "$tmp/tl-keys.txt")
+if [ "$got" = "0 1 2 3 4 13 14 15 16 17 18 19 " ] && grep -q "lavfi.gpume.mean_sad" "$tmp/tl-keys.txt"; then
+    ok "timeline-disabled-key"
+else
+    bad "timeline-disabled-key" "frames with lavfi.gpume.disabled: ${got:-none}"
+fi
 # t-based expression, as the docs write it
 hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
 same "timeline-t" "tl-fwd-want" "tl-t"
