@@ -121,7 +121,7 @@ $(FATE_TARGETS:%=%-ref): ffmpeg clips
 # H.264 (libx264) with the input's audio in AAC; the minimal build has
 # neither, and writes MPEG-4 Part 2 without audio
 DEMO_CODECS = $(if $(filter yes,$(MINIMAL)),-an -c:v mpeg4 -q:v 3,-c:v libx264 -crf 20 -preset fast -c:a aac -b:a 128k)
-demo: ffmpeg clips
+demo: ffmpeg clips phone-clip
 	$(FFMPEG) -nostdin -y -i $(DEMO_INPUT) -vf $(DEMO_FILTER) $(DEMO_CODECS) $(DEMO_OUTPUT)
 	$(SHELL) tools/frc-demo.sh $(FFMPEG) $(DEMO_INPUT) mcfps-demo
 
