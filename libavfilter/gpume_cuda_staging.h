@@ -40,8 +40,8 @@ typedef struct GpumeCudaStaging {
 
 /**
  * Allocate size bytes of page-locked memory in the current context, or
- * pageable memory where the driver does not provide it (logged once at
- * verbose level). Returns 0 or AVERROR(ENOMEM).
+ * pageable memory where the driver does not provide it (logged at verbose
+ * level, once for each buffer). Returns 0 or AVERROR(ENOMEM).
  */
 int ff_gpume_cuda_staging_alloc(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
                                 size_t size);

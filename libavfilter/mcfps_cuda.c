@@ -303,6 +303,11 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
             err = wait_for(s, s->stream, s->hwctx->stream);
         for (int k = 0; k < s->f.nb_frame_planes && err >= 0; k++)
             s->pic[slot][k] = (McfpsCudaPlane) { (CUdeviceptr)frame->data[k], frame->linesize[k] };
+        /* a slot that failed to load holds nothing (no read was queued) */
+        if (err < 0) {
+            av_frame_unref(s->held[slot]);
+            memset(s->pic[slot], 0, sizeof(s->pic[slot]));
+        }
         goto end;
     }
     /* staged, so that the copies neither wait for the stream nor make the

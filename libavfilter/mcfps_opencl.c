@@ -222,9 +222,14 @@ static int transfer_plane(McfpsOpenCLContext *s, cl_mem m, int i, const AVFrame 
                 cle = clEnqueueWriteBuffer(s->queue, m, CL_FALSE, (size_t)y * w, w, row, 0, NULL, NULL);
             else
                 cle = clEnqueueReadBuffer(s->queue, m, CL_FALSE, (size_t)y * w, w, row, 0, NULL, NULL);
-            CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to transfer plane %d: %d\n", i, cle);
+            if (cle != CL_SUCCESS)
+                break;
         }
-        cle = clFinish(s->queue);
+        /* the rows enqueued so far are done before the caller may free the frame */
+        if (cle == CL_SUCCESS)
+            cle = clFinish(s->queue);
+        else
+            clFinish(s->queue);
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to transfer plane %d: %d\n", i, cle);
     }
 fail:

@@ -56,6 +56,7 @@ enum GpumeDevice {
 typedef struct GpumeInflight {
     AVFrame *frame;
     int fwd, bwd;               ///< which estimates were issued
+    int restarted;              ///< the first frame after a restart (no vectors into the one before)
     int id;                     ///< result slot of direction d: 2 * id + d
     GpumeResult res[2];         ///< [0] forward, [1] backward
 } GpumeInflight;
@@ -69,7 +70,6 @@ typedef struct GpumeContext {
     int dir, device, gpu_index;
 
     int active_device;          ///< device type in use (gpume_device.h)
-    AVBufferRef *hw_device;     ///< the input frames' device, or NULL (not owned)
     AVBufferRef *device_ref;    ///< the device in use, NULL for the CPU (owned)
     enum AVPixelFormat in_format; ///< format of the frames being estimated
     AVBufferRef *in_frames;     ///< their hardware frames context, if any
@@ -99,6 +99,7 @@ typedef struct GpumeContext {
 
     /* timeline and runtime commands (process_command) */
     int restart;                ///< start estimation afresh before the next frame
+    int restarted;              ///< a restart was made: the sequences' first frames are marked
     int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
 
@@ -165,7 +166,7 @@ static const AVOption gpume_options[] = {
         CONST("bi",  "both, one frame of delay", GPUME_DIR_BI, "dir"),
     { "device", "where the vectors are computed", OFFSET(device), AV_OPT_TYPE_INT,
       { .i64 = DEVICE_AUTO }, DEVICE_AUTO, DEVICE_OPENCL, FLAGS, .unit = "device" },
-        CONST("auto",   "the graph's device, else the first that works of cuda, an OpenCL GPU, cpu", DEVICE_AUTO, "device"),
+        CONST("auto",   "the input frames' or graph's device, else the first that works of cuda, an OpenCL GPU, cpu", DEVICE_AUTO, "device"),
         CONST("cpu",    "CPU reference, slice threaded", DEVICE_CPU, "device"),
         CONST("cuda",   "CUDA", DEVICE_CUDA, "device"),
         CONST("opencl", "OpenCL", DEVICE_OPENCL, "device"),
@@ -464,7 +465,6 @@ static int config_input(AVFilterLink *inlink)
     if (err < 0)
         return err;
     s->in_format = inlink->format;
-    s->hw_device = desc->flags & AV_PIX_FMT_FLAG_HWACCEL ? plan.given : NULL;
     if (av_buffer_replace(&s->in_frames, l->hw_frames_ctx) < 0)
         return AVERROR(ENOMEM);
     err = set_params(ctx, inlink->w, inlink->h);
@@ -596,16 +596,21 @@ static int issue(AVFilterContext *ctx, AVFrame *frame, int64_t n, int fwd, int b
     GpumeInflight *in = &s->inflight[s->nb_inflight];
     int err = 0;
 
-    in->frame = frame;
-    in->fwd   = fwd;
-    in->bwd   = bwd;
+    in->frame     = frame;
+    in->fwd       = 0;
+    in->bwd       = 0;
+    in->restarted = !n && s->restarted;
     s->nb_inflight++;
-    if (fwd)
+    /* an estimate issued is waited for, also when the other one failed
+     * (its result slot must be freed); the frame goes out in any case */
+    if (fwd) {
         err = issue_dir(s, in, n, 0);
-    if (err >= 0 && bwd)
+        in->fwd = err >= 0;
+    }
+    if (err >= 0 && bwd) {
         err = issue_dir(s, in, n, 1);
-    if (err < 0)
-        in->fwd = in->bwd = 0; /* nothing to wait for; the frame still goes out */
+        in->bwd = err >= 0;
+    }
     return err;
 }
 
@@ -629,7 +634,7 @@ static int finish_oldest(AVFilterContext *ctx)
     GpumeResult res[2] = { in.res[0], in.res[1] }; /* or the backend's read-back */
     AVFrame *frame = in.frame;
     uint64_t sad_sum = 0, bad_area = 0, sad_bwd = 0, bad_bwd = 0;
-    int err = 0, n[2] = { 0, 0 };
+    int err = 0, wait_err = 0, n[2] = { 0, 0 };
 
     /* keep the result buffers and slots, move the frame out */
     memmove(&s->inflight[0], &s->inflight[1], (FF_ARRAY_ELEMS(s->inflight) - 1) * sizeof(in));
@@ -637,20 +642,27 @@ static int finish_oldest(AVFilterContext *ctx)
     s->inflight[FF_ARRAY_ELEMS(s->inflight) - 1].frame = NULL;
     s->nb_inflight--;
 
+    /* both directions are waited for, so that both result slots are free
+     * again; after a failure the frame goes out without vectors, as after
+     * a failed issue(), and the error is returned */
     if (!s->backend->wait) {
-        err = s->backend->sync(s->backend_priv);
+        wait_err = s->backend->sync(s->backend_priv);
     } else {
         if (in.fwd)
-            err = s->backend->wait(s->backend_priv, 2 * in.id, &res[0]);
-        if (err >= 0 && in.bwd)
+            wait_err = s->backend->wait(s->backend_priv, 2 * in.id, &res[0]);
+        if (in.bwd) {
             err = s->backend->wait(s->backend_priv, 2 * in.id + 1, &res[1]);
+            wait_err = wait_err < 0 ? wait_err : err;
+        }
     }
-    if (err < 0)
-        goto fail;
+    if (wait_err < 0)
+        in.fwd = in.bwd = 0;
 
     /* nothing of an earlier gpume (or of the decoder) survives that the
      * vectors of this frame do not back */
     err = remove_stale_properties(frame);
+    if (err >= 0 && in.restarted)
+        err = av_dict_set(&frame->metadata, "lavfi.gpume.restart", "1", 0);
     if (err < 0)
         goto fail;
     if (in.fwd)
@@ -691,7 +703,8 @@ static int finish_oldest(AVFilterContext *ctx)
         if (err < 0)
             goto fail;
     }
-    return ff_filter_frame(ctx->outputs[0], frame);
+    err = ff_filter_frame(ctx->outputs[0], frame);
+    return wait_err < 0 ? wait_err : err;
 fail:
     av_frame_free(&frame);
     return err;
@@ -777,7 +790,6 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
                "device%s; restarting estimation\n", oname, nname, sizes);
         if (av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0)
             return AVERROR(ENOMEM);
-        s->hw_device = nfc->device_ref; /* the same device, held by in_frames */
         return 1;
     }
     av_log(ctx, AV_LOG_ERROR, "a %s frame followed %s frames%s; "
@@ -879,7 +891,8 @@ static int restart(AVFilterContext *ctx, int w, int h)
 
     if (err < 0)
         return err;     /* the restart stays pending */
-    s->restart = 0;
+    s->restart   = 0;
+    s->restarted = 1;
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];

@@ -364,13 +364,23 @@ static av_cold void uninit(AVFilterContext *ctx)
 
 static const char *const rate_var_names[] = { "source_fps", "ntsc", "pal", "film", "ntsc_film", NULL };
 
+/** Whether str is an integer or a fraction of two, in decimal digits ("60", "60000/1001"). */
+static int is_fraction(const char *str)
+{
+    const size_t n = strspn(str, "0123456789");
+
+    return n && (!str[n] || (str[n] == '/' && str[n + 1] &&
+                             strspn(str + n + 1, "0123456789") == strlen(str + n + 1)));
+}
+
 /**
- * The output rate: FFmpeg's rate syntax (60, 60000/1001, ntsc), else an
- * expression evaluated as the fps filter evaluates it (its constants, the
- * same rounding to a fraction), so that the two filters give the same rate
- * for the same name, fraction or expression. A decimal is a rate rounded to
- * a denominator of at most 1001000 (23.976 is 2997/125, 24.000001 is 24),
- * where fps keeps a fraction whose numerator mcfps's fine time could not hold.
+ * The output rate: an integer or a fraction as it is, a rate name (ntsc) or
+ * a decimal as FFmpeg's rate syntax reads it, else an expression evaluated
+ * as the fps filter evaluates it (its constants, the same rounding to a
+ * fraction), so that the two filters give the same rate for the same name,
+ * fraction or expression. A decimal is a rate rounded to a denominator of
+ * at most 1001000 (23.976 is 2997/125, 24.000001 is 24), where fps keeps a
+ * fraction whose numerator mcfps's fine time could not hold.
  */
 static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate)
 {
@@ -379,7 +389,14 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
     double res;
     int err;
 
-    if (av_parse_video_rate(rate, s->fps_str) < 0) {
+    /* av_parse_video_rate() would round a fraction to terms of at most 1001000 */
+    if (is_fraction(s->fps_str)) {
+        err = av_parse_ratio(rate, s->fps_str, INT_MAX, 0, ctx);
+        if (err < 0) {
+            av_log(ctx, AV_LOG_ERROR, "fps=%s: not a rate\n", s->fps_str);
+            return err;
+        }
+    } else if (av_parse_video_rate(rate, s->fps_str) < 0) {
         err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
                                      NULL, NULL, NULL, NULL, NULL, 0, ctx);
         if (err < 0) {
@@ -482,6 +499,17 @@ static int64_t fine_time(AVFilterContext *ctx, int64_t pts)
     return t < -MCFPS_MAX_T || t > MCFPS_MAX_T ? AV_NOPTS_VALUE : t;
 }
 
+/** Free out after a failure; rendered: not while the backend may still write it. */
+static void discard_frame(AVFilterContext *ctx, AVFrame **out, int rendered)
+{
+    McfpsContext *s = ctx->priv;
+
+    /* the caller returns its own error: finish()'s would add nothing */
+    if (rendered && s->backend->finish)
+        s->backend->finish(s->backend_priv);
+    av_frame_free(out);
+}
+
 /**
  * Send out, after the frames queued before it. rendered: render() wrote
  * it and the backend may still be writing it; then it waits in the queue.
@@ -496,7 +524,7 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     if (s->nb_queued == MCFPS_QUEUE)
         err = flush_queue(ctx);
     if (err < 0) {
-        av_frame_free(&out);
+        discard_frame(ctx, &out, rendered);
         return err;
     }
     s->queue[s->nb_queued++] = out;
@@ -535,7 +563,7 @@ static int hold_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     const int err = release_pending(ctx, 1);
 
     if (err < 0) {
-        av_frame_free(&out);
+        discard_frame(ctx, &out, rendered);
         return err;
     }
     s->pending          = out;
@@ -564,21 +592,31 @@ static int frame_sw_format(const AVFrame *frame)
                                   frame->format;
 }
 
-/** Whether frame's pixels are where mcfps runs: in memory, or on its device. */
+/**
+ * Whether frame's pixels are where mcfps runs: in memory, or hardware
+ * frames of its device (the CPU backend reads none).
+ */
 static int same_device(const McfpsContext *s, const AVFrame *frame)
 {
     const AVHWFramesContext *hwfc = frame->hw_frames_ctx ?
                                     (const AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
-    return !hwfc || !s->device_ref || hwfc->device_ref->data == s->device_ref->data;
+    return !hwfc || (s->device_ref && hwfc->device_ref->data == s->device_ref->data);
 }
 
 /** 0 for a frame where mcfps runs, else an error for it (as gpume refuses such frames). */
 static int check_device(AVFilterContext *ctx, const AVFrame *frame)
 {
-    if (same_device(ctx->priv, frame))
+    const McfpsContext *s = ctx->priv;
+
+    if (same_device(s, frame))
         return 0;
-    av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
-           "a change of device needs a new filter graph\n");
+    if (!s->device_ref)
+        av_log(ctx, AV_LOG_ERROR, "%s frames on the cpu backend, which reads frames in memory: "
+               "a change to hardware frames needs a new filter graph (or hwdownload before mcfps)\n",
+               av_get_pix_fmt_name(frame->format));
+    else
+        av_log(ctx, AV_LOG_ERROR, "hardware frames of another device than the one mcfps runs on: "
+               "a change of device needs a new filter graph\n");
     return AVERROR(EINVAL);
 }
 
@@ -807,9 +845,11 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
             return 0;
         /* once vectors came, a pair without (gpume's timeline, a decoder's
          * key frame) is one the producer left out: its average; so is one
-         * of a frame gpume's timeline left out, from the start on */
+         * that gpume marks as such from the start on (a frame its timeline
+         * left out, or B first after a restart) */
         if (s->seen_vectors || av_dict_get(a->metadata, "lavfi.gpume.disabled", NULL, 0) ||
-            av_dict_get(b->metadata, "lavfi.gpume.disabled", NULL, 0)) {
+            av_dict_get(b->metadata, "lavfi.gpume.disabled", NULL, 0) ||
+            av_dict_get(b->metadata, "lavfi.gpume.restart", NULL, 0)) {
             av_log(ctx, s->nb_blended ? AV_LOG_VERBOSE : AV_LOG_WARNING,
                    "no motion vectors between the frames at %s and %s: their average\n",
                    av_ts2timestr(a->pts, &ctx->inputs[0]->time_base),
@@ -1053,8 +1093,11 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     s->prev_valid = 0;
     s->pair_mean_sad = -1;
     err = load_frame(ctx, s->slot_a, frame);
-    if (err < 0)
+    if (err < 0) {
+        /* no run: the next frame starts one */
+        av_frame_free(&s->a);
         return err;
+    }
     /* ticks in a gap before a new run have nothing to show */
     s->next    = s->started ? FFMAX(s->next, first) : first;
     s->started = 1;

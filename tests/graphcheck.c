@@ -20,9 +20,17 @@
  *    the next frame of that size sets up again.
  *  - mcfps's end from the last frame's duration at negative timestamps.
  *  - mcfps on hardware frames that move to another device (two OpenCL
- *    devices, where there is one): refused with an error.
+ *    devices, where there is one), and on the CPU backend given OpenCL
+ *    frames mid-stream: refused with an error, none read as pixels.
+ *  - with "graphcheck opencl-wait" (run with tests/clshim.c's CLSHIM_FAIL
+ *    failing one clWaitForEvents): gpume on OpenCL after a failed wait
+ *    loses no frame, and estimates again.
+ *  - with "graphcheck opencl-load" (CLSHIM_FAIL failing frame 0's first
+ *    clEnqueueWriteBufferRect): mcfps on OpenCL after a frame it could not
+ *    load gives what it gives without that frame.
  *
- * usage: graphcheck; its last line is "N passed, N failed"
+ * usage: graphcheck [opencl-wait|opencl-load]; its last line is
+ * "N passed, N failed"
  */
 
 #include <inttypes.h>
@@ -545,11 +553,171 @@ end:
     }
 }
 
-int main(void)
+/* OpenCL frames of 64x48 pushed into mcfps on the CPU backend after four
+ * software frames, then the end: refused with an error, and no hardware
+ * frame comes out of the software link (the ticks to the end repeat the
+ * last software frame) */
+static void mcfps_hw_on_cpu(void)
+{
+    AVBufferRef *dev = NULL, *fr = opencl_frames(&dev);
+    AVFilterGraph *g = NULL;
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int r = -1, refused = 0, nb = 0, hw = 0, err = 0;
+    char msg[160];
+
+    if (!fr) {
+        printf("skipped: mcfps on the CPU given OpenCL frames (no OpenCL device)\n");
+        goto end;
+    }
+    g = avfilter_graph_alloc();
+    r = build_mcfps(g, &src, &sink, NULL, "fps=50:mode=blend:device=cpu");
+    check(r >= 0 && out, "graph buffer -> mcfps=mode=blend:device=cpu -> buffersink");
+    for (int n = 0; n <= 8 && r >= 0 && out; n++) {
+        if (n < 8) {
+            AVFrame *f = yuv_frame(64, 48, n), *up = n >= 4 ? av_frame_alloc() : NULL;
+            err = f ? 0 : AVERROR(ENOMEM);
+            if (up && err >= 0)
+                err = av_hwframe_get_buffer(fr, up, 0);
+            if (up && err >= 0)
+                err = av_hwframe_transfer_data(up, f, 0);
+            if (up && err >= 0) {
+                up->pts      = n;
+                up->duration = 1;
+            }
+            if (err >= 0)
+                err = av_buffersrc_add_frame(src, up ? up : f);
+            av_frame_free(&f);
+            av_frame_free(&up);
+        } else {
+            err = av_buffersrc_close(src, 8, 0);
+        }
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            nb++;
+            hw += out->format != AV_PIX_FMT_YUV420P;
+            av_frame_unref(out);
+        }
+        refused += err == AVERROR(EINVAL);
+    }
+    snprintf(msg, sizeof(msg), "OpenCL frames on the cpu backend: %d refused, %d frames out "
+             "(want 16: frame 3 to the end at 8/25 s), %d of them not yuv420p", refused, nb, hw);
+    check(refused >= 1 && nb == 16 && !hw, msg);
+end:
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+    av_buffer_unref(&fr);
+    av_buffer_unref(&dev);
+}
+
+/* gpume=device=opencl:dir=bi on 16 frames, one wait of which fails: one
+ * error, all 16 frames out, and the last ones (from the second sequence
+ * on) with vectors */
+static void gpume_wait_failure(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, nb_out = 0, has_mv[16] = { 0 }, err = 0, vectors = 0;
+    char msg[160];
+
+    if (!g || !out || build(g, &src, &sink, "device=opencl:dir=bi", NULL) < 0) {
+        printf("skipped: gpume after a failed OpenCL wait (no OpenCL device)\n");
+        goto end;
+    }
+    for (int n = 0; n <= 16; n++) {
+        AVFrame *f = n < 16 ? texture_frame(n, W, H) : NULL;
+        err = n == 16 ? av_buffersrc_close(src, 16, 0) :
+              f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            nb_out++;
+            if (out->pts >= 0 && out->pts < 16)
+                has_mv[out->pts] = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            av_frame_unref(out);
+        }
+        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
+    }
+    for (int n = 12; n < 16; n++)
+        vectors += has_mv[n];
+    snprintf(msg, sizeof(msg), "a failed OpenCL wait: %d errors (want 1), %d frames out (want 16), "
+             "%d of the last 4 with vectors (want 4)", errors, nb_out, vectors);
+    check(errors == 1 && nb_out == 16 && vectors == 4, msg);
+end:
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
+/* mcfps=device=DEVICE:mode=blend at 50 fps on yuv_frame()s first .. 7 and
+ * the end: the output frames' pts and bytes into sum[pts] (pts < 16), one
+ * error counted per step that fails */
+static int blend_run(const char *device, int first, uint32_t *sum, int *errors)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    char opts[64];
+    int nb = 0, err;
+
+    snprintf(opts, sizeof(opts), "fps=50:mode=blend:device=%s", device);
+    err = g && out ? build_mcfps(g, &src, &sink, NULL, opts) : AVERROR(ENOMEM);
+    for (int n = first; n <= 8 && err >= 0; n++) {
+        AVFrame *f = n < 8 ? yuv_frame(64, 48, n) : NULL;
+        int e = n == 8 ? av_buffersrc_close(src, 8, 0) :
+                f      ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+        while (e >= 0 && (e = av_buffersink_get_frame(sink, out)) >= 0) {
+            uint32_t s = 0;
+            for (int p = 0; p < 3; p++)
+                for (int y = 0; y < (p ? 24 : 48); y++)
+                    for (int x = 0; x < (p ? 32 : 64); x++)
+                        s = s * 31 + out->data[p][y * out->linesize[p] + x];
+            if (out->pts >= 0 && out->pts < 16)
+                sum[out->pts] = s;
+            nb++;
+            av_frame_unref(out);
+        }
+        *errors += e != AVERROR(EAGAIN) && e != AVERROR_EOF;
+    }
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+    return err < 0 ? err : nb;
+}
+
+/* mcfps on OpenCL whose load of frame 0 fails: one error, then the frames
+ * of a CPU run on frames 1 to 7, none made from the frame never loaded */
+static void mcfps_load_failure(void)
+{
+    uint32_t got[16] = { 0 }, want[16] = { 0 };
+    int errors = 0, cpu_errors = 0, nb, nb_cpu;
+    char msg[160];
+
+    nb = blend_run("opencl", 0, got, &errors);
+    if (nb < 0) {
+        printf("skipped: mcfps after a failed OpenCL load (no OpenCL device)\n");
+        return;
+    }
+    nb_cpu = blend_run("cpu", 1, want, &cpu_errors);
+    snprintf(msg, sizeof(msg), "a failed OpenCL load of frame 0: %d errors (want 1), %d frames out "
+             "(want %d, those of a CPU run from frame 1)", errors, nb, nb_cpu);
+    check(errors == 1 && !cpu_errors && nb == nb_cpu && !memcmp(got, want, sizeof(got)), msg);
+}
+
+int main(int argc, char **argv)
 {
     static Conversion r;
     int in_order = 1;
     char msg[160];
+
+    if (argc > 1) {
+        if (!strcmp(argv[1], "opencl-wait"))
+            gpume_wait_failure();
+        else if (!strcmp(argv[1], "opencl-load"))
+            mcfps_load_failure();
+        else
+            check(0, "a case: opencl-wait or opencl-load");
+        printf("%d passed, %d failed\n", pass, fail);
+        return fail != 0;
+    }
 
     convert(&r, 0, "graph buffer -> gpume -> mcfps=fps=60 -> buffersink");
     snprintf(msg, sizeof(msg), "the graph ran (%s)", av_err2str(r.err));
@@ -581,6 +749,7 @@ int main(void)
     mcfps_after_failed_restart();
     mcfps_end_before_zero();
     mcfps_device_change();
+    mcfps_hw_on_cpu();
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

@@ -107,6 +107,26 @@ program mcfpscheck
 # pushed and drained without requests, gpume and mcfps after a refused
 # frame, mcfps's end at negative timestamps, frames of another device
 program graphcheck
+# ... and after an OpenCL call that fails mid-stream (tests/clshim.c):
+# gpume after a failed wait, mcfps after a frame it could not load
+if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c" -ldl \
+        > "$tmp/clshim.log" 2>&1 && [ -x "$BUILDDIR/tests/graphcheck" ]; then
+    for c in opencl-wait:clWaitForEvents:2 opencl-load:clEnqueueWriteBufferRect:1; do
+        LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "${c%%:*}" \
+            > "$tmp/graphcheck-${c%%:*}.log" 2>&1
+        rc=$?
+        u=$(tail -n 1 "$tmp/graphcheck-${c%%:*}.log")
+        if grep -q '^skipped' "$tmp/graphcheck-${c%%:*}.log"; then
+            skipped "graphcheck ${c%%:*}: $(grep '^skipped' "$tmp/graphcheck-${c%%:*}.log")"
+        elif [ "$rc" -eq 0 ] && [ "$u" = "1 passed, 0 failed" ]; then
+            ok "graphcheck-${c%%:*}"
+        else
+            bad "graphcheck-${c%%:*}" "exit status $rc: $(grep '^FAIL' "$tmp/graphcheck-${c%%:*}.log" | head -n 1)"
+        fi
+    done
+else
+    skipped "graphcheck opencl-wait, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
+fi
 # the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
 # frames on and near ticks, size and format changes, ends (tests/tickcheck.c)
 program tickcheck
@@ -168,6 +188,19 @@ like_fps like-fps-expr   "testsrc2=s=32x32:r=24000/1001:d=1.3" "source_fps*5/2"
 # a decimal rounded to a denominator of at most 1001000, as -r rounds it
 like_fps like-fps-decimal  "testsrc2=s=32x32:r=24000/1001:d=1.3" 23.976
 like_fps like-fps-decimal2 "testsrc2=s=32x32:r=25:d=1" 24.000001 24
+# integers and fractions as they are, beyond the terms of at most 1001000
+# that FFmpeg's rate syntax rounds to: the time base and frames of fps
+for r in 1200000/1001 1/2000000 3000017; do
+    n="exact-rate-${r%%/*}"
+    ff "$n" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "mcfps=mode=dup:fps=$r" -f framecrc -
+    rc_m=$rc
+    ff "$n-fps" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "fps=$r" -f framecrc -
+    if [ "$rc_m" -ne 0 ] || [ "$rc" -ne 0 ] || ! cmp -s "$tmp/$n.out" "$tmp/$n-fps.out"; then
+        bad "$n" "fps=$r: $(grep '^#tb' "$tmp/$n.out"), $(nframes "$tmp/$n.out") frames; fps: $(grep '^#tb' "$tmp/$n-fps.out"), $(nframes "$tmp/$n-fps.out") frames"
+    else
+        ok "$n"
+    fi
+done
 # a frame of another size at the instant of the one before it takes its
 # place, as fps keeps the last frame of an instant
 like_fps like-fps-resize-instant "testsrc2=s=64x48:r=25:d=0.4,scale=w='if(lt(n,6),64,96)':h=48:eval=frame,settb=1/100000,setpts='if(lt(N,5),N*4000,if(eq(N,5),16001,N*4000))'" 25
@@ -305,6 +338,17 @@ if [ "$(crcs "$tmp/no-vectors-first.out" 0 9)" != "$(crcs "$tmp/no-vectors-first
     bad no-vectors-first-blend "$n warnings, or frames 0 to 8 not the blend's, or all later ones: $(tailof "$tmp/no-vectors-first.err")"
 else
     ok no-vectors-first-blend
+fi
+# a command that restarts gpume at its second frame: frame 1 carries
+# lavfi.gpume.restart, so that the pair without vectors is blended, not an
+# error; all 24 frames, one warning
+CMD="mandelbrot=s=64x48:r=25,trim=end_frame=10,format=yuv420p,sendcmd=c='0.04 gpume range 32'"
+frames no-vectors-restart "$CMD,gpume=device=cpu:dir=bi,mcfps=device=cpu:fps=60" 24
+n=$(grep -c "no motion vectors between" "$tmp/no-vectors-restart.err")
+if [ "$n" -ne 1 ]; then
+    bad no-vectors-restart-warning "$n warnings, want 1: $(tailof "$tmp/no-vectors-restart.err")"
+else
+    ok no-vectors-restart-warning
 fi
 # vectors of frames of another size (scaled after gpume): one warning that
 # says so; gpume right before mcfps: none

@@ -65,15 +65,30 @@ done
 hashes tl-stale "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',$DRAW"
 same "timeline-no-stale-vectors" "tl-fwd-want" "tl-stale"
 # the frames outside the timeline, and only they, carry lavfi.gpume.disabled
-# (an earlier gpume's keys are removed, this one is set)
+# (an earlier gpume's keys are removed, this one is set); the first enabled
+# frame, and only it, lavfi.gpume.restart
 "$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" \
     -vf "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',metadata=print:file=-" \
     -f null - > "$tmp/tl-keys.txt" 2> "$tmp/tl-keys.err"
-got=$(awk '/^frame:/ { n = $1; sub(/frame:/, "", n) } /lavfi.gpume.disabled=1/ { printf "%d ", n }' "$tmp/tl-keys.txt")
-if [ "$got" = "0 1 2 3 4 13 14 15 16 17 18 19 " ] && grep -q "lavfi.gpume.mean_sad" "$tmp/tl-keys.txt"; then
+keyed() { awk -v k="$2" '/^frame:/ { n = $1; sub(/frame:/, "", n) } $0 == k { printf "%d ", n }' "$1"; }
+got=$(keyed "$tmp/tl-keys.txt" lavfi.gpume.disabled=1)
+restarts=$(keyed "$tmp/tl-keys.txt" lavfi.gpume.restart=1)
+if [ "$got" = "0 1 2 3 4 13 14 15 16 17 18 19 " ] && [ "$restarts" = "5 " ] &&
+   grep -q "lavfi.gpume.mean_sad" "$tmp/tl-keys.txt"; then
     ok "timeline-disabled-key"
 else
-    bad "timeline-disabled-key" "frames with lavfi.gpume.disabled: ${got:-none}"
+    bad "timeline-disabled-key" "frames with lavfi.gpume.disabled: ${got:-none}; with lavfi.gpume.restart: ${restarts:-none}"
+fi
+# commands with frames 3 and 9 restart there: those frames, and only they,
+# carry lavfi.gpume.restart
+"$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" \
+    -vf "sendcmd=c='0.12 gpume range 32;0.36 gpume lambda 4',gpume=device=cpu:dir=bi,metadata=print:file=-" \
+    -f null - > "$tmp/cmd-keys.txt" 2> "$tmp/cmd-keys.err"
+restarts=$(keyed "$tmp/cmd-keys.txt" lavfi.gpume.restart=1)
+if [ "$restarts" = "3 9 " ]; then
+    ok "command-restart-key"
+else
+    bad "command-restart-key" "frames with lavfi.gpume.restart: ${restarts:-none}"
 fi
 # t-based expression, as the docs write it
 hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
