@@ -1171,10 +1171,11 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
             return err;
         }
     }
-    /* a later frame within 1/256 of an output frame of A: as the fps filter
-     * keeps the last frame of an instant, it takes A's place, also on A's
-     * tick where that waits */
-    if (pb == s->pa) {
+    /* a later frame within 1/256 of an output frame of A and on A's tick
+     * rounded to nearest: as the fps filter keeps the last frame of an
+     * instant, it takes A's place, also on A's tick where that waits (on
+     * the next tick, it follows A, as a pair without ticks between them) */
+    if (pb == s->pa && tick_of(ctx, b->pts) == tick_of(ctx, s->a->pts)) {
         av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));

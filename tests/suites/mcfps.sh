@@ -204,6 +204,18 @@ done
 # a frame of another size at the instant of the one before it takes its
 # place, as fps keeps the last frame of an instant
 like_fps like-fps-resize-instant "testsrc2=s=64x48:r=25:d=0.4,scale=w='if(lt(n,6),64,96)':h=48:eval=frame,settb=1/100000,setpts='if(lt(N,5),N*4000,if(eq(N,5),16001,N*4000))'" 25
+# two frames less than 1/256 of an output frame apart, on either side of a
+# half tick (1.49975 and 1.5 ticks), of two sizes: fps shows the first on
+# tick 1 and the second from tick 2 on; mcfps the same ticks, and the first
+# frame unchanged on tick 1, not the second in its place
+n=like-fps-straddle
+S2="testsrc2=s=48x32:r=25:d=0.12,scale=w='if(gte(n,2),48,32)':h='if(gte(n,2),16,32)':eval=frame,settb=1/100000,setpts='if(eq(N,0),5999,if(eq(N,1),6000,10000))'"
+like_fps "$n" "$S2" 25
+if [ "$(grep -v '^#' "$tmp/$n.out" | head -n 1)" != "$(grep -v '^#' "$tmp/$n-fps.out" | head -n 1)" ]; then
+    bad "$n-first" "tick 1: $(grep -v '^#' "$tmp/$n.out" | head -n 1), fps: $(grep -v '^#' "$tmp/$n-fps.out" | head -n 1)"
+else
+    ok "$n-first"
+fi
 # the last frames and the end all round to the tick after the last made
 like_fps like-fps-fast   "testsrc2=s=32x32:r=30:d=3.06" 1
 # two frames 5 ms apart, the end 5 ms later: no tick at all at 25 fps
