@@ -438,5 +438,25 @@ else
     fi
 fi
 
+# gpume-mv on a movie source whose decoder (frame threads) is still working
+# when the input ends (trim): the source graph is freed from its sources
+# on, never with the decoder's threads writing into a freed link; before,
+# most such runs aborted in the decoder
+q=mv-movie-early-end
+if [ "$have_mv" = no ] || [ ! -f "$BUILDDIR/clips/cockatoo.mp4" ]; then
+    skipped "$q: needs gpume-mv and $BUILDDIR/clips/cockatoo.mp4"
+else
+    n=0
+    for i in 1 2 3 4 5 6; do
+        "$MV" eval -vf null "lavfi:movie=$BUILDDIR/clips/cockatoo.mp4,trim=end_frame=1" \
+            > "$tmp/$q.out" 2> "$tmp/$q.err" && n=$((n + 1))
+    done
+    if [ "$n" -eq 6 ]; then
+        ok "$q"
+    else
+        bad "$q" "$((6 - n)) of 6 runs failed: $(tailof "$tmp/$q.err")"
+    fi
+fi
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -56,6 +56,14 @@ typedef struct Pipeline {
 static void pipeline_close(Pipeline *p)
 {
     avfilter_graph_free(&p->graph);
+    /* the sources first: a movie source's decoder threads may still be
+     * writing frames into its output link, which must outlive them */
+    for (unsigned i = 0; p->src_graph && i < p->src_graph->nb_filters; ) {
+        if (!p->src_graph->filters[i]->nb_inputs)
+            avfilter_free(p->src_graph->filters[i]);
+        else
+            i++;
+    }
     avfilter_graph_free(&p->src_graph);
     avcodec_free_context(&p->dec);
     avformat_close_input(&p->fmt);
