@@ -328,13 +328,17 @@ else
 fi
 # once vectors came, a pair without them (gpume's timeline off for frames
 # 4 to 6) is blended, with one warning, and the run goes on
+# one_warning NAME: the run NAME warned once of pairs without vectors
+one_warning() {
+    n=$(grep -c "no motion vectors between" "$tmp/$1.err")
+    if [ "$n" -ne 1 ]; then
+        bad "$1-warning" "$n warnings, want 1: $(tailof "$tmp/$1.err")"
+    else
+        ok "$1-warning"
+    fi
+}
 frames no-vectors-later "$SRC,gpume=device=cpu:dir=bi:enable='not(between(t,0.15,0.25))',mcfps=fps=50" 20
-n=$(grep -c "no motion vectors between" "$tmp/no-vectors-later.err")
-if [ "$n" -ne 1 ]; then
-    bad no-vectors-later-warning "$n warnings, want 1: $(tailof "$tmp/no-vectors-later.err")"
-else
-    ok no-vectors-later-warning
-fi
+one_warning no-vectors-later
 # frames gpume's timeline leaves out carry lavfi.gpume.disabled, so that the
 # pairs of them are blended from the start on: with gpume off for input
 # frames 0 to 3, output frames 0 to 8 are those of mode=blend, one warning
@@ -356,12 +360,7 @@ fi
 # error; all 24 frames, one warning
 CMD="mandelbrot=s=64x48:r=25,trim=end_frame=10,format=yuv420p,sendcmd=c='0.04 gpume range 32'"
 frames no-vectors-restart "$CMD,gpume=device=cpu:dir=bi,mcfps=device=cpu:fps=60" 24
-n=$(grep -c "no motion vectors between" "$tmp/no-vectors-restart.err")
-if [ "$n" -ne 1 ]; then
-    bad no-vectors-restart-warning "$n warnings, want 1: $(tailof "$tmp/no-vectors-restart.err")"
-else
-    ok no-vectors-restart-warning
-fi
+one_warning no-vectors-restart
 # vectors of frames of another size (scaled after gpume): one warning that
 # says so; gpume right before mcfps: none
 ff vectors-elsewhere -f lavfi -i "$SRC" -vf "gpume=device=cpu:dir=bi,scale=40:24,mcfps=fps=50" -f null -
