@@ -99,7 +99,8 @@ typedef struct GpumeContext {
 
     /* timeline and runtime commands (process_command) */
     int restart;                ///< start estimation afresh before the next frame
-    int restarted;              ///< a restart was made: the sequences' first frames are marked
+    int restarted;              ///< a restart followed estimates: the sequences' first frames are marked
+    int loaded_any;             ///< a frame was loaded, in this sequence or an earlier one
     int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
 
@@ -891,8 +892,8 @@ static int restart(AVFilterContext *ctx, int w, int h)
 
     if (err < 0)
         return err;     /* the restart stays pending */
-    s->restart   = 0;
-    s->restarted = 1;
+    s->restart    = 0;
+    s->restarted |= s->loaded_any;
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
@@ -940,6 +941,7 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     if (err < 0)
         goto fail;
     s->nb_loaded++;
+    s->loaded_any = 1;
 
     /* the frame whose estimates can be issued now */
     if (bwd) {
@@ -992,10 +994,9 @@ static int activate(AVFilterContext *ctx)
              * of an earlier gpume) and marked as left out, so that a
              * consumer tells it from a stream that never had vectors;
              * estimation starts afresh at the next enabled frame */
-            ret = flush(ctx);
+            const int flushed = flush(ctx); /* its frames went out, also on failure */
             s->restart = 1;
-            if (ret >= 0)
-                ret = remove_stale_properties(frame);
+            ret = remove_stale_properties(frame);
             if (ret >= 0)
                 ret = av_dict_set(&frame->metadata, "lavfi.gpume.disabled", "1", 0);
             if (ret < 0) {
@@ -1003,6 +1004,8 @@ static int activate(AVFilterContext *ctx)
                 return ret;
             }
             ret = ff_filter_frame(outlink, frame);
+            if (flushed < 0)
+                ret = flushed;
         } else {
             ret = process_frame(ctx, frame);
         }

@@ -374,13 +374,15 @@ static int is_fraction(const char *str)
 }
 
 /**
- * The output rate: an integer or a fraction as it is, a rate name (ntsc) or
- * a decimal as FFmpeg's rate syntax reads it, else an expression evaluated
- * as the fps filter evaluates it (its constants, the same rounding to a
- * fraction), so that the two filters give the same rate for the same name,
- * fraction or expression. A decimal is a rate rounded to a denominator of
- * at most 1001000 (23.976 is 2997/125, 24.000001 is 24), where fps keeps a
- * fraction whose numerator mcfps's fine time could not hold.
+ * The output rate: an integer or a fraction as the fps filter reads it (its
+ * expression, not FFmpeg's rate syntax, which rounds the terms to at most
+ * 1001000), a rate name (ntsc) or a decimal as that syntax reads it, else an
+ * expression evaluated as the fps filter evaluates it (its constants, the
+ * same rounding to a fraction), so that the two filters give the same rate
+ * for the same name, fraction or expression. A decimal is a rate rounded to
+ * a denominator of at most 1001000 (23.976 is 2997/125, 24.000001 is 24),
+ * where fps keeps a fraction whose numerator mcfps's fine time could not
+ * hold.
  */
 static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate)
 {
@@ -389,7 +391,8 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
     double res;
     int err;
 
-    /* av_parse_video_rate() would round a fraction to terms of at most 1001000 */
+    /* av_parse_video_rate() would round a fraction to terms of at most 1001000;
+     * av_parse_ratio() evaluates it, as fps does */
     if (is_fraction(s->fps_str)) {
         err = av_parse_ratio(rate, s->fps_str, INT_MAX, 0, ctx);
         if (err < 0) {

@@ -22,14 +22,15 @@
  *  - mcfps on hardware frames that move to another device (two OpenCL
  *    devices, where there is one), and on the CPU backend given OpenCL
  *    frames mid-stream: refused with an error, none read as pixels.
- *  - with "graphcheck opencl-wait" (run with tests/clshim.c's CLSHIM_FAIL
- *    failing one clWaitForEvents): gpume on OpenCL after a failed wait
- *    loses no frame, and estimates again.
+ *  - with "graphcheck opencl-wait" and "opencl-wait-timeline" (run with
+ *    tests/clshim.c's CLSHIM_FAIL failing one clWaitForEvents): gpume on
+ *    OpenCL after a failed wait, also one in the flush that its timeline
+ *    makes, loses no frame, and estimates again.
  *  - with "graphcheck opencl-load" (CLSHIM_FAIL failing frame 0's first
  *    clEnqueueWriteBufferRect): mcfps on OpenCL after a frame it could not
  *    load gives what it gives without that frame.
  *
- * usage: graphcheck [opencl-wait|opencl-load]; its last line is
+ * usage: graphcheck [opencl-wait|opencl-wait-timeline|opencl-load]; its last line is
  * "N passed, N failed"
  */
 
@@ -609,10 +610,11 @@ end:
     av_buffer_unref(&dev);
 }
 
-/* gpume=device=opencl:dir=bi on 16 frames, one wait of which fails: one
+/* gpume=device=opencl:OPTS on 16 frames, one wait of which fails: one
  * error, all 16 frames out, and the last ones (from the second sequence
- * on) with vectors */
-static void gpume_wait_failure(void)
+ * on) with vectors. With the timeline off for frames 4 and 5, the first
+ * waits fail in the flush that frame 4 makes, which must still go out. */
+static void gpume_wait_failure(const char *opts)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
@@ -620,7 +622,7 @@ static void gpume_wait_failure(void)
     int errors = 0, nb_out = 0, has_mv[16] = { 0 }, err = 0, vectors = 0;
     char msg[160];
 
-    if (!g || !out || build(g, &src, &sink, "device=opencl:dir=bi", NULL) < 0) {
+    if (!g || !out || build(g, &src, &sink, opts, NULL) < 0) {
         printf("skipped: gpume after a failed OpenCL wait (no OpenCL device)\n");
         goto end;
     }
@@ -639,8 +641,8 @@ static void gpume_wait_failure(void)
     }
     for (int n = 12; n < 16; n++)
         vectors += has_mv[n];
-    snprintf(msg, sizeof(msg), "a failed OpenCL wait: %d errors (want 1), %d frames out (want 16), "
-             "%d of the last 4 with vectors (want 4)", errors, nb_out, vectors);
+    snprintf(msg, sizeof(msg), "a failed OpenCL wait, gpume=%s: %d errors (want 1), %d frames out "
+             "(want 16), %d of the last 4 with vectors (want 4)", opts, errors, nb_out, vectors);
     check(errors == 1 && nb_out == 16 && vectors == 4, msg);
 end:
     av_frame_free(&out);
@@ -710,11 +712,13 @@ int main(int argc, char **argv)
 
     if (argc > 1) {
         if (!strcmp(argv[1], "opencl-wait"))
-            gpume_wait_failure();
+            gpume_wait_failure("device=opencl:dir=bi");
+        else if (!strcmp(argv[1], "opencl-wait-timeline"))
+            gpume_wait_failure("device=opencl:dir=fwd:enable='not(between(n,4,5))'");
         else if (!strcmp(argv[1], "opencl-load"))
             mcfps_load_failure();
         else
-            check(0, "a case: opencl-wait or opencl-load");
+            check(0, "a case: opencl-wait, opencl-wait-timeline or opencl-load");
         printf("%d passed, %d failed\n", pass, fail);
         return fail != 0;
     }

@@ -343,8 +343,16 @@ static void check_frame(Fuzz *f, const AVFrame *out)
         FAIL("frame %d: pict_type %c with %d/%d vectors", k,
              av_get_picture_type_char(out->pict_type), have[0], have[1]);
     meta_dir = dir == 2;
+    /* a restart after frames marks the first frame of the new segment */
+    e = av_dict_get(out->metadata, "lavfi.gpume.restart", NULL, 0);
+    if (!e != !(first && k > 0) || (e && strcmp(e->value, "1")))
+        FAIL("frame %d (restart segment %d, %s): lavfi.gpume.restart %s", k, s->seg,
+             first ? "its first" : "not its first", e ? e->value : "missing");
+    e = NULL;
     while ((e = av_dict_get(out->metadata, "lavfi.gpume.", e, AV_DICT_IGNORE_SUFFIX))) {
         double v = strtod(e->value, NULL);
+        if (!strcmp(e->key, "lavfi.gpume.restart"))
+            continue;
         if (!have[meta_dir])
             FAIL("frame %d: %s without vectors of its direction", k, e->key);
         if (!strcmp(e->key, "lavfi.gpume.mean_sad") ? !(v >= 0 && v <= 255) :

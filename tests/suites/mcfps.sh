@@ -111,7 +111,8 @@ program graphcheck
 # gpume after a failed wait, mcfps after a frame it could not load
 if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c" -ldl \
         > "$tmp/clshim.log" 2>&1 && [ -x "$BUILDDIR/tests/graphcheck" ]; then
-    for c in opencl-wait:clWaitForEvents:2 opencl-load:clEnqueueWriteBufferRect:1; do
+    for c in opencl-wait:clWaitForEvents:2 opencl-wait-timeline:clWaitForEvents:1 \
+             opencl-load:clEnqueueWriteBufferRect:1; do
         LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "${c%%:*}" \
             > "$tmp/graphcheck-${c%%:*}.log" 2>&1
         rc=$?
@@ -125,7 +126,7 @@ if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c"
         fi
     done
 else
-    skipped "graphcheck opencl-wait, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
+    skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
 fi
 # the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
 # frames on and near ticks, size and format changes, ends (tests/tickcheck.c)

@@ -65,15 +65,15 @@ done
 hashes tl-stale "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',$DRAW"
 same "timeline-no-stale-vectors" "tl-fwd-want" "tl-stale"
 # the frames outside the timeline, and only they, carry lavfi.gpume.disabled
-# (an earlier gpume's keys are removed, this one is set); the first enabled
-# frame, and only it, lavfi.gpume.restart
+# (an earlier gpume's keys are removed, this one is set); the first frame
+# enabled again, and only it, lavfi.gpume.restart
 "$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" \
-    -vf "gpume=device=cpu,gpume=device=cpu:enable='between(n,5,12)',metadata=print:file=-" \
+    -vf "gpume=device=cpu,gpume=device=cpu:enable='not(between(n,5,12))',metadata=print:file=-" \
     -f null - > "$tmp/tl-keys.txt" 2> "$tmp/tl-keys.err"
 keyed() { awk -v k="$2" '/^frame:/ { n = $1; sub(/frame:/, "", n) } $0 == k { printf "%d ", n }' "$1"; }
 got=$(keyed "$tmp/tl-keys.txt" lavfi.gpume.disabled=1)
 restarts=$(keyed "$tmp/tl-keys.txt" lavfi.gpume.restart=1)
-if [ "$got" = "0 1 2 3 4 13 14 15 16 17 18 19 " ] && [ "$restarts" = "5 " ] &&
+if [ "$got" = "5 6 7 8 9 10 11 12 " ] && [ "$restarts" = "13 " ] &&
    grep -q "lavfi.gpume.mean_sad" "$tmp/tl-keys.txt"; then
     ok "timeline-disabled-key"
 else
