@@ -445,6 +445,9 @@ fi
 q=mv-movie-early-end
 if [ "$have_mv" = no ] || [ ! -f "$BUILDDIR/clips/cockatoo.mp4" ]; then
     skipped "$q: needs gpume-mv and $BUILDDIR/clips/cockatoo.mp4"
+elif ! "$FFMPEG" -nostdin -v error -f lavfi -i "movie=$BUILDDIR/clips/cockatoo.mp4" -frames:v 1 \
+        -f null - > /dev/null 2>&1; then
+    skipped "$q: this build cannot read $BUILDDIR/clips/cockatoo.mp4 through the movie source"
 else
     n=0
     for i in 1 2 3 4 5 6; do
