@@ -100,7 +100,6 @@ typedef struct GpumeContext {
     /* timeline and runtime commands (process_command) */
     int restart;                ///< start estimation afresh before the next frame
     int restarted;              ///< a restart followed estimates: the sequences' first frames are marked
-    int loaded_any;             ///< a frame was loaded, in this sequence or an earlier one
     int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
 
@@ -893,7 +892,7 @@ static int restart(AVFilterContext *ctx, int w, int h)
     if (err < 0)
         return err;     /* the restart stays pending */
     s->restart    = 0;
-    s->restarted |= s->loaded_any;
+    s->restarted |= s->nb_loaded > 0;   /* the sequence that ends had frames */
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
@@ -941,7 +940,6 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     if (err < 0)
         goto fail;
     s->nb_loaded++;
-    s->loaded_any = 1;
 
     /* the frame whose estimates can be issued now */
     if (bwd) {

@@ -391,15 +391,9 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
     double res;
     int err;
 
-    /* av_parse_video_rate() would round a fraction to terms of at most 1001000;
-     * av_parse_ratio() evaluates it, as fps does */
-    if (is_fraction(s->fps_str)) {
-        err = av_parse_ratio(rate, s->fps_str, INT_MAX, 0, ctx);
-        if (err < 0) {
-            av_log(ctx, AV_LOG_ERROR, "fps=%s: not a rate\n", s->fps_str);
-            return err;
-        }
-    } else if (av_parse_video_rate(rate, s->fps_str) < 0) {
+    /* av_parse_video_rate() would round a fraction's terms to at most
+     * 1001000: fractions are expressions, as fps reads them */
+    if (is_fraction(s->fps_str) || av_parse_video_rate(rate, s->fps_str) < 0) {
         err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
                                      NULL, NULL, NULL, NULL, NULL, 0, ctx);
         if (err < 0) {

@@ -113,16 +113,15 @@ if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c"
         > "$tmp/clshim.log" 2>&1 && [ -x "$BUILDDIR/tests/graphcheck" ]; then
     for c in opencl-wait:clWaitForEvents:2 opencl-wait-timeline:clWaitForEvents:1 \
              opencl-load:clEnqueueWriteBufferRect:1; do
-        LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "${c%%:*}" \
-            > "$tmp/graphcheck-${c%%:*}.log" 2>&1
+        k=${c%%:*} log="$tmp/graphcheck-${c%%:*}.log"
+        LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "$k" > "$log" 2>&1
         rc=$?
-        u=$(tail -n 1 "$tmp/graphcheck-${c%%:*}.log")
-        if grep -q '^skipped' "$tmp/graphcheck-${c%%:*}.log"; then
-            skipped "graphcheck ${c%%:*}: $(grep '^skipped' "$tmp/graphcheck-${c%%:*}.log")"
-        elif [ "$rc" -eq 0 ] && [ "$u" = "1 passed, 0 failed" ]; then
-            ok "graphcheck-${c%%:*}"
+        if grep -q '^skipped' "$log"; then
+            skipped "graphcheck $k: $(grep '^skipped' "$log")"
+        elif [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$log")" = "1 passed, 0 failed" ]; then
+            ok "graphcheck-$k"
         else
-            bad "graphcheck-${c%%:*}" "exit status $rc: $(grep '^FAIL' "$tmp/graphcheck-${c%%:*}.log" | head -n 1)"
+            bad "graphcheck-$k" "exit status $rc: $(grep '^FAIL' "$log" | head -n 1)"
         fi
     done
 else
