@@ -569,15 +569,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         /* mcfps fills timestamp gaps with frames: keep its output finite
          * (it drops frames without timestamp or going back) */
+        /* unsigned steps: the stream may wrap past INT64_MAX */
         if (tsmode == 0 || (tsmode == 1 && f->mcfps))
-            pts++;
+            pts = (int64_t)((uint64_t)pts + 1);
         else if (tsmode == 1)
             for (int i = 0; i < 8; i++)
                 pts = (int64_t)((uint64_t)pts << 8 | rd8(&r));
         else if (tsmode == 2)
             pts = AV_NOPTS_VALUE;
         else
-            pts = pts == AV_NOPTS_VALUE ? 0 : pts - 1;
+            pts = pts == AV_NOPTS_VALUE ? 0 : (int64_t)((uint64_t)pts - 1);
 
         frame = av_frame_alloc();
         if (!frame)
