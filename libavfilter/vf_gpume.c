@@ -98,10 +98,16 @@ typedef struct GpumeContext {
     AVBufferPool *mv_pool;      ///< side data of both directions at most: no page faults per frame
 
     /* timeline and runtime commands (process_command) */
-    int restart;                ///< start estimation afresh before the next frame
+    int restart;                ///< RESTART_* flags: start estimation afresh before the next frame
     int restarted;              ///< a restart followed estimates: the sequences' first frames are marked
     int *saved_opts;            ///< option values before the pending commands
 } GpumeContext;
+
+/** What a restart before the next frame redoes. */
+enum {
+    RESTART_SEQUENCE = 1,       ///< the next frame is a first one (the timeline); the backend stays
+    RESTART_BACKEND  = 2,       ///< also set the backend up again (other frames or options)
+};
 
 /** Value of the block option when it is not set: 8 (16 for algo=vme, whose macroblocks are 16x16). */
 #define BLOCK_DEFAULT -1
@@ -877,8 +883,9 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
  * Start estimation afresh for w x h frames (the next frame's size) with the
  * current options, after a change of frames (check_frame()), commands or the
  * timeline: the frames held go out with what they have, the backend is set
- * up again (a new range, block size or algorithm may need other buffers and
- * kernels), and the next frame is the first of a new sequence. Options
+ * up again where frames or options changed (a new range, block size or
+ * algorithm may need other buffers and kernels), and the next frame is the
+ * first of a new sequence. Options
  * changed by commands that cannot be set up for these frames are replaced
  * by the previous ones where those can. On failure the restart, or the
  * choice between the commands' options and those before, is the next
@@ -891,8 +898,16 @@ static int restart(AVFilterContext *ctx, int w, int h)
 
     if (err < 0)
         return err;     /* the restart stays pending */
-    s->restart    = 0;
     s->restarted |= s->nb_loaded > 0;   /* the sequence that ends had frames */
+    if (!(s->restart & RESTART_BACKEND) && s->backend_ready) {
+        /* the timeline only: the same frames and options, so the same
+         * backend (an OpenCL or CUDA set-up costs far more than a frame) */
+        s->restart     = 0;
+        s->nb_loaded   = 0;
+        s->last_out[0] = s->last_out[1] = -1;
+        return 0;
+    }
+    s->restart = 0;
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
@@ -925,7 +940,7 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 
     err = check_frame(ctx, frame);
     if (err > 0)
-        s->restart = 1;     /* also for the next frame, if this one's restart fails */
+        s->restart |= RESTART_BACKEND; /* also for the next frame, if this one's restart fails */
     if (err >= 0 && s->restart)
         err = restart(ctx, frame->width, frame->height);
     if (err < 0)
@@ -993,7 +1008,7 @@ static int activate(AVFilterContext *ctx)
              * consumer tells it from a stream that never had vectors;
              * estimation starts afresh at the next enabled frame */
             const int flushed = flush(ctx); /* its frames went out, also on failure */
-            s->restart = 1;
+            s->restart |= RESTART_SEQUENCE;
             ret = remove_stale_properties(frame);
             if (ret >= 0)
                 ret = av_dict_set(&frame->metadata, "lavfi.gpume.disabled", "1", 0);
@@ -1051,7 +1066,7 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
     }
     copy_options(s, after, 0);
     if (memcmp(before, after, sizeof(before)))
-        s->restart = 1;
+        s->restart |= RESTART_BACKEND;
     return err;
 }
 

@@ -90,6 +90,22 @@ if [ "$restarts" = "3 9 " ]; then
 else
     bad "command-restart-key" "frames with lavfi.gpume.restart: ${restarts:-none}"
 fi
+# enabled, off, enabled again with the same frames and options: the second
+# part starts a new sequence (no temporal predictor from the first) on the
+# backend set up once
+TOGGLE="gpume=device=cpu:dir=bi:pred=temporal:enable='not(between(n,5,7))'"
+hashes tl-toggle "$TOGGLE,$DRAW"
+hashes tl-toggle-a "trim=end_frame=5,gpume=device=cpu:dir=bi:pred=temporal,$DRAW"
+hashes tl-toggle-b "trim=start_frame=8,gpume=device=cpu:dir=bi:pred=temporal,$DRAW"
+{ cat "$tmp/tl-toggle-a"; sed -n 6,8p "$tmp/plain"; cat "$tmp/tl-toggle-b"; } > "$tmp/tl-toggle-want"
+same "timeline-toggle" "tl-toggle-want" "tl-toggle"
+"$FFMPEG" -nostdin -v verbose -f lavfi -i "$SRC" -vf "$TOGGLE" -f null - > "$tmp/tl-toggle.log" 2>&1
+setups=$(grep -c 'estimating [0-9x]* frames' "$tmp/tl-toggle.log")
+if [ "$setups" = 1 ]; then
+    ok "timeline-toggle-setups"
+else
+    bad "timeline-toggle-setups" "$setups set-ups for one frame size and one set of options"
+fi
 # t-based expression, as the docs write it
 hashes tl-t "gpume=device=cpu:enable='between(t,0.2,0.48)',$DRAW"
 same "timeline-t" "tl-fwd-want" "tl-t"
