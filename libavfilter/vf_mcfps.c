@@ -685,10 +685,15 @@ static int load_frame(AVFilterContext *ctx, int slot, const AVFrame *frame)
     return s->backend->load(s->backend_priv, slot, frame);
 }
 
-/** Remove what describes a frame of the input stream rather than of the output. */
+/**
+ * Remove what describes a frame of the input stream rather than of the
+ * output: its vectors and keys, its picture type and key-frame flag (a
+ * copy on several ticks is not several key frames).
+ */
 static int strip_input_properties(AVFrame *frame)
 {
     frame->pict_type = AV_PICTURE_TYPE_NONE;
+    frame->flags    &= ~AV_FRAME_FLAG_KEY;
     return ff_gpume_remove_properties(frame);
 }
 
