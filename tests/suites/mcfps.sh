@@ -492,13 +492,14 @@ refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
 refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
 refused opt-scene-sad "scene_sad" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene_sad=-1" -f null -
 
-# side data of the output: none of the inputs' vectors, keys or picture types
-timeout 120 "$FFPROBE" -v error -of compact=p=0 -show_entries frame=pict_type:frame_tags:frame_side_data=side_data_type \
+# side data of the output: none of the inputs' vectors, keys, picture types
+# or key-frame flags (testsrc2's frames are key frames)
+timeout 120 "$FFPROBE" -v error -of compact=p=0 -show_entries frame=key_frame,pict_type:frame_tags:frame_side_data=side_data_type \
     -f lavfi "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=50" > "$tmp/probe.out" 2> "$tmp/probe.err"
 if [ "$(grep -c . "$tmp/probe.out")" -ne 20 ]; then
     bad sidedata "ffprobe: $(tailof "$tmp/probe.err")"
-elif grep -q -i "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out"; then
-    bad sidedata "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out")"
+elif grep -q -i "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out"; then
+    bad sidedata "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out")"
 else
     ok sidedata
 fi
