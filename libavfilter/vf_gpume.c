@@ -486,12 +486,7 @@ static int config_output(AVFilterLink *outlink)
     FilterLink *il = ff_filter_link(ctx->inputs[0]);
     FilterLink *ol = ff_filter_link(outlink);
 
-    if (il->hw_frames_ctx) {
-        ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
-        if (!ol->hw_frames_ctx)
-            return AVERROR(ENOMEM);
-    }
-    return 0;
+    return av_buffer_replace(&ol->hw_frames_ctx, il->hw_frames_ctx);
 }
 
 /** Jobs that turn a frame's results into side data; CTU rows split between them. */
