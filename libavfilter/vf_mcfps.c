@@ -388,12 +388,15 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
 {
     McfpsContext *s = ctx->priv;
     const double values[] = { av_q2d(source), 30000.0 / 1001, 25, 24, 24000.0 / 1001 };
+    const int unknown_source = strstr(s->fps_str, "source_fps") && (source.num <= 0 || source.den <= 0);
     double res;
     int err;
 
-    /* av_parse_video_rate() would round a fraction's terms to at most
-     * 1001000: fractions are expressions, as fps reads them */
-    if (is_fraction(s->fps_str) || av_parse_video_rate(rate, s->fps_str) < 0) {
+    /* av_parse_video_rate() rounds a fraction's terms to at most 1001000,
+     * and caps a rate there: fractions, and rates it caps, are
+     * expressions, as fps reads them */
+    if (is_fraction(s->fps_str) || av_parse_video_rate(rate, s->fps_str) < 0 ||
+        av_cmp_q(*rate, (AVRational){ 1001000, 1 }) >= 0) {
         err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
                                      NULL, NULL, NULL, NULL, NULL, 0, ctx);
         if (err < 0) {
@@ -402,10 +405,14 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
         }
         *rate = av_d2q(res, INT_MAX);
     }
+    /* av_d2q()'s infinity: above INT_MAX, or of an unknown source_fps */
+    if (rate->num > 0 && !rate->den && !unknown_source) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: above %d\n", s->fps_str, INT_MAX / MCFPS_PHI_ONE);
+        return AVERROR(EINVAL);
+    }
     if (rate->num <= 0 || rate->den <= 0) {
         av_log(ctx, AV_LOG_ERROR, "fps=%s: must be a positive rate%s\n", s->fps_str,
-               strstr(s->fps_str, "source_fps") && (source.num <= 0 || source.den <= 0) ?
-               " (the input's frame rate is unknown)" : "");
+               unknown_source ? " (the input's frame rate is unknown)" : "");
         return AVERROR(EINVAL);
     }
     if ((int64_t)rate->num * MCFPS_PHI_ONE > INT_MAX) {
@@ -999,6 +1006,8 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     out->colorspace          = a->colorspace;
     out->chroma_location     = a->chroma_location;
     out->pict_type           = AV_PICTURE_TYPE_NONE;
+    /* the field order of the copies around it: one order for the stream */
+    out->flags              |= a->flags & (AV_FRAME_FLAG_INTERLACED | AV_FRAME_FLAG_TOP_FIELD_FIRST);
     /* what describes the stream (mastering display, display matrix, ICC
      * profile, ...) holds for the made frames too; what describes one
      * frame (its vectors, captions, ...) does not */

@@ -190,8 +190,9 @@ like_fps like-fps-decimal  "testsrc2=s=32x32:r=24000/1001:d=1.3" 23.976
 like_fps like-fps-decimal2 "testsrc2=s=32x32:r=25:d=1" 24.000001 24
 # integers and fractions as they are, beyond the terms of at most 1001000
 # that FFmpeg's rate syntax rounds to: the time base and frames of fps
-for r in 1200000/1001 1/2000000 3000017; do
-    n="exact-rate-${r%%/*}"
+# and expressions and decimals above the 1001000 at which that syntax caps
+for r in 1200000/1001 1/2000000 3000017 2e6 '1000000*2' 1001000.5; do
+    n="exact-rate-$(echo "${r%%/*}" | tr -c '0-9a-z\n' _)"
     ff "$n" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "mcfps=mode=dup:fps=$r" -f framecrc -
     rc_m=$rc
     ff "$n-fps" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "fps=$r" -f framecrc -
@@ -485,6 +486,11 @@ refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" 
 refused opt-fps-expr "fps=2\*fast: not a rate or an expression of source_fps" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=2*fast" -f null -
 # setpts leaves the frame rate unknown: source_fps is refused, with the reason
+# beyond the numerator mcfps can time: refused, not capped, and not called a negative rate
+refused opt-fps-large "fps=1e9: 1000000000/1, numerator above 8388607" -f lavfi -i "$SRC" \
+    -vf "gpume,mcfps=fps=1e9" -f null -
+refused opt-fps-huge "fps=4294967296: above 8388607" -f lavfi -i "$SRC" \
+    -vf "gpume,mcfps=fps=4294967296" -f null -
 refused opt-fps-unknown "the input's frame rate is unknown" -f lavfi -i "$SRC" \
     -vf "setpts=PTS+0.013/TB,gpume,mcfps=fps=source_fps*2" -f null -
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
@@ -502,6 +508,15 @@ elif grep -q -i "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out"; 
     bad sidedata "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out")"
 else
     ok sidedata
+fi
+
+# interlaced input: every output frame has its field order, the made ones too
+timeout 120 "$FFPROBE" -v error -of csv=p=0 -show_entries frame=interlaced_frame,top_field_first \
+    -f lavfi "$SRC,setfield=tff,gpume=device=cpu:dir=bi,mcfps=fps=60" > "$tmp/field.out" 2> "$tmp/field.err"
+if [ "$(grep -c . "$tmp/field.out")" -ne 24 ] || [ "$(sort -u "$tmp/field.out")" != "1,1" ]; then
+    bad field-order "$(sort "$tmp/field.out" | uniq -c | tr '\n' ' ') $(tailof "$tmp/field.err")"
+else
+    ok field-order
 fi
 
 # devices: device=auto names its choice in one info line; device=cuda with
