@@ -19,6 +19,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #endif
 
 #include "libavutil/avstring.h"
+#include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
@@ -373,6 +375,9 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
 typedef struct ExecuteTrampoline {
     int (*job)(void *arg, int jobnr, int nb_jobs);
     void *arg;
+    int nb_jobs;
+    atomic_int next;            ///< the next job to take
+    atomic_int err;             ///< a job's error
 } ExecuteTrampoline;
 
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
@@ -416,17 +421,34 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
     return err;
 }
 
-static int execute_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+/** A runner: the jobs not yet taken, one after the other, until none is left. */
+static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
 {
     ExecuteTrampoline *t = arg;
-    return t->job(t->arg, jobnr, nb_jobs);
+    int jobnr;
+
+    while ((jobnr = atomic_fetch_add_explicit(&t->next, 1, memory_order_relaxed)) < t->nb_jobs) {
+        const int err = t->job(t->arg, jobnr, t->nb_jobs);
+        if (err < 0)
+            atomic_store_explicit(&t->err, err, memory_order_relaxed);
+    }
+    return 0;
 }
 
 int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs)
 {
-    ExecuteTrampoline t = { job, arg };
-    return ff_filter_execute(opaque, execute_job, &t, NULL, nb_jobs);
+    /* a graph runs one slice thread more than there are cores by default
+     * (avpriv_slicethread_create()): so that no pass waits at its end for
+     * a job on a thread the system has set aside, a runner per core at
+     * most takes the jobs, as they come free */
+    const int nb_runners = FFMAX(FFMIN3(nb_jobs, ff_filter_get_nb_threads(opaque), av_cpu_count()), 1);
+    ExecuteTrampoline t = { job, arg, nb_jobs };
+
+    atomic_init(&t.next, 0);
+    atomic_init(&t.err, 0);
+    ff_filter_execute(opaque, run_jobs, &t, NULL, nb_runners);
+    return atomic_load_explicit(&t.err, memory_order_relaxed);
 }
 
 int ff_gpume_remove_properties(AVFrame *frame)

@@ -165,7 +165,11 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
                           GpumeBackendLog *log, int (*start)(AVFilterContext *ctx, int type));
 
-/** Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice threads of opaque (an AVFilterContext). */
+/**
+ * Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice
+ * threads of opaque (an AVFilterContext), at most one per core; returns an
+ * error of a job, if one failed.
+ */
 int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs);
 

@@ -501,7 +501,7 @@ typedef struct ExportJobs {
 } ExportJobs;
 
 /** Write the vectors of CTUs [c0, c1) and sum their SADs and badly predicted area. */
-static int export_ctus(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+static int export_ctus(void *arg, int jobnr, int nb_jobs)
 {
     ExportJobs *e = arg;
     const GpumeParams *p = &e->s->params;
@@ -548,9 +548,9 @@ static void export_vectors(AVFilterContext *ctx, const GpumeResult *res, int d,
 {
     GpumeContext *s = ctx->priv;
     ExportJobs e = { .s = s, .res = res, .d = d, .mv = mv };
-    const int nb_jobs = av_clip(FFMIN(s->host.nb_threads, s->params.nb_ctus), 1, EXPORT_JOBS);
+    const int nb_jobs = s->host.nb_threads > 1 ? FFMIN(s->params.nb_ctus, EXPORT_JOBS) : 1;
 
-    ff_filter_execute(ctx, export_ctus, &e, NULL, nb_jobs);
+    ff_gpume_execute_slices(ctx, export_ctus, &e, nb_jobs);
     *sad_sum = *bad_area = 0;
     for (int j = 0; j < nb_jobs; j++) {
         *sad_sum  += e.sad_sum[j];
