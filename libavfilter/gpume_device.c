@@ -435,19 +435,25 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
     return 0;
 }
 
-int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
-                            void *arg, int nb_jobs)
+void ff_gpume_slices_init(GpumeSlices *sl, AVFilterContext *ctx)
 {
     /* a graph runs one slice thread more than there are cores by default
      * (avpriv_slicethread_create()): so that no pass waits at its end for
      * a job on a thread the system has set aside, a runner per core at
      * most takes the jobs, as they come free */
-    const int nb_runners = FFMAX(FFMIN3(nb_jobs, ff_filter_get_nb_threads(opaque), av_cpu_count()), 1);
+    sl->ctx        = ctx;
+    sl->nb_runners = FFMAX(FFMIN(ff_filter_get_nb_threads(ctx), av_cpu_count()), 1);
+}
+
+int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int nb_jobs),
+                            void *arg, int nb_jobs)
+{
+    const GpumeSlices *sl = slices;
     ExecuteTrampoline t = { job, arg, nb_jobs };
 
     atomic_init(&t.next, 0);
     atomic_init(&t.err, 0);
-    ff_filter_execute(opaque, run_jobs, &t, NULL, nb_runners);
+    ff_filter_execute(sl->ctx, run_jobs, &t, NULL, FFMAX(FFMIN(nb_jobs, sl->nb_runners), 1));
     return atomic_load_explicit(&t.err, memory_order_relaxed);
 }
 

@@ -59,7 +59,7 @@
  *     hardware frames of their device in place (gpume_cuda.c, cuda_load();
  *     gpume_opencl.c, ocl_load()).
  *  6. CPU backends run their slices with ff_gpume_execute_slices() (opaque:
- *     the AVFilterContext), i.e. the filter graph's slice threads.
+ *     the filter's GpumeSlices), i.e. the filter graph's slice threads.
  */
 
 #ifndef AVFILTER_GPUME_DEVICE_H
@@ -165,12 +165,21 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
                           GpumeBackendLog *log, int (*start)(AVFilterContext *ctx, int type));
 
+/** A filter's slice threads as its CPU backends run them (ff_gpume_execute_slices()). */
+typedef struct GpumeSlices {
+    AVFilterContext *ctx;
+    int nb_runners;             ///< threads that take a pass's jobs: the graph's, at most one per core
+} GpumeSlices;
+
+/** Set sl up for filter ctx, whose graph's threads are known. */
+void ff_gpume_slices_init(GpumeSlices *sl, AVFilterContext *ctx);
+
 /**
  * Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice
- * threads of opaque (an AVFilterContext), at most one per core; returns an
+ * threads of slices (a GpumeSlices), at most nb_runners at once; returns an
  * error of a job, if one failed.
  */
-int ff_gpume_execute_slices(void *opaque, int (*job)(void *arg, int jobnr, int nb_jobs),
+int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs);
 
 /**

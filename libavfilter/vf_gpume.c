@@ -78,6 +78,7 @@ typedef struct GpumeContext {
     int run_dir;                ///< the dir of the frames estimated since the last (re)start
     GpumeHost host;
     GpumeBackendLog backend_log; ///< the backend's log context (host.log_ctx)
+    GpumeSlices slices;         ///< the slice threads of the CPU backend (host.exec_opaque)
     const GpumeBackend *backend;
     void *backend_priv;
     int backend_ready;
@@ -368,12 +369,13 @@ static int start_backend(AVFilterContext *ctx)
     const GpumeParams *p = &s->params;
     int err, nb_slots;
 
+    ff_gpume_slices_init(&s->slices, ctx);
     s->host = (GpumeHost) {
         .log_ctx     = &s->backend_log,
         .note_ctx    = ctx,
         .execute     = ff_gpume_execute_slices,
-        .exec_opaque = ctx,
-        .nb_threads  = ff_filter_get_nb_threads(ctx),
+        .exec_opaque = &s->slices,
+        .nb_threads  = s->slices.nb_runners,
         .hw_device   = s->device_ref,
     };
     s->backend = backend_for(s->active_device);
@@ -550,7 +552,7 @@ static void export_vectors(AVFilterContext *ctx, const GpumeResult *res, int d,
     ExportJobs e = { .s = s, .res = res, .d = d, .mv = mv };
     const int nb_jobs = s->host.nb_threads > 1 ? FFMIN(s->params.nb_ctus, EXPORT_JOBS) : 1;
 
-    ff_gpume_execute_slices(ctx, export_ctus, &e, nb_jobs);
+    ff_gpume_execute_slices(&s->slices, export_ctus, &e, nb_jobs);
     *sad_sum = *bad_area = 0;
     for (int j = 0; j < nb_jobs; j++) {
         *sad_sum  += e.sad_sum[j];

@@ -19,6 +19,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@ typedef struct McfpsContext {
     int backend_ready;
     McfpsHost host;
     GpumeBackendLog backend_log; ///< the backend's log context (host.log_ctx)
+    GpumeSlices slices;         ///< the slice threads of the CPU backend (host.exec_opaque)
     McfpsFormat fmt;
     int slot_a;                 ///< the backend's picture slot holding s->a; B's and P's follow it
 
@@ -265,12 +267,13 @@ static int start_backend(AVFilterContext *ctx, int w, int h, int sw_format)
     err = ff_mcfps_format(&s->fmt, w, h, sw_format);
     if (err < 0)
         return err;
+    ff_gpume_slices_init(&s->slices, ctx);
     s->host = (McfpsHost) {
         .log_ctx     = &s->backend_log,
         .note_ctx    = ctx,
         .execute     = ff_gpume_execute_slices,
-        .exec_opaque = ctx,
-        .nb_threads  = ff_filter_get_nb_threads(ctx),
+        .exec_opaque = &s->slices,
+        .nb_threads  = s->slices.nb_runners,
         .hw_device   = s->device_ref,
     };
     s->backend = backend_for(s->active_device);
@@ -364,25 +367,23 @@ static av_cold void uninit(AVFilterContext *ctx)
 
 static const char *const rate_var_names[] = { "source_fps", "ntsc", "pal", "film", "ntsc_film", NULL };
 
-/** Whether str is an integer or a fraction of two, in decimal digits ("60", "60000/1001"). */
-static int is_fraction(const char *str)
+/** Whether str is a rate name of FFmpeg's rate syntax ("ntsc", "ntsc-film"), by its letters. */
+static int is_rate_name(const char *str)
 {
-    const size_t n = strspn(str, "0123456789");
-
-    return n && (!str[n] || (str[n] == '/' && str[n + 1] &&
-                             strspn(str + n + 1, "0123456789") == strlen(str + n + 1)));
+    return str[0] && strspn(str, "abcdefghijklmnopqrstuvwxyz-") == strlen(str);
 }
 
+/** The largest rate numerator: mcfps times its phases in 1/MCFPS_PHI_ONE of an output frame. */
+#define MAX_RATE_NUM (INT_MAX / MCFPS_PHI_ONE)
+
 /**
- * The output rate: an integer or a fraction as the fps filter reads it (its
- * expression, not FFmpeg's rate syntax, which rounds the terms to at most
- * 1001000), a rate name (ntsc) or a decimal as that syntax reads it, else an
- * expression evaluated as the fps filter evaluates it (its constants, the
- * same rounding to a fraction), so that the two filters give the same rate
- * for the same name, fraction or expression. A decimal is a rate rounded to
- * a denominator of at most 1001000 (23.976 is 2997/125, 24.000001 is 24),
- * where fps keeps a fraction whose numerator mcfps's fine time could not
- * hold.
+ * The output rate: a rate name as FFmpeg's rate syntax reads it (ntsc,
+ * ntsc-film), anything else as the fps filter reads it: an expression of
+ * its constants, rounded to a fraction with av_d2q(), so that the two filters
+ * give the same rate for the same string. Where that fraction's numerator
+ * is above MAX_RATE_NUM but the rate is at most 1001000, the rate is rounded
+ * as -r rounds it, to terms of at most 1001000 (24.000001 is 24, where fps
+ * keeps 24000001/1000000).
  */
 static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate)
 {
@@ -392,32 +393,29 @@ static int output_rate(AVFilterContext *ctx, AVRational source, AVRational *rate
     double res;
     int err;
 
-    /* av_parse_video_rate() rounds a fraction's terms to at most 1001000,
-     * and caps a rate there: fractions, and rates it caps, are
-     * expressions, as fps reads them */
-    if (is_fraction(s->fps_str) || av_parse_video_rate(rate, s->fps_str) < 0 ||
-        av_cmp_q(*rate, (AVRational){ 1001000, 1 }) >= 0) {
-        err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
-                                     NULL, NULL, NULL, NULL, NULL, 0, ctx);
-        if (err < 0) {
-            av_log(ctx, AV_LOG_ERROR, "fps=%s: not a rate or an expression of source_fps\n", s->fps_str);
-            return err;
-        }
-        *rate = av_d2q(res, INT_MAX);
+    if (is_rate_name(s->fps_str) && av_parse_video_rate(rate, s->fps_str) >= 0)
+        return 0;
+    err = av_expr_parse_and_eval(&res, s->fps_str, rate_var_names, values,
+                                 NULL, NULL, NULL, NULL, NULL, 0, ctx);
+    if (err < 0) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: not a rate or an expression of source_fps\n", s->fps_str);
+        return err;
     }
-    /* av_d2q()'s infinity: above INT_MAX, or of an unknown source_fps */
-    if (rate->num > 0 && !rate->den && !unknown_source) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%s: above %d\n", s->fps_str, INT_MAX / MCFPS_PHI_ONE);
-        return AVERROR(EINVAL);
-    }
-    if (rate->num <= 0 || rate->den <= 0) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%s: must be a positive rate%s\n", s->fps_str,
+    if (!(res > 0) || isinf(res)) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: must be a positive, finite rate%s\n", s->fps_str,
                unknown_source ? " (the input's frame rate is unknown)" : "");
         return AVERROR(EINVAL);
     }
-    if ((int64_t)rate->num * MCFPS_PHI_ONE > INT_MAX) {
-        av_log(ctx, AV_LOG_ERROR, "fps=%s: %d/%d, numerator above %d\n", s->fps_str, rate->num, rate->den,
-               INT_MAX / MCFPS_PHI_ONE);
+    *rate = av_d2q(res, INT_MAX);
+    if (rate->den > 0 && rate->num > MAX_RATE_NUM && res <= 1001000)
+        *rate = av_d2q(res, 1001000);
+    if (rate->den <= 0 || rate->num > MAX_RATE_NUM) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: %.17g, a fraction whose numerator is above %d\n",
+               s->fps_str, res, MAX_RATE_NUM);
+        return AVERROR(EINVAL);
+    }
+    if (rate->num <= 0) {
+        av_log(ctx, AV_LOG_ERROR, "fps=%s: %g, below the least rate, 1/%d\n", s->fps_str, res, INT_MAX);
         return AVERROR(EINVAL);
     }
     return 0;

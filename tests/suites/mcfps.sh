@@ -191,8 +191,8 @@ like_fps like-fps-decimal2 "testsrc2=s=32x32:r=25:d=1" 24.000001 24
 # integers and fractions as they are, beyond the terms of at most 1001000
 # that FFmpeg's rate syntax rounds to: the time base and frames of fps
 # and expressions and decimals above the 1001000 at which that syntax caps
-for r in 1200000/1001 1/2000000 3000017 2e6 '1000000*2' 1001000.5; do
-    n="exact-rate-$(echo "${r%%/*}" | tr -c '0-9a-z\n' _)"
+for r in 1200000/1001 1/2000000 3000017 2e6 '1000000*2' 1001000.5 '1/(2000000)' '(1200000/1001)' 5e-7 600000.5; do
+    n="exact-rate-$(echo "$r" | tr -c '0-9a-z\n' _)"
     ff "$n" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "mcfps=mode=dup:fps=$r" -f framecrc -
     rc_m=$rc
     ff "$n-fps" -f lavfi -i color=s=16x16:r=25:d=0.04 -vf "fps=$r" -f framecrc -
@@ -487,9 +487,9 @@ refused opt-fps-expr "fps=2\*fast: not a rate or an expression of source_fps" -f
     -vf "gpume,mcfps=fps=2*fast" -f null -
 # setpts leaves the frame rate unknown: source_fps is refused, with the reason
 # beyond the numerator mcfps can time: refused, not capped, and not called a negative rate
-refused opt-fps-large "fps=1e9: 1000000000/1, numerator above 8388607" -f lavfi -i "$SRC" \
+refused opt-fps-large "fps=1e9: 1000000000, a fraction whose numerator is above 8388607" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=1e9" -f null -
-refused opt-fps-huge "fps=4294967296: above 8388607" -f lavfi -i "$SRC" \
+refused opt-fps-huge "fps=4294967296: 4294967296, a fraction whose numerator is above 8388607" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=4294967296" -f null -
 refused opt-fps-unknown "the input's frame rate is unknown" -f lavfi -i "$SRC" \
     -vf "setpts=PTS+0.013/TB,gpume,mcfps=fps=source_fps*2" -f null -
