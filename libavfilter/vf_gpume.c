@@ -269,6 +269,13 @@ static av_cold int init(AVFilterContext *ctx)
     return check_options(ctx);
 }
 
+/** The next frame is the first of a sequence: no vectors into the one before, no temporal predictor. */
+static void start_sequence(GpumeContext *s)
+{
+    s->last_out[0] = s->last_out[1] = -1;
+    s->nb_loaded   = 0;
+}
+
 static void release_backend(GpumeContext *s)
 {
     if (s->backend_ready)
@@ -284,9 +291,8 @@ static void release_backend(GpumeContext *s)
     }
     av_freep(&s->zero_pred);
     av_buffer_pool_uninit(&s->mv_pool);
-    s->last_out[0] = s->last_out[1] = -1;
     s->nb_inflight = 0;
-    s->nb_loaded   = 0;
+    start_sequence(s);
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -899,9 +905,8 @@ static int restart(AVFilterContext *ctx, int w, int h)
     if (!(s->restart & RESTART_BACKEND) && s->backend_ready) {
         /* the timeline only: the same frames and options, so the same
          * backend (an OpenCL or CUDA set-up costs far more than a frame) */
-        s->restart     = 0;
-        s->nb_loaded   = 0;
-        s->last_out[0] = s->last_out[1] = -1;
+        s->restart = 0;
+        start_sequence(s);
         return 0;
     }
     s->restart = 0;

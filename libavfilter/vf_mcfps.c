@@ -444,13 +444,7 @@ static int config_output(AVFilterLink *outlink)
         return err;
     s->tb_fine         = (AVRational){ tb.num, tb.den * MCFPS_PHI_ONE };
     /* hardware frames in, hardware frames of the same frames context out */
-    if (il->hw_frames_ctx) {
-        av_buffer_unref(&ol->hw_frames_ctx);
-        ol->hw_frames_ctx = av_buffer_ref(il->hw_frames_ctx);
-        if (!ol->hw_frames_ctx)
-            return AVERROR(ENOMEM);
-    }
-    return 0;
+    return av_buffer_replace(&ol->hw_frames_ctx, il->hw_frames_ctx);
 }
 
 /**

@@ -568,8 +568,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             spent += frame_cost(f, w, h);
 
         /* mcfps fills timestamp gaps with frames: keep its output finite
-         * (it drops frames without timestamp or going back) */
-        /* unsigned steps: the stream may wrap past INT64_MAX */
+         * (it drops frames without timestamp or going back); unsigned
+         * steps, as the stream may wrap past INT64_MAX */
         if (tsmode == 0 || (tsmode == 1 && f->mcfps))
             pts = (int64_t)((uint64_t)pts + 1);
         else if (tsmode == 1)

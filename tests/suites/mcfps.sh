@@ -485,12 +485,12 @@ fi
 refused opt-fps "Invalid value\|fps" -f lavfi -i "$SRC" -vf "gpume,mcfps=fps=0" -f null -
 refused opt-fps-expr "fps=2\*fast: not a rate or an expression of source_fps" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=2*fast" -f null -
-# setpts leaves the frame rate unknown: source_fps is refused, with the reason
 # beyond the numerator mcfps can time: refused, not capped, and not called a negative rate
 refused opt-fps-large "fps=1e9: 1000000000, a fraction whose numerator is above 8388607" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=1e9" -f null -
 refused opt-fps-huge "fps=4294967296: 4294967296, a fraction whose numerator is above 8388607" -f lavfi -i "$SRC" \
     -vf "gpume,mcfps=fps=4294967296" -f null -
+# setpts leaves the frame rate unknown: source_fps is refused, with the reason
 refused opt-fps-unknown "the input's frame rate is unknown" -f lavfi -i "$SRC" \
     -vf "setpts=PTS+0.013/TB,gpume,mcfps=fps=source_fps*2" -f null -
 refused opt-rel "rel_lo" -f lavfi -i "$SRC" -vf "gpume,mcfps=rel_lo=100:rel_hi=50" -f null -
