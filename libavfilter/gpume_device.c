@@ -257,7 +257,7 @@ static int opencl_find(int gpu_index, int any, char *name, size_t name_size,
                 continue;
             for (cl_uint d = 0; d < nb_devices && !name[0]; d++) {
                 cl_device_type type = 0;
-                char dev_name[64] = "";
+                char dev_name[256] = "";
                 clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof(type), &type, NULL);
                 if (pass == 0) {
                     clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof(dev_name) - 1, dev_name, NULL);
@@ -410,12 +410,16 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
                 av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run %s "
                        "(see the messages above): %s\n",
                        name, name, ctx->filter->name, av_err2str(err));
+        } else if (err == AVERROR(ENOMEM)) {
+            av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
+                   name, av_err2str(err));
         }
         if (plan->requested != GPUME_DEVICE_AUTO || err == AVERROR(ENOMEM))
             break;
     }
     av_buffer_unref(dev);
-    if (plan->requested == GPUME_DEVICE_AUTO)
+    /* out of memory said so above: the devices are not to blame */
+    if (plan->requested == GPUME_DEVICE_AUTO && err != AVERROR(ENOMEM))
         av_log(ctx, AV_LOG_ERROR, "no device can run %s with these options: %s\n",
                ctx->filter->name, plan->why);
     return err;

@@ -409,7 +409,8 @@ static int start_backend(AVFilterContext *ctx)
         }
     }
     s->zero_pred = av_calloc(2 * p->nb_ctus, sizeof(*s->zero_pred));
-    s->mv_pool   = av_buffer_pool_init(2 * (size_t)nb_slots * sizeof(AVMotionVector), NULL);
+    /* zeroed once: the vectors' fields are written one by one, their padding never */
+    s->mv_pool   = av_buffer_pool_init(2 * (size_t)nb_slots * sizeof(AVMotionVector), av_buffer_allocz);
     if (!s->zero_pred || !s->mv_pool)
         return AVERROR(ENOMEM);
     av_log(ctx, AV_LOG_VERBOSE, "estimating %dx%d frames on the %s backend\n",
@@ -590,8 +591,8 @@ static int issue_dir(GpumeContext *s, GpumeInflight *in, int64_t n, int d)
     const int out = 2 * in->id + d;
     int err = s->backend->estimate(s->backend_priv, slot_of(n), slot_of(d ? n + 1 : n - 1),
                                    s->zero_pred, temporal ? s->last_out[d] : -1, out, &in->res[d]);
-    if (err >= 0)
-        s->last_out[d] = out;
+    /* after a failure no result predicts: the slot last written may be reused */
+    s->last_out[d] = err >= 0 ? out : -1;
     return err;
 }
 
@@ -771,6 +772,11 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
     char oname[64], nname[64], sizes[48] = "";
 
+    if (frame->width < 1 || frame->height < 1) {
+        av_log(ctx, AV_LOG_ERROR, "a frame of %dx%d pixels has nothing to estimate\n",
+               frame->width, frame->height);
+        return AVERROR(EINVAL);
+    }
     format_name(oname, sizeof(oname), s->in_format, s->in_frames);
     format_name(nname, sizeof(nname), frame->format, frame->hw_frames_ctx);
     /* no size after a failed set-up: its error said why */
@@ -885,7 +891,7 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
 /**
  * Start estimation afresh for w x h frames (the next frame's size) with the
  * current options, after a change of frames (check_frame()), commands or the
- * timeline: the frames held go out with what they have, the backend is set
+ * timeline, once the frames held have gone out (flush()): the backend is set
  * up again where frames or options changed (a new range, block size or
  * algorithm may need other buffers and kernels), and the next frame is the
  * first of a new sequence. Options
@@ -897,10 +903,8 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
 static int restart(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
-    int err = flush(ctx);
+    int err;
 
-    if (err < 0)
-        return err;     /* the restart stays pending */
     s->restarted |= s->nb_loaded > 0;   /* the sequence that ends had frames */
     if (!(s->restart & RESTART_BACKEND) && s->backend_ready) {
         /* the timeline only: the same frames and options, so the same
@@ -932,30 +936,49 @@ static int restart(AVFilterContext *ctx, int w, int h)
     return err;
 }
 
-static int process_frame(AVFilterContext *ctx, AVFrame *frame)
+/**
+ * Send frame on without vectors (also none of an earlier gpume), after the
+ * frames held (the last of them without backward vectors, as at the end of
+ * the stream); the next frame starts a new sequence. key: a lavfi.gpume.*
+ * key that says why, or NULL. Returns the first error, the flush's
+ * included: its frames went out in any case.
+ */
+static int send_unestimated(AVFilterContext *ctx, AVFrame *frame, const char *key)
 {
     GpumeContext *s = ctx->priv;
-    AVFrame *cur;
-    int fwd, bwd;
-    int64_t n;
+    const int flushed = flush(ctx);
     int err;
 
-    err = check_frame(ctx, frame);
-    if (err > 0)
-        s->restart |= RESTART_BACKEND; /* also for the next frame, if this one's restart fails */
-    if (err >= 0 && s->restart)
-        err = restart(ctx, frame->width, frame->height);
-    if (err < 0)
-        goto fail;
-    fwd = s->run_dir & GPUME_DIR_FWD;
-    bwd = s->run_dir & GPUME_DIR_BWD;
-    if (!s->nb_loaded)
-        warn_cost(ctx);
+    s->restart |= RESTART_SEQUENCE;
+    err = remove_stale_properties(frame);
+    if (err >= 0 && key)
+        err = av_dict_set(&frame->metadata, key, "1", 0);
+    if (err < 0) {
+        av_frame_free(&frame);
+        return err;
+    }
+    err = ff_filter_frame(ctx->outputs[0], frame);
+    return flushed < 0 ? flushed : err;
+}
 
-    n = s->nb_loaded;
+/** Load frame and issue the estimates it makes possible. */
+static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
+{
+    GpumeContext *s = ctx->priv;
+    const int fwd = s->run_dir & GPUME_DIR_FWD, bwd = s->run_dir & GPUME_DIR_BWD;
+    int64_t n = s->nb_loaded;
+    AVFrame *cur;
+    int err;
+
+    if (!n)
+        warn_cost(ctx);
     err = s->backend->load(s->backend_priv, slot_of(n), frame);
-    if (err < 0)
-        goto fail;
+    if (err < 0) {
+        /* its slot may hold part of it: no frame is estimated against it,
+         * and it goes out as one outside the timeline does */
+        send_unestimated(ctx, frame, NULL);
+        return err;
+    }
     s->nb_loaded++;
 
     /* the frame whose estimates can be issued now */
@@ -982,14 +1005,35 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
     if (err < 0)
         return err;
     return s->nb_inflight > GPUME_MAX_INFLIGHT ? finish_oldest(ctx) : 0;
-fail:
-    av_frame_free(&frame);
-    return err;
+}
+
+static int process_frame(AVFilterContext *ctx, AVFrame *frame)
+{
+    GpumeContext *s = ctx->priv;
+    int err, flushed = 0;
+
+    err = check_frame(ctx, frame);
+    if (err > 0)
+        s->restart |= RESTART_BACKEND; /* also for the next frame, if this one's restart fails */
+    /* options that commands changed and the running backend does not use */
+    if (s->saved_opts)
+        s->restart |= RESTART_BACKEND;
+    if (err >= 0 && (s->restart || !s->backend_ready)) {
+        /* the frames held go out with what they have; a failed wait leaves
+         * none held, so the restart goes on, and this frame with it */
+        flushed = flush(ctx);
+        err = restart(ctx, frame->width, frame->height);
+    }
+    if (err < 0) {
+        av_frame_free(&frame);
+        return err;
+    }
+    err = estimate_frame(ctx, frame);
+    return flushed < 0 ? flushed : err;
 }
 
 static int activate(AVFilterContext *ctx)
 {
-    GpumeContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *frame;
     int64_t pts;
@@ -1003,24 +1047,11 @@ static int activate(AVFilterContext *ctx)
         return ret;
     if (ret > 0) {
         if (ctx->is_disabled) {
-            /* outside the timeline: the frames held go out first (the last
-             * one without backward vectors, as at the end of the stream),
-             * then this one's pixels untouched, without vectors (also none
-             * of an earlier gpume) and marked as left out, so that a
-             * consumer tells it from a stream that never had vectors;
-             * estimation starts afresh at the next enabled frame */
-            const int flushed = flush(ctx); /* its frames went out, also on failure */
-            s->restart |= RESTART_SEQUENCE;
-            ret = remove_stale_properties(frame);
-            if (ret >= 0)
-                ret = av_dict_set(&frame->metadata, "lavfi.gpume.disabled", "1", 0);
-            if (ret < 0) {
-                av_frame_free(&frame);
-                return ret;
-            }
-            ret = ff_filter_frame(outlink, frame);
-            if (flushed < 0)
-                ret = flushed;
+            /* outside the timeline: this frame's pixels untouched, marked
+             * as left out, so that a consumer tells it from a stream that
+             * never had vectors; estimation starts afresh at the next
+             * enabled frame */
+            ret = send_unestimated(ctx, frame, "lavfi.gpume.disabled");
         } else {
             ret = process_frame(ctx, frame);
         }
@@ -1062,13 +1093,13 @@ static int process_command(AVFilterContext *ctx, const char *cmd, const char *ar
     err = ff_filter_process_command(ctx, cmd, args, res, res_len, flags);
     if (err >= 0)
         err = check_options(ctx);
-    if (err < 0) {
+    if (err < 0)
         copy_options(s, before, 1);
-        return err;
-    }
+    /* commands that put back the values in use change nothing: saved_opts
+     * is kept only while they differ, and then restarts (process_frame()) */
     copy_options(s, after, 0);
-    if (memcmp(before, after, sizeof(before)))
-        s->restart |= RESTART_BACKEND;
+    if (!memcmp(after, s->saved_opts, nb_int_options() * sizeof(*after)))
+        av_freep(&s->saved_opts);
     return err;
 }
 

@@ -131,6 +131,8 @@ typedef struct McfpsContext {
     int queue_rendering;        ///< a frame of queue[] waits for finish()
 
     CCFifo cc_fifo;             ///< closed captions of the input, spread over the output frames
+    AVBufferRef *tick_cc;       ///< the captions of tick tick_cc_pts, made and taken back (release_pending())
+    int64_t tick_cc_pts;
 } McfpsContext;
 
 #define OFFSET(x) offsetof(McfpsContext, x)
@@ -362,6 +364,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     drop_queue(s);
     release_backend(s);
     av_buffer_unref(&s->device_ref);
+    av_buffer_unref(&s->tick_cc);
     ff_ccfifo_uninit(&s->cc_fifo);
 }
 
@@ -548,8 +551,30 @@ static int release_pending(AVFilterContext *ctx, int send)
     if (s->pending_rendered && s->backend->finish)
         err = s->backend->finish(s->backend_priv);
     s->next = out->pts;
+    /* captions spread at the output rate belong to the tick, not to the
+     * frame: whatever takes the tick carries them */
+    av_buffer_unref(&s->tick_cc);
+    if (ff_ccfifo_getoutputsize(&s->cc_fifo)) {
+        const AVFrameSideData *cc = av_frame_get_side_data(out, AV_FRAME_DATA_A53_CC);
+        if (cc && !(s->tick_cc = av_buffer_ref(cc->buf)) && err >= 0)
+            err = AVERROR(ENOMEM);
+        s->tick_cc_pts = out->pts;
+    }
     av_frame_free(&out);
     return err;
+}
+
+/** The captions of output tick s->next: those the tick had when it was taken back, or the FIFO's next. */
+static int inject_captions(McfpsContext *s, AVFrame *out)
+{
+    if (s->tick_cc && s->tick_cc_pts == s->next) {
+        if (!av_frame_new_side_data_from_buf(out, AV_FRAME_DATA_A53_CC, s->tick_cc))
+            return AVERROR(ENOMEM);
+        s->tick_cc = NULL;
+        return 0;
+    }
+    av_buffer_unref(&s->tick_cc);
+    return ff_ccfifo_inject(&s->cc_fifo, out);
 }
 
 /** Let out wait in s->pending, after the tick that waited there goes out. */
@@ -731,7 +756,7 @@ static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
         return AVERROR(ENOMEM);
     err = strip_input_properties(*out);
     if (err >= 0)
-        err = ff_ccfifo_inject(&s->cc_fifo, *out);
+        err = inject_captions(s, *out);
     if (err < 0) {
         av_frame_free(out);
         return err;
@@ -1013,7 +1038,7 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
             }
         }
     }
-    err = ff_ccfifo_inject(&s->cc_fifo, out);
+    err = inject_captions(s, out);
     if (err < 0) {
         av_frame_free(&out);
         return err;
@@ -1054,12 +1079,23 @@ static int send_a(AVFilterContext *ctx, int hold)
 
     if (!s->a_on_tick)
         return 0;
-    s->a_on_tick = 0;
     s->next--;
     err = make_copy(ctx, s->a, &out);
-    if (err < 0)
+    if (err < 0) {
+        s->next++;      /* the tick stays A's */
         return err;
+    }
+    s->a_on_tick = 0;
     return hold ? hold_frame(ctx, out, 0) : send_frame(ctx, out, 0);
+}
+
+/** A will not show on the tick it waits for: the tick is free for what follows. */
+static void forget_a_tick(McfpsContext *s)
+{
+    if (s->a_on_tick) {
+        s->a_on_tick = 0;
+        s->next--;
+    }
 }
 
 /** Whether frame continues the run: of its size and formats, and on its device. */
@@ -1086,6 +1122,7 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     if (!s->p.width || !same_run(s, frame)) {
         err = setup(ctx, frame);
         if (err < 0) {
+            forget_a_tick(s);
             av_frame_free(&frame);
             return err;
         }
@@ -1098,6 +1135,7 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
     err = load_frame(ctx, s->slot_a, frame);
     if (err < 0) {
         /* no run: the next frame starts one */
+        forget_a_tick(s);
         av_frame_free(&s->a);
         return err;
     }
@@ -1215,6 +1253,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     if (err >= 0)
         err = send_a(ctx, tick_of(ctx, b->pts) < s->next);
     if (err < 0) {
+        /* the pair is not made: the next one has no pair before it */
+        s->prev_valid = 0;
         av_frame_free(&b);
         return err;
     }
@@ -1261,8 +1301,7 @@ static int repeat_step(AVFilterContext *ctx)
     if (s->a_on_tick) {
         if (s->end_known && s->next - 1 < s->repeat_end)
             return send_a(ctx, 0);
-        s->a_on_tick = 0;
-        s->next--;
+        forget_a_tick(s);
     }
     if (s->a && s->end_known && s->next < s->repeat_end)
         return emit_copy(ctx, s->a);

@@ -22,16 +22,18 @@
  *  - mcfps on hardware frames that move to another device (two OpenCL
  *    devices, where there is one), and on the CPU backend given OpenCL
  *    frames mid-stream: refused with an error, none read as pixels.
- *  - with "graphcheck opencl-wait" and "opencl-wait-timeline" (run with
+ *  - with "graphcheck opencl-wait", "opencl-wait-timeline",
+ *    "opencl-wait-upload" and "opencl-wait-restart" (run with
  *    tests/clshim.c's CLSHIM_FAIL failing one clWaitForEvents): gpume on
  *    OpenCL after a failed wait, also one in the flush that its timeline
- *    makes, loses no frame, and estimates again.
+ *    makes, one for a frame's slot before its upload and one in the flush
+ *    of a restart, loses no frame, and estimates again.
  *  - with "graphcheck opencl-load" (CLSHIM_FAIL failing frame 0's first
  *    clEnqueueWriteBufferRect): mcfps on OpenCL after a frame it could not
  *    load gives what it gives without that frame.
  *
- * usage: graphcheck [opencl-wait|opencl-wait-timeline|opencl-load]; its last line is
- * "N passed, N failed"
+ * usage: graphcheck [opencl-wait|opencl-wait-timeline|opencl-wait-upload|opencl-wait-restart|
+ * opencl-load]; its last line is "N passed, N failed"
  */
 
 #include <inttypes.h>
@@ -84,7 +86,13 @@ static AVFrame *texture_frame(int n, int w, int h)
     f->width  = w;
     f->height = h;
     f->pts    = n;
-    if (av_frame_get_buffer(f, 0) < 0) {
+    if (!w || !h) {
+        /* a frame of no pixels, which buffersrc passes on: a row of memory */
+        f->buf[0]      = av_buffer_allocz(64);
+        f->data[0]     = f->buf[0] ? f->buf[0]->data : NULL;
+        f->linesize[0] = 64;
+    }
+    if (!w || !h ? !f->data[0] : av_frame_get_buffer(f, 0) < 0) {
         av_frame_free(&f);
         return NULL;
     }
@@ -96,11 +104,10 @@ static AVFrame *texture_frame(int n, int w, int h)
     return f;
 }
 
-/* input frame n of the conversions: the texture, and CC_IN triplets
- * numbered (n, i) in their two data bytes */
-static AVFrame *input_frame(int n)
+/* f with the captions of input frame n: CC_IN triplets numbered (n, i) in
+ * their two data bytes; f, or NULL (f freed) */
+static AVFrame *add_captions(AVFrame *f, int n)
 {
-    AVFrame *f = texture_frame(n, W, H);
     AVFrameSideData *sd = f ? av_frame_new_side_data(f, AV_FRAME_DATA_A53_CC, 3 * CC_IN) : NULL;
 
     if (!sd) {
@@ -113,6 +120,12 @@ static AVFrame *input_frame(int n)
         sd->data[3 * i + 2] = i;
     }
     return f;
+}
+
+/* input frame n of the conversions: the texture and its captions */
+static AVFrame *input_frame(int n)
+{
+    return add_captions(texture_frame(n, W, H), n);
 }
 
 /* buffer (W x H gray, 30 fps) -> gpume=GPUME [-> mcfps=MCFPS] -> buffersink */
@@ -230,8 +243,9 @@ static int push_pull(AVFilterContext *src, AVFilterContext *sink, int n, int w, 
     return err;
 }
 
-/* gpume after a refused frame size: no crash, an error per refused frame,
- * estimation again at the first size */
+/* gpume after refused frame sizes (16384 wide, then two of no pixels, which
+ * a failed set-up must not take for its own size): no crash, an error per
+ * refused frame, estimation again at the first size */
 static void gpume_after_error(void)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
@@ -243,12 +257,13 @@ static void gpume_after_error(void)
     check(g && out && build(g, &src, &sink, "device=cpu", NULL) >= 0, "graph buffer -> gpume -> buffersink");
     if (g && out && src) {
         for (int n = 0; n < 12; n++) {
-            const int r = push_pull(src, sink, n, n == 3 || n == 4 ? 16384 : W, H, out);
+            const int r = push_pull(src, sink, n, n == 3 ? 16384 : n == 4 || n == 5 ? 0 : W,
+                                    n == 4 || n == 5 ? 0 : H, out);
             errors  += r < 0;
-            vectors += n >= 5 && r > 0 ? r : 0;
+            vectors += n >= 6 && r > 0 ? r : 0;
         }
-        snprintf(msg, sizeof(msg), "%d errors for the two frames of 16384x%d", errors, H);
-        check(errors == 2, msg);
+        snprintf(msg, sizeof(msg), "%d errors for a frame of 16384x%d and two of 0x0, want 3", errors, H);
+        check(errors == 3, msg);
         snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
         check(vectors > 0, msg);
     }
@@ -382,8 +397,8 @@ static void gpume_format_restart_kept(void)
 }
 
 /* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> mcfps=MCFPS -> buffersink */
-static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
-                       AVBufferRef *hw_frames, const char *mcfps)
+static int build_mcfps_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                          AVBufferRef *hw_frames, const char *mcfps, AVRational tb)
 {
     AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
     AVFilterContext *fc;
@@ -392,7 +407,7 @@ static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext 
     if (!g || !par)
         goto end;
     *par = (AVBufferSrcParameters) { .format = hw_frames ? AV_PIX_FMT_OPENCL : AV_PIX_FMT_YUV420P,
-                                     .width = 64, .height = 48, .time_base = { 1, 25 },
+                                     .width = 64, .height = 48, .time_base = tb,
                                      .frame_rate = { 25, 1 }, .hw_frames_ctx = hw_frames };
     *src = avfilter_graph_alloc_filter(g, avfilter_get_by_name("buffer"), "in");
     if (!*src || av_buffersrc_parameters_set(*src, par) < 0 || avfilter_init_str(*src, NULL) < 0 ||
@@ -404,6 +419,13 @@ static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext 
 end:
     av_free(par);
     return err;
+}
+
+/* buffer (64x48 yuv420p, or hw_frames, at 25 fps) -> mcfps=MCFPS -> buffersink */
+static int build_mcfps(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                       AVBufferRef *hw_frames, const char *mcfps)
+{
+    return build_mcfps_tb(g, src, sink, hw_frames, mcfps, (AVRational){ 1, 25 });
 }
 
 /* the sink drained: frames out (those of w x h in *sized), or the error that ended it */
@@ -456,6 +478,82 @@ static void mcfps_after_failed_restart(void)
     snprintf(msg, sizeof(msg), "%d of 4 pushes and the end went on after it, %d frames of 2048x2048",
              ok, sized);
     check(ok == 4 && sized >= 4, msg);
+    avfilter_graph_free(&g);
+}
+
+/* a frame on the instant of the first that takes its place (as in fps) and
+ * that mcfps refuses (rgb24), then the end 10 s later: its error, and an
+ * end without a crash; the tick the refused frame was to take, and those
+ * to the end, go to no one */
+static void mcfps_same_instant_refused(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *f = yuv_frame(64, 48, 0), *rgb = av_frame_alloc();
+    int r = build_mcfps_tb(g, &src, &sink, NULL, "fps=1/3:mode=blend:device=cpu", (AVRational){ 1, 1000 });
+    int err = AVERROR(ENOMEM), err_end = AVERROR(ENOMEM), sized = 0, nb = -1;
+    char msg[192];
+
+    if (r >= 0 && f && rgb) {
+        /* 5 ms after the first frame: within 1/256 of the output's 3 s */
+        rgb->format = AV_PIX_FMT_RGB24;
+        rgb->width  = 64;
+        rgb->height = 48;
+        rgb->pts    = 5;
+        if (av_frame_get_buffer(rgb, 0) >= 0 &&
+            av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_PUSH) >= 0) {
+            err     = av_buffersrc_add_frame_flags(src, rgb, AV_BUFFERSRC_FLAG_PUSH);
+            err_end = av_buffersrc_close(src, 10000, AV_BUFFERSRC_FLAG_PUSH);
+            nb      = drain(sink, 64, 48, &sized);
+        }
+    }
+    snprintf(msg, sizeof(msg), "an rgb24 frame on the first one's instant: %s (want an error), "
+             "then the end: %s, %d frames out", av_err2str(err), av_err2str(err_end), nb);
+    check(r >= 0 && err < 0 && err_end >= 0 && nb == 0, msg);
+    av_frame_free(&f);
+    av_frame_free(&rgb);
+    avfilter_graph_free(&g);
+}
+
+/* 30 to 60 fps with captions, mcfps=mode=blend alone, frames 6 on of
+ * another size, frame 6 1/300 s after frame 5: it takes frame 5's tick,
+ * which waited, and that tick's captions with it. Every caption byte out
+ * once, in order, as without the change. */
+static void mcfps_captions_at_size_change(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int r = out ? build_mcfps_tb(g, &src, &sink, NULL, "fps=60:mode=blend:device=cpu",
+                                 (AVRational){ 1, 300 }) : -1;
+    int nb = 0, sized = 0, in_order = 1;
+    static Captions c;
+    char msg[192];
+
+    memset(&c, 0, sizeof(c));
+    for (int n = 0; n <= NB_IN && r >= 0; n++) {
+        if (n < NB_IN) {
+            AVFrame *f = add_captions(yuv_frame(n < 6 ? 64 : 48, 48, 10 * n + (n == 6 ? -9 : 0)), n);
+            r = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+            av_frame_free(&f);
+        } else {
+            r = av_buffersrc_close(src, 10 * NB_IN, 0);
+        }
+        while (r >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
+            nb++;
+            take(&c, out, &sized);
+            av_frame_unref(out);
+        }
+    }
+    for (int k = 0; k < c.n608; k++)
+        in_order &= c.c608[2 * k] == k / 2 && c.c608[2 * k + 1] == k % 2;
+    for (int k = 0; k < c.n708; k++)
+        in_order &= c.c708[2 * k] == k / 18 && c.c708[2 * k + 1] == 2 + k % 18;
+    snprintf(msg, sizeof(msg), "captions across a change of size onto a waiting tick: %d frames out "
+             "(want %d), %d and %d triplets (want %d and %d), in order %d", nb, 2 * NB_IN,
+             c.n608, c.n708, 2 * NB_IN, 18 * NB_IN, in_order);
+    check(r >= 0 && nb == 2 * NB_IN && c.n608 == 2 * NB_IN && c.n708 == 18 * NB_IN && in_order, msg);
+    av_frame_free(&out);
     avfilter_graph_free(&g);
 }
 
@@ -610,11 +708,13 @@ end:
     av_buffer_unref(&dev);
 }
 
-/* gpume=device=opencl:OPTS on 16 frames, one wait of which fails: one
- * error, all 16 frames out, and the last ones (from the second sequence
- * on) with vectors. With the timeline off for frames 4 and 5, the first
- * waits fail in the flush that frame 4 makes, which must still go out. */
-static void gpume_wait_failure(const char *opts)
+/* gpume=device=opencl:OPTS on 16 frames, those from resize_at on 16
+ * pixels narrower, one wait of which fails: one error, all 16 frames out,
+ * and the last ones (from the second sequence on) with vectors. With the
+ * timeline off for frames 4 and 5, the first waits fail in the flush that
+ * frame 4 makes, which must still go out; so must a frame whose upload
+ * waits in vain for its slot, and one whose restart's flush fails. */
+static void gpume_wait_failure(const char *opts, int resize_at)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
@@ -627,7 +727,7 @@ static void gpume_wait_failure(const char *opts)
         goto end;
     }
     for (int n = 0; n <= 16; n++) {
-        AVFrame *f = n < 16 ? texture_frame(n, W, H) : NULL;
+        AVFrame *f = n < 16 ? texture_frame(n, n < resize_at ? W : W - 16, H) : NULL;
         err = n == 16 ? av_buffersrc_close(src, 16, 0) :
               f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
         av_frame_free(&f);
@@ -712,13 +812,18 @@ int main(int argc, char **argv)
 
     if (argc > 1) {
         if (!strcmp(argv[1], "opencl-wait"))
-            gpume_wait_failure("device=opencl:dir=bi");
+            gpume_wait_failure("device=opencl:dir=bi", 16);
         else if (!strcmp(argv[1], "opencl-wait-timeline"))
-            gpume_wait_failure("device=opencl:dir=fwd:enable='not(between(n,4,5))'");
+            gpume_wait_failure("device=opencl:dir=fwd:enable='not(between(n,4,5))'", 16);
+        else if (!strcmp(argv[1], "opencl-wait-upload"))
+            gpume_wait_failure("device=opencl:dir=fwd", 16);
+        else if (!strcmp(argv[1], "opencl-wait-restart"))
+            gpume_wait_failure("device=opencl:dir=bi", 8);
         else if (!strcmp(argv[1], "opencl-load"))
             mcfps_load_failure();
         else
-            check(0, "a case: opencl-wait, opencl-wait-timeline or opencl-load");
+            check(0, "a case: opencl-wait, opencl-wait-timeline, opencl-wait-upload, "
+                     "opencl-wait-restart or opencl-load");
         printf("%d passed, %d failed\n", pass, fail);
         return fail != 0;
     }
@@ -751,6 +856,8 @@ int main(int argc, char **argv)
     gpume_command_fallback(1);
     gpume_format_restart_kept();
     mcfps_after_failed_restart();
+    mcfps_same_instant_refused();
+    mcfps_captions_at_size_change();
     mcfps_end_before_zero();
     mcfps_device_change();
     mcfps_hw_on_cpu();

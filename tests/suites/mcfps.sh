@@ -108,10 +108,13 @@ program mcfpscheck
 # frame, mcfps's end at negative timestamps, frames of another device
 program graphcheck
 # ... and after an OpenCL call that fails mid-stream (tests/clshim.c):
-# gpume after a failed wait, mcfps after a frame it could not load
+# gpume after a failed wait (of a result; in the timeline's flush; for a
+# frame's slot before its upload, the 3rd; in the flush of a restart at
+# frame 8, the 12th), mcfps after a frame it could not load
 if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c" -ldl \
         > "$tmp/clshim.log" 2>&1 && [ -x "$BUILDDIR/tests/graphcheck" ]; then
     for c in opencl-wait:clWaitForEvents:2 opencl-wait-timeline:clWaitForEvents:1 \
+             opencl-wait-upload:clWaitForEvents:3 opencl-wait-restart:clWaitForEvents:12 \
              opencl-load:clEnqueueWriteBufferRect:1; do
         k=${c%%:*} log="$tmp/graphcheck-${c%%:*}.log"
         LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "$k" > "$log" 2>&1
@@ -125,7 +128,7 @@ if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c"
         fi
     done
 else
-    skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
+    skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-wait-upload, opencl-wait-restart, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
 fi
 # the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
 # frames on and near ticks, size and format changes, ends (tests/tickcheck.c)

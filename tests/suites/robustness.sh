@@ -353,6 +353,23 @@ else
     fi
 fi
 
+# out of memory with device=auto: one error line, which says so, and none
+# that blames the devices (16000x16000 under 2 GB of address space)
+name=device-auto-out-of-memory
+(ulimit -v 2000000 && exec timeout 120 "$FFMPEG" -nostdin -hide_banner -nostats -loglevel level+info \
+    -f lavfi -i color=s=16000x16000:d=0.04,format=gray -vf gpume -f null -) \
+    > "$tmp/$name.out" 2> "$tmp/$name.err"
+rc=$?
+# (lavfi's own "Failed to configure input pad" line names the filter too)
+errors=$(grep '\[Parsed_gpume_0 @ [^]]*\] \[error\]' "$tmp/$name.err" | grep -vc 'Failed to configure')
+if [ "$rc" -eq 0 ] || ! grep -q 'Parsed_gpume_0 .*Cannot allocate memory' "$tmp/$name.err"; then
+    skipped "$name: gpume did not run out of memory (exit status $rc: $(tailof "$tmp/$name.err" 1))"
+elif crashed || [ "$errors" -ne 1 ]; then
+    bad "$name" "exit status $rc, $errors error lines of gpume: $(grep 'Parsed_gpume_0' "$tmp/$name.err" | head -n 3 | tr '\n' ' ')"
+else
+    ok "$name"
+fi
+
 # device=opencl without a platform: a clear error naming the option
 name=device-opencl-no-platform
 FFENV=$HIDE ff "$name" -lavfi "$SMALL,gpume=device=opencl" -f null -

@@ -148,6 +148,12 @@ command subpel   "algo=lfs:pred=temporal"  "subpel 0"           "algo=lfs:pred=t
 hashes cmd-same "sendcmd=c='0.2 gpume lambda 2',gpume=device=cpu:lambda=2,$DRAW"
 hashes cmd-same-want "gpume=device=cpu:lambda=2,$DRAW"
 same "command-same-value" "cmd-same-want" "cmd-same"
+# nor do commands that change a value and then put it back before the next
+# frame, and a command refused after one that changed nothing
+hashes cmd-back "sendcmd=c='0.2 gpume range 8, gpume range 16',gpume=device=cpu,$DRAW"
+same "command-changed-back" "all" "cmd-back"
+hashes cmd-refused "sendcmd=c='0.2 gpume lambda 2, gpume ctu 8',gpume=device=cpu:lambda=2,$DRAW"
+same "command-same-then-refused" "cmd-same-want" "cmd-refused"
 # an option value the filter cannot use (block larger than ctu): the
 # command is refused with an error line, and nothing changes: the frames
 # are those of a run without it
