@@ -6,10 +6,11 @@
 # whose build/ is the build directory and whose PATH starts with the build's
 # ffmpeg, as the README says, on the clips it names (in.mp4 is
 # build/clips/phone.mp4, HEVC + AAC). Checks: exit status 0; an .mp4 written
-# holds H.264 video and, as its input, AAC audio; metadata=print shows
-# lavfi.gpume keys. Commands that need CUDA are skipped without an NVIDIA
-# device. Needs the full build (libx264, libx265, aac). First, with any
-# build, the tree's doc/filters.texi made into HTML by makeinfo.
+# holds H.264 video and, as its input, AAC audio (video alone with -an);
+# metadata=print shows lavfi.gpume keys. Commands that need CUDA are
+# skipped without an NVIDIA device. Needs the full build (libx264, libx265,
+# aac). First, with any build, the tree's doc/filters.texi made into HTML
+# by makeinfo.
 set -u
 : "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${FFPROBE:=$BUILDDIR/ffmpeg/ffprobe}"
 pass=0 fail=0 skip=0
@@ -100,7 +101,9 @@ while IFS="$tab" read -r file cmd; do
     for o in $(echo "$cmd" | tr ' ' '\n' | grep -E '^[A-Za-z0-9_.-]+\.mp4$' | tail -n 1); do
         [ "$o" != in.mp4 ] || continue
         streams=$("$FFPROBE" -v error -show_entries stream=codec_name -of csv=p=0 "$work/$o" 2>&1 | tr '\n' ' ')
-        case $streams in
+        case "$cmd:$streams" in
+        *" -an "*:"h264 ") ;;          # the sound left out: H.264 video alone
+        *" -an "*:*) why="$o holds '$streams', not H.264 video alone (-an)" ;;
         *h264*aac*|*aac*h264*) ;;
         *) why="$o holds '$streams', not H.264 video with AAC audio" ;;
         esac

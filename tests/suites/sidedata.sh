@@ -382,6 +382,8 @@ silent_failure no-header-eval-missing-file eval "$tmp/nonexistent.mp4"
 silent_failure no-header-dump-garbage dump "$tmp/garbage.mp4"
 silent_failure no-header-dump-bad-graph dump -vf "gpume=nosuchoption=1" "$SRC"
 silent_failure no-header-eval-bad-graph eval -vf "gpume=nosuchoption=1" "$SRC"
+# ... or whose graph gives frames eval cannot read
+silent_failure no-header-eval-rgb24 eval -frames 3 -vf "gpume=device=cpu,format=rgb24" "$SRC"
 
 # --- gpume-mv: a new filter graph when the decoded frames change --------------
 # PNG sequences whose frames change size or pixel format: gpume-mv, like the

@@ -262,13 +262,19 @@ static int eval_pending(EvalRun *r, const AVFrame *next)
     }
     if ((err = mv_eval_frame(&r->e, r->prev, r->cur, next, r->cur_index, &st)) < 0)
         return err;
+    if (!r->header_printed++)
+        mv_print_eval_header();
     mv_print_eval_row(&st);
     return 0;
 }
 
 int mv_eval_start(void *opaque)
 {
-    mv_print_eval_header();
+    EvalRun *r = opaque;
+
+    /* the header waits for a frame eval can read: a graph whose output it
+     * cannot read leaves nothing on stdout */
+    r->started = 1;
     return 0;
 }
 
@@ -297,7 +303,12 @@ int mv_eval_take(void *opaque, AVFrame *f, int64_t index)
 int mv_eval_finish(EvalRun *r)
 {
     int err = eval_pending(r, NULL);
-    return err < 0 ? err : mv_print_eval_summary(&r->e);
+
+    if (err < 0)
+        return err;
+    if (r->started && !r->header_printed++)
+        mv_print_eval_header();
+    return mv_print_eval_summary(&r->e);
 }
 
 void mv_eval_run_free(EvalRun *r)

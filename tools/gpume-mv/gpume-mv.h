@@ -173,6 +173,8 @@ typedef struct EvalRun {
     AVFrame *prev, *cur;
     int64_t cur_index;
     int64_t max_frames;     ///< 0: all
+    int started;            ///< a graph is configured (mv_eval_start())
+    int header_printed;     ///< once the first frame can be evaluated, or at the end
 } EvalRun;
 
 /** Whether eval can read the luma of fmt: 8 bits, one byte a sample, plane 0. */

@@ -75,7 +75,7 @@ void mv_print_eval_row(const FrameStats *st)
 static void kv(AVBPrint *bp, const char *key, double v)
 {
     if (isnan(v))
-        av_bprintf(bp, " %s=nan", key);
+        av_bprintf(bp, " %s=-", key);
     else if (isinf(v))
         av_bprintf(bp, " %s=inf", key);
     else
