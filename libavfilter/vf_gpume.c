@@ -975,7 +975,8 @@ static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
     err = s->backend->load(s->backend_priv, slot_of(n), frame);
     if (err < 0) {
         /* its slot may hold part of it: no frame is estimated against it,
-         * and it goes out as one outside the timeline does */
+         * and it goes out as one outside the timeline does; the load's
+         * error is the one that says what happened */
         send_unestimated(ctx, frame, NULL);
         return err;
     }
@@ -1014,10 +1015,11 @@ static int process_frame(AVFilterContext *ctx, AVFrame *frame)
 
     err = check_frame(ctx, frame);
     if (err > 0)
-        s->restart |= RESTART_BACKEND; /* also for the next frame, if this one's restart fails */
+        s->restart |= RESTART_BACKEND;
     /* options that commands changed and the running backend does not use */
     if (s->saved_opts)
         s->restart |= RESTART_BACKEND;
+    /* a restart that failed left no backend: this frame sets up again */
     if (err >= 0 && (s->restart || !s->backend_ready)) {
         /* the frames held go out with what they have; a failed wait leaves
          * none held, so the restart goes on, and this frame with it */

@@ -1175,7 +1175,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
     int64_t pb;
-    int err;
+    int err, replace;
 
     /* its captions go out with the output frames, whichever those are */
     ff_ccfifo_extract(&s->cc_fifo, b);
@@ -1220,14 +1220,13 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));
-        if (s->pending && s->pending->pts * MCFPS_PHI_ONE == pb) {
-            err = replace_pending(s, b);
-            if (err < 0) {
-                av_frame_free(&b);
-                return err;
-            }
-        }
-        return start_run(ctx, b, pb);
+        /* the tick waiting on that instant becomes a copy of the frame
+         * once the frame is taken: one refused leaves the tick as it was */
+        replace = s->pending && s->pending->pts * MCFPS_PHI_ONE == pb;
+        err = start_run(ctx, b, pb);
+        if (err >= 0 && replace)
+            err = replace_pending(s, s->a);
+        return err;
     }
     if (!same_run(s, b)) {
         av_log(ctx, AV_LOG_WARNING, "frame size or format changed from %dx%d %s to %dx%d %s; "

@@ -481,37 +481,49 @@ static void mcfps_after_failed_restart(void)
     avfilter_graph_free(&g);
 }
 
-/* a frame on the instant of the first that takes its place (as in fps) and
- * that mcfps refuses (rgb24), then the end 10 s later: its error, and an
- * end without a crash; the tick the refused frame was to take, and those
- * to the end, go to no one */
-static void mcfps_same_instant_refused(void)
+/* a frame on the instant of an earlier one that takes its place (as in
+ * fps) and that mcfps refuses (rgb24), then the end: its error, and an end
+ * without a crash. waiting = 0: the first frame, 5 ms in, at fps=1/3 with
+ * the end at 10 s: the tick it was to take, and those to the end, go to no
+ * one. waiting = 1: the second frame at 1 s, whose tick waits for what
+ * follows, at fps=1 with the end at 3 s: that tick stays a copy of the
+ * second frame, and no frame of the refused format goes out. */
+static void mcfps_same_instant_refused(int waiting)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
-    AVFrame *f = yuv_frame(64, 48, 0), *rgb = av_frame_alloc();
-    int r = build_mcfps_tb(g, &src, &sink, NULL, "fps=1/3:mode=blend:device=cpu", (AVRational){ 1, 1000 });
-    int err = AVERROR(ENOMEM), err_end = AVERROR(ENOMEM), sized = 0, nb = -1;
+    AVFrame *f[2] = { yuv_frame(64, 48, 0), yuv_frame(64, 48, 1000) };
+    AVFrame *rgb = av_frame_alloc(), *out = av_frame_alloc();
+    int r = build_mcfps_tb(g, &src, &sink, NULL, waiting ? "fps=1:mode=blend:device=cpu" :
+                           "fps=1/3:mode=blend:device=cpu", (AVRational){ 1, 1000 });
+    int err = AVERROR(ENOMEM), err_end = AVERROR(ENOMEM), nb = -1, yuv = 0;
     char msg[192];
 
-    if (r >= 0 && f && rgb) {
-        /* 5 ms after the first frame: within 1/256 of the output's 3 s */
+    if (r >= 0 && f[0] && f[1] && rgb && out) {
         rgb->format = AV_PIX_FMT_RGB24;
         rgb->width  = 64;
         rgb->height = 48;
-        rgb->pts    = 5;
-        if (av_frame_get_buffer(rgb, 0) >= 0 &&
-            av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_PUSH) >= 0) {
+        rgb->pts    = waiting ? 1001 : 5;
+        err = av_frame_get_buffer(rgb, 0);
+        for (int i = 0; i <= waiting && err >= 0; i++)
+            err = av_buffersrc_add_frame_flags(src, f[i], AV_BUFFERSRC_FLAG_PUSH);
+        if (err >= 0) {
             err     = av_buffersrc_add_frame_flags(src, rgb, AV_BUFFERSRC_FLAG_PUSH);
-            err_end = av_buffersrc_close(src, 10000, AV_BUFFERSRC_FLAG_PUSH);
-            nb      = drain(sink, 64, 48, &sized);
+            err_end = av_buffersrc_close(src, waiting ? 3000 : 10000, AV_BUFFERSRC_FLAG_PUSH);
+            for (nb = 0; av_buffersink_get_frame(sink, out) >= 0; nb++) {
+                yuv += out->format == AV_PIX_FMT_YUV420P && out->pts == nb;
+                av_frame_unref(out);
+            }
         }
     }
-    snprintf(msg, sizeof(msg), "an rgb24 frame on the first one's instant: %s (want an error), "
-             "then the end: %s, %d frames out", av_err2str(err), av_err2str(err_end), nb);
-    check(r >= 0 && err < 0 && err_end >= 0 && nb == 0, msg);
-    av_frame_free(&f);
+    snprintf(msg, sizeof(msg), "an rgb24 frame on the instant of frame %d: %s (want an error), then "
+             "the end: %s, %d frames out (want %d), %d of them yuv420p on their ticks", waiting,
+             av_err2str(err), av_err2str(err_end), nb, 2 * waiting, yuv);
+    check(r >= 0 && err < 0 && err_end >= 0 && nb == 2 * waiting && yuv == nb, msg);
+    av_frame_free(&f[0]);
+    av_frame_free(&f[1]);
     av_frame_free(&rgb);
+    av_frame_free(&out);
     avfilter_graph_free(&g);
 }
 
@@ -856,7 +868,8 @@ int main(int argc, char **argv)
     gpume_command_fallback(1);
     gpume_format_restart_kept();
     mcfps_after_failed_restart();
-    mcfps_same_instant_refused();
+    mcfps_same_instant_refused(0);
+    mcfps_same_instant_refused(1);
     mcfps_captions_at_size_change();
     mcfps_end_before_zero();
     mcfps_device_change();

@@ -101,11 +101,14 @@ while IFS="$tab" read -r file cmd; do
     for o in $(echo "$cmd" | tr ' ' '\n' | grep -E '^[A-Za-z0-9_.-]+\.mp4$' | tail -n 1); do
         [ "$o" != in.mp4 ] || continue
         streams=$("$FFPROBE" -v error -show_entries stream=codec_name -of csv=p=0 "$work/$o" 2>&1 | tr '\n' ' ')
-        case "$cmd:$streams" in
-        *" -an "*:"h264 ") ;;          # the sound left out: H.264 video alone
-        *" -an "*:*) why="$o holds '$streams', not H.264 video alone (-an)" ;;
-        *h264*aac*|*aac*h264*) ;;
-        *) why="$o holds '$streams', not H.264 video with AAC audio" ;;
+        case $cmd in
+        *" -an "*)      # the sound left out: H.264 video alone
+            [ "$streams" = "h264 " ] || why="$o holds '$streams', not H.264 video alone (-an)" ;;
+        *)
+            case $streams in
+            *h264*aac*|*aac*h264*) ;;
+            *) why="$o holds '$streams', not H.264 video with AAC audio" ;;
+            esac ;;
         esac
     done
     case $cmd in
