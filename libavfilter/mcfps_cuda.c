@@ -357,15 +357,17 @@ static int cuda_fields(void *priv, const McfpsParams *p, const int16_t *ra, cons
     /* staged like the frames */
     err = CHECK_CU(s->cu->cuEventSynchronize(s->fields_done));
     if (err >= 0) {
+        int ret;
         memcpy(s->fields_up.data, ra, size);
         memcpy(s->fields_up.data + size, rb, size);
         err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.ra, s->fields_up.data, size, s->stream));
+        if (err >= 0)
+            err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.rb, s->fields_up.data + size, size,
+                                                    s->stream));
+        /* also after a failed copy: the next call waits for any copy begun */
+        ret = CHECK_CU(s->cu->cuEventRecord(s->fields_done, s->stream));
+        err = err < 0 ? err : ret;
     }
-    if (err >= 0)
-        err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.rb, s->fields_up.data + size, size,
-                                                s->stream));
-    if (err >= 0)
-        err = CHECK_CU(s->cu->cuEventRecord(s->fields_done, s->stream));
     if (err >= 0)
         err = launch(s, s->f_smooth, FFALIGN(p->cw, 16) / 16, FFALIGN(p->ch, 8) / 8, 16, 8, &a);
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
@@ -403,11 +405,13 @@ static int cuda_check(void *priv, const McfpsParams *p, const int16_t *d, int ph
     ca.sb = s->pic[b][0].pitch;
     err = CHECK_CU(s->cu->cuEventSynchronize(s->check_done));
     if (err >= 0) {
+        int ret;
         memcpy(s->check_up.data, d, size);
         err = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->fields.d, s->check_up.data, size, s->stream));
+        /* also after a failed copy, as in cuda_fields() */
+        ret = CHECK_CU(s->cu->cuEventRecord(s->check_done, s->stream));
+        err = err < 0 ? err : ret;
     }
-    if (err >= 0)
-        err = CHECK_CU(s->cu->cuEventRecord(s->check_done, s->stream));
     if (err >= 0)
         err = launch(s, s->f_check, s->parts_w, s->parts_h, MCFPS_CHECK_GROUP_W, MCFPS_CHECK_GROUP_H, &ca);
     if (err >= 0)
