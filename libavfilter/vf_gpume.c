@@ -903,17 +903,17 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
 static int restart(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
+    const int backend = s->restart & RESTART_BACKEND;
     int err;
 
+    s->restart    = 0;
     s->restarted |= s->nb_loaded > 0;   /* the sequence that ends had frames */
-    if (!(s->restart & RESTART_BACKEND) && s->backend_ready) {
+    if (!backend && s->backend_ready) {
         /* the timeline only: the same frames and options, so the same
          * backend (an OpenCL or CUDA set-up costs far more than a frame) */
-        s->restart = 0;
         start_sequence(s);
         return 0;
     }
-    s->restart = 0;
     err = setup_backend(ctx, w, h);
     if (err < 0 && s->saved_opts && size_fits(w, h)) {
         int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];

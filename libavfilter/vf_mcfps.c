@@ -1175,7 +1175,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
     int64_t pb;
-    int err, replace;
+    int err;
 
     /* its captions go out with the output frames, whichever those are */
     ff_ccfifo_extract(&s->cc_fifo, b);
@@ -1217,12 +1217,13 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
      * instant, it takes A's place, also on A's tick where that waits (on
      * the next tick, it follows A, as a pair without ticks between them) */
     if (pb == s->pa && tick_of(ctx, b->pts) == tick_of(ctx, s->a->pts)) {
+        /* the tick waiting on that instant becomes a copy of the frame
+         * once the frame is taken: one refused leaves the tick as it was */
+        const int replace = s->pending && s->pending->pts * MCFPS_PHI_ONE == pb;
+
         av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));
-        /* the tick waiting on that instant becomes a copy of the frame
-         * once the frame is taken: one refused leaves the tick as it was */
-        replace = s->pending && s->pending->pts * MCFPS_PHI_ONE == pb;
         err = start_run(ctx, b, pb);
         if (err >= 0 && replace)
             err = replace_pending(s, s->a);

@@ -181,6 +181,19 @@ static void take(Captions *c, const AVFrame *f, int *frames_sized)
     }
 }
 
+/* whether the triplets came out in the order input_frame() numbered them:
+ * of each frame, its 2 of CEA-608, then its 18 of CEA-708 */
+static int captions_in_order(const Captions *c)
+{
+    int in_order = 1;
+
+    for (int k = 0; k < c->n608; k++)
+        in_order &= c->c608[2 * k] == k / 2 && c->c608[2 * k + 1] == k % 2;
+    for (int k = 0; k < c->n708; k++)
+        in_order &= c->c708[2 * k] == k / 18 && c->c708[2 * k + 1] == 2 + k % 18;
+    return in_order;
+}
+
 /* What a conversion of the NB_IN input frames from 30 to 60 fps gave. */
 typedef struct Conversion {
     int err;                    ///< of the graph's run
@@ -538,11 +551,10 @@ static void mcfps_captions_at_size_change(void)
     AVFrame *out = av_frame_alloc();
     int r = out ? build_mcfps_tb(g, &src, &sink, NULL, "fps=60:mode=blend:device=cpu",
                                  (AVRational){ 1, 300 }) : -1;
-    int nb = 0, sized = 0, in_order = 1;
-    static Captions c;
+    int nb = 0, sized = 0, in_order;
+    Captions c = { 0 };
     char msg[192];
 
-    memset(&c, 0, sizeof(c));
     for (int n = 0; n <= NB_IN && r >= 0; n++) {
         if (n < NB_IN) {
             AVFrame *f = add_captions(yuv_frame(n < 6 ? 64 : 48, 48, 10 * n + (n == 6 ? -9 : 0)), n);
@@ -557,10 +569,7 @@ static void mcfps_captions_at_size_change(void)
             av_frame_unref(out);
         }
     }
-    for (int k = 0; k < c.n608; k++)
-        in_order &= c.c608[2 * k] == k / 2 && c.c608[2 * k + 1] == k % 2;
-    for (int k = 0; k < c.n708; k++)
-        in_order &= c.c708[2 * k] == k / 18 && c.c708[2 * k + 1] == 2 + k % 18;
+    in_order = captions_in_order(&c);
     snprintf(msg, sizeof(msg), "captions across a change of size onto a waiting tick: %d frames out "
              "(want %d), %d and %d triplets (want %d and %d), in order %d", nb, 2 * NB_IN,
              c.n608, c.n708, 2 * NB_IN, 18 * NB_IN, in_order);
@@ -819,7 +828,6 @@ static void mcfps_load_failure(void)
 int main(int argc, char **argv)
 {
     static Conversion r;
-    int in_order = 1;
     char msg[160];
 
     if (argc > 1) {
@@ -852,11 +860,7 @@ int main(int argc, char **argv)
     check(r.c.n608 == 2 * NB_IN, msg);
     snprintf(msg, sizeof(msg), "%d CEA-708 triplets out, want %d", r.c.n708, 18 * NB_IN);
     check(r.c.n708 == 18 * NB_IN, msg);
-    for (int k = 0; k < r.c.n608; k++)
-        in_order &= r.c.c608[2 * k] == k / 2 && r.c.c608[2 * k + 1] == k % 2;
-    for (int k = 0; k < r.c.n708; k++)
-        in_order &= r.c.c708[2 * k] == k / 18 && r.c.c708[2 * k + 1] == 2 + k % 18;
-    check(in_order, "caption triplets out in the order they came in");
+    check(captions_in_order(&r.c), "caption triplets out in the order they came in");
 
     convert(&r, 1, "graph for pushed frames");
     snprintf(msg, sizeof(msg), "pushed, drained without requests: %d frames in order %d, want %d (%s)",
