@@ -252,9 +252,7 @@ static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 #undef GET_FUNC
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
-        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->staging[i],
-                                               (size_t)p->width * p->height)) < 0)
+        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0)
             goto fail;
     for (int i = 0; i < NB_RESULTS; i++)
         if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->result[i],
@@ -434,14 +432,17 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         /* staged, so that the copy neither waits nor makes the caller wait;
          * the slot's previous copy has long finished */
         GpumeCudaStaging *st = &s->staging[slot];
-        const GpumeCopyPlane luma = {
+        GpumeCopyPlane luma;
+        err = CHECK_CU(cu->cuEventSynchronize(s->loaded[slot]));
+        if (err >= 0)
+            err = ff_gpume_cuda_staging_get(s->host->note_ctx, cu, st, (size_t)lv[0].w * lv[0].h);
+        if (err < 0)
+            goto end;
+        luma = (GpumeCopyPlane) {
             .dst = st->data, .dst_linesize = lv[0].w,
             .src = frame->data[0], .src_linesize = frame->linesize[0],
             .width = lv[0].w, .height = lv[0].h,
         };
-        err = CHECK_CU(cu->cuEventSynchronize(s->loaded[slot]));
-        if (err < 0)
-            goto end;
         err = ff_gpume_copy_planes(s->host->execute, s->host->exec_opaque, s->host->nb_threads,
                                    &luma, 1);
         if (err < 0)

@@ -53,6 +53,12 @@ int ff_gpume_cuda_staging_alloc(void *note_ctx, CudaFunctions *cu, GpumeCudaStag
     return 0;
 }
 
+int ff_gpume_cuda_staging_get(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
+                              size_t size)
+{
+    return buf->data ? 0 : ff_gpume_cuda_staging_alloc(note_ctx, cu, buf, size);
+}
+
 void ff_gpume_cuda_staging_free(CudaFunctions *cu, GpumeCudaStaging *buf)
 {
     if (buf->locked) {

@@ -46,6 +46,14 @@ typedef struct GpumeCudaStaging {
 int ff_gpume_cuda_staging_alloc(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
                                 size_t size);
 
+/**
+ * Allocate buf as ff_gpume_cuda_staging_alloc() does where it is still blank,
+ * so that a filter whose frames all stay on the device locks no host memory
+ * for them.
+ */
+int ff_gpume_cuda_staging_get(void *note_ctx, CudaFunctions *cu, GpumeCudaStaging *buf,
+                              size_t size);
+
 /** Free buf (the context that allocated it current); a blank buf is left. */
 void ff_gpume_cuda_staging_free(CudaFunctions *cu, GpumeCudaStaging *buf);
 

@@ -72,11 +72,11 @@ typedef struct McfpsCUDAContext {
 
     /* page-locked staging (frame planes packed at pitch fw[k]): software frames
      * of the slots on their way up, the raw fields, the motion check's field,
-     * and the result on its way down; each event marks the end of the last
-     * copy of its buffer */
+     * and the result on its way down (the frames' buffers at their first
+     * use); each event marks the end of the last copy of its buffer */
     GpumeCudaStaging up[MCFPS_SLOTS], fields_up, check_up, down;
     CUevent up_done[MCFPS_SLOTS], fields_done, check_done, rendered;
-    size_t plane_offset[MCFPS_MAX_PLANES];
+    size_t plane_offset[MCFPS_MAX_PLANES], frame_size;
     AVFrame *rendering;         ///< the software frame the result goes to at finish() (not owned)
 } McfpsCUDAContext;
 
@@ -195,11 +195,8 @@ static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     {
         const int last = f->nb_frame_planes - 1;
         const size_t frame_size = s->plane_offset[last] + (size_t)f->fw[last] * f->fh[last];
-        for (int k = 0; k < MCFPS_SLOTS; k++)
-            if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->up[k], frame_size)) < 0)
-                goto fail;
-        if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->down, frame_size)) < 0 ||
-            (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->check_up,
+        s->frame_size = frame_size;
+        if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->check_up,
                                                s->cells * 2 * sizeof(int16_t))) < 0 ||
             (err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->fields_up,
                                                s->cells * 4 * sizeof(int16_t))) < 0)
@@ -313,6 +310,8 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
     /* staged, so that the copies neither wait for the stream nor make the
      * caller wait; the slot's previous copy has long finished */
     err = CHECK_CU(s->cu->cuEventSynchronize(s->up_done[slot]));
+    if (err >= 0)
+        err = ff_gpume_cuda_staging_get(s->host.note_ctx, s->cu, &s->up[slot], s->frame_size);
     if (err >= 0) {
         GpumeCopyPlane planes[MCFPS_MAX_PLANES];
         for (int k = 0; k < s->f.nb_frame_planes; k++)
@@ -485,6 +484,8 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
         err = launch(s, mode == MCFPS_MODE_MC ? s->f_render : s->f_blend,
                      FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, 8) / 8, 32, 8, &pa);
     }
+    if (err >= 0 && !hw)
+        err = ff_gpume_cuda_staging_get(s->host.note_ctx, s->cu, &s->down, s->frame_size);
     for (int k = 0; k < s->f.nb_frame_planes && err >= 0 && !hw; k++)
         err = copy_plane(s, k, CU_MEMORYTYPE_DEVICE, NULL, s->own[MCFPS_SLOTS][k], s->own_pitch[k],
                          CU_MEMORYTYPE_HOST, s->down.data + s->plane_offset[k], 0, s->f.fw[k]);
