@@ -72,7 +72,14 @@ ffmpeg-configure: overlay
 # $ORIGIN/../lib: BUILDDIR/lib links to them here, PREFIX/lib once installed
 # FFmpeg's default target: the libraries (shared and static: gpume-mv and
 # the test programs link the static ones), ffmpeg, ffprobe, the manual pages
+# (those that hold doc/filters.texi are removed first where it is newer: its
+# rules do not remake a page whose .pod is gone when an included file changes)
 ffmpeg: ffmpeg-configure
+	@for p in ffmpeg-filters ffmpeg-all ffprobe-all ffplay-all; do           \
+	    for f in $(FFBUILD)/doc/$$p.1 $(FFBUILD)/doc/$$p.html; do            \
+	        if [ -f $$f ] && [ $(TREE)/doc/filters.texi -nt $$f ]; then rm -f $$f; fi; \
+	    done;                                                                 \
+	done
 	+$(MAKE) -C $(FFBUILD) $(SUBJOBS)
 	@rm -rf $(BUILDDIR)/lib
 	@if grep -q '^CONFIG_SHARED=yes' $(FFBUILD)/ffbuild/config.mak; then \
