@@ -71,6 +71,12 @@ typedef struct GpumeResult {
 typedef struct GpumeBackend {
     const char *name;
     size_t      priv_size;
+    /**
+     * estimate() returns with its result written: no frame waits in flight,
+     * so that none is held longer than its vectors need (a graph that the
+     * ffmpeg CLI replaces at a change of size loses what its filters hold).
+     */
+    int         synchronous;
     /** Prepare for frames of p->width x p->height; may be called again on a size change after uninit. */
     int  (*init)(void *priv, const GpumeHost *host, const GpumeParams *p);
     /** Make frame the picture of slot (its luma plane; software or this backend's hardware frame). */

@@ -1283,6 +1283,7 @@ static int cpu_sync(void *priv)
 const GpumeBackend ff_gpume_backend_cpu = {
     .name      = "cpu",
     .priv_size = sizeof(GpumeCPUContext),
+    .synchronous = 1,
     .init      = cpu_init,
     .load      = cpu_load,
     .estimate  = cpu_estimate,

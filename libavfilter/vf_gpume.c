@@ -85,9 +85,10 @@ typedef struct GpumeContext {
 
     /*
      * Frame n lives in backend slot n % GPUME_NB_SLOTS. Estimates are
-     * issued for one frame while those of the GPUME_MAX_INFLIGHT frames
-     * before it may still be running, so a frame leaves the filter when the
-     * work of as many frames after it has been issued.
+     * issued for one frame while those of the max_inflight() frames before
+     * it may still be running (GPUME_MAX_INFLIGHT; none on the CPU), so a
+     * frame leaves the filter when the work of as many frames after it has
+     * been issued.
      */
     int64_t nb_loaded;          ///< frames loaded since the last (re)start
     AVFrame *pending;           ///< loaded, waiting for its next frame (dir has bwd)
@@ -720,6 +721,12 @@ fail:
     return err;
 }
 
+/** Frames whose estimates may still run when the next frame's are issued. */
+static int max_inflight(const GpumeContext *s)
+{
+    return s->backend->synchronous ? 0 : GPUME_MAX_INFLIGHT;
+}
+
 /** Send every frame held by the filter: the pending one gets forward vectors only. */
 static int flush(AVFilterContext *ctx)
 {
@@ -732,7 +739,7 @@ static int flush(AVFilterContext *ctx)
         int ret;
         s->pending = NULL;
         /* a slot is free after finish_oldest(), even one that failed */
-        if (s->nb_inflight > GPUME_MAX_INFLIGHT)
+        if (s->nb_inflight > max_inflight(s))
             err = finish_oldest(ctx);
         ret = issue(ctx, frame, n, (s->run_dir & GPUME_DIR_FWD) && n > 0, 0);
         err = err < 0 ? err : ret;
@@ -993,9 +1000,9 @@ static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
         cur = frame;
     }
 
-    /* GPUME_MAX_INFLIGHT frames in flight when this one is issued (the
+    /* max_inflight() frames in flight when this one is issued (the
      * temporal predictor stays on the device) */
-    while (s->nb_inflight > GPUME_MAX_INFLIGHT) {
+    while (s->nb_inflight > max_inflight(s)) {
         err = finish_oldest(ctx);
         if (err < 0) {
             av_frame_free(&cur);
@@ -1005,7 +1012,7 @@ static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
     err = issue(ctx, cur, n, fwd && n > 0, bwd);
     if (err < 0)
         return err;
-    return s->nb_inflight > GPUME_MAX_INFLIGHT ? finish_oldest(ctx) : 0;
+    return s->nb_inflight > max_inflight(s) ? finish_oldest(ctx) : 0;
 }
 
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)

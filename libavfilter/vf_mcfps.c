@@ -146,8 +146,8 @@ static const AVOption mcfps_options[] = {
       { .i64 = MCFPS_MODE_MC }, 0, MCFPS_MODE_NB - 1, FLAGS, .unit = "mode" },
         { "mc",    "motion-compensated interpolation", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_MC },    0, 0, FLAGS, .unit = "mode" },
         { "blend", "weighted average of the two frames", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_BLEND }, 0, 0, FLAGS, .unit = "mode" },
-        { "dup",   "the nearest frame", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
-    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (nearest frame, no interpolation)",
+        { "dup",   "the earlier frame until the later one's instant", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
+    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (no interpolation, as mode=dup)",
       OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, RFLAGS },
     { "scene_sad", "rise of lavfi.gpume.mean_sad over the previous pair's above which two frames are "
       "a cut as well (0: none)", OFFSET(scene_sad), AV_OPT_TYPE_DOUBLE, { .dbl = 10 }, 0, 255, RFLAGS },
@@ -745,10 +745,15 @@ static int replace_pending(McfpsContext *s, const AVFrame *frame)
     return 0;
 }
 
-/** A copy of src's pixels as output tick s->next, in *out. */
-static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
+/**
+ * A copy of src's pixels as output tick s->next, in *out. The first copy
+ * of an input key frame stays a key frame (for -force_key_frames source);
+ * src keeps the flag no longer.
+ */
+static int make_copy(AVFilterContext *ctx, AVFrame *src, AVFrame **out)
 {
     McfpsContext *s = ctx->priv;
+    const int key = src->flags & AV_FRAME_FLAG_KEY;
     int err;
 
     *out = av_frame_clone(src);
@@ -761,13 +766,15 @@ static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
         av_frame_free(out);
         return err;
     }
+    (*out)->flags   |= key;
     (*out)->pts      = s->next++;
     (*out)->duration = 1;
+    src->flags      &= ~AV_FRAME_FLAG_KEY;
     return 0;
 }
 
 /** Send a copy of src's pixels as output tick s->next. */
-static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
+static int emit_copy(AVFilterContext *ctx, AVFrame *src)
 {
     AVFrame *out;
     const int err = make_copy(ctx, src, &out);
@@ -782,6 +789,7 @@ typedef struct PairVectors {
     int16_t *field;             ///< NULL: count only
     int nb;                     ///< out: vectors of that source
     int outside;                ///< out: of those, blocks that start beyond the frame
+    int right, bottom;          ///< out: the furthest block ends
 } PairVectors;
 
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
@@ -793,13 +801,17 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 
     v->nb      = 0;
     v->outside = 0;
+    v->right   = 0;
+    v->bottom  = 0;
     for (int i = 0; i < nb; i++) {
+        const int x = mvs[i].dst_x - mvs[i].w / 2, y = mvs[i].dst_y - mvs[i].h / 2;
         if (mvs[i].source != v->source)
             continue;
         v->nb++;
         /* gpume's blocks start inside the frame they describe */
-        v->outside += mvs[i].dst_x - mvs[i].w / 2 >= v->p->width ||
-                      mvs[i].dst_y - mvs[i].h / 2 >= v->p->height;
+        v->outside += x >= v->p->width || y >= v->p->height;
+        v->right    = FFMAX(v->right,  x + mvs[i].w);
+        v->bottom   = FFMAX(v->bottom, y + mvs[i].h);
     }
     if (v->field)
         ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, NULL);
@@ -895,10 +907,15 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
         return AVERROR(EINVAL);
     }
     s->seen_vectors = 1;
+    /* gpume's blocks tile the frame (its keys tell them from a decoder's,
+     * which leave intra blocks out) */
+    for (int i = 0; i < 2; i++)
+        if (v[i].nb && av_dict_get(v[i].frame->metadata, "lavfi.gpume.mean_sad", NULL, 0))
+            v[i].outside |= v[i].right != s->p.width || v[i].bottom != s->p.height;
     if ((v[0].outside || v[1].outside) && !s->outside_noted) {
-        av_log(ctx, AV_LOG_WARNING, "motion vectors of blocks beyond the %dx%d frame at %s: they "
-               "describe frames of another size (scaled, cropped or turned after gpume); put "
-               "gpume right before mcfps\n", s->p.width, s->p.height,
+        av_log(ctx, AV_LOG_WARNING, "motion vectors of blocks that do not fit the %dx%d frame at "
+               "%s: they describe frames of another size (scaled, cropped or turned after "
+               "gpume); put gpume right before mcfps\n", s->p.width, s->p.height,
                av_ts2timestr((v[0].outside ? a : b)->pts, &ctx->inputs[0]->time_base));
         s->outside_noted = 1;
     }
@@ -908,7 +925,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     meta = nb ? b->metadata : a->metadata;
     e = av_dict_get(meta, "lavfi.gpume.scene_score", NULL, 0);
     if (e && strtod(e->value, NULL) > s->scene) {
-        av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (score %s): nearest frames\n",
+        av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (score %s): no interpolation\n",
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), e->value);
         s->pair_cut = 1;
     }
@@ -919,7 +936,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     mean_sad = e ? strtod(e->value, NULL) : -1;
     if (!s->pair_cut && s->scene_sad > 0 && mean_sad >= 0 && s->pair_mean_sad >= 0 &&
         mean_sad - s->pair_mean_sad > s->scene_sad) {
-        av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (mean SAD %.4f after %.4f): nearest frames\n",
+        av_log(ctx, AV_LOG_VERBOSE, "scene cut before %s (mean SAD %.4f after %.4f): no interpolation\n",
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base), mean_sad, s->pair_mean_sad);
         s->pair_cut = 1;
     }
@@ -998,15 +1015,17 @@ static AVFrame *output_buffer(AVFilterContext *ctx, const AVFrame *a)
 }
 
 /** Make and send output tick s->next between s->a and b at phase phi (1..255). */
-static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
+static int interpolate(AVFilterContext *ctx, AVFrame *b, int phi)
 {
     McfpsContext *s = ctx->priv;
-    const AVFrame *a = s->a;
+    AVFrame *a = s->a;
     AVFrame *out;
     int err;
 
+    /* B from its own tick (its time rounded to nearest, as the fps filter
+     * places frames): a cut across a gap shows when B does */
     if (s->mode == MCFPS_MODE_DUP || s->pair_cut)
-        return emit_copy(ctx, phi <= MCFPS_PHI_ONE / 2 ? a : b);
+        return emit_copy(ctx, s->pb - s->next * MCFPS_PHI_ONE < MCFPS_PHI_ONE / 2 ? b : a);
 
     out = output_buffer(ctx, a);
     if (!out)

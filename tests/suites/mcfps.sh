@@ -365,16 +365,18 @@ fi
 CMD="mandelbrot=s=64x48:r=25,trim=end_frame=10,format=yuv420p,sendcmd=c='0.04 gpume range 32'"
 frames no-vectors-restart "$CMD,gpume=device=cpu:dir=bi,mcfps=device=cpu:fps=60" 24
 one_warning no-vectors-restart
-# vectors of frames of another size (scaled after gpume): one warning that
-# says so; gpume right before mcfps: none
-ff vectors-elsewhere -f lavfi -i "$SRC" -vf "gpume=device=cpu:dir=bi,scale=40:24,mcfps=fps=50" -f null -
-n=$(grep -c "beyond the 40x24 frame" "$tmp/vectors-elsewhere.err")
-ff vectors-here -f lavfi -i "$SRC" -vf "scale=40:24,gpume=device=cpu:dir=bi,mcfps=fps=50" -f null -
-if [ "$n" -ne 1 ] || grep -q "beyond the" "$tmp/vectors-here.err"; then
-    bad vectors-elsewhere "$n warnings with scale after gpume, want 1; before it: $(tailof "$tmp/vectors-here.err")"
-else
-    ok vectors-elsewhere
-fi
+# vectors of frames of another size (scaled down or up after gpume): one
+# warning that says so; gpume right before mcfps: none
+for size in 40x24 160x96; do
+    ff vectors-elsewhere-$size -f lavfi -i "$SRC" -vf "gpume=device=cpu:dir=bi,scale=$size,mcfps=fps=50" -f null -
+    n=$(grep -c "do not fit the $size frame" "$tmp/vectors-elsewhere-$size.err")
+    ff vectors-here-$size -f lavfi -i "$SRC" -vf "scale=$size,gpume=device=cpu:dir=bi,mcfps=fps=50" -f null -
+    if [ "$n" -ne 1 ] || grep -q "do not fit" "$tmp/vectors-here-$size.err"; then
+        bad vectors-elsewhere-$size "$n warnings with scale after gpume, want 1; before it: $(tailof "$tmp/vectors-here-$size.err")"
+    else
+        ok vectors-elsewhere-$size
+    fi
+done
 # what describes the stream (here a display matrix) stays on every output
 # frame, the interpolated ones too
 ff sidedata-global -display_rotation 90 -noautorotate -f lavfi -i "$SRC" \
@@ -412,7 +414,7 @@ fi
 # the motion check (check=1, the default) changes the pairs that have a
 # frame before them in the run, and no other: at 50 fps from 25, output
 # 2n + 1 is the pair (n, n + 1); the first pair has no frame before it, the
-# pair (3, 4) is a cut (the nearest frame) and (4, 5) follows it
+# pair (3, 4) is a cut (no interpolation) and (4, 5) follows it
 # md5s NAME ARGS...: ffmpeg ARGS -f framemd5; each output frame's MD5, a line
 # each, in $tmp/NAME.md5
 md5s() {
@@ -464,6 +466,21 @@ else
     ok scene-sad
 fi
 
+# a cut across a gap of a second (mpdecimate's, say): the earlier frame
+# until the later one's tick, the frames of fps=10 (no picture that
+# neither shows; the later one not half a gap early)
+GAPCUT="testsrc2=s=160x120:r=10:d=0.5,format=yuv420p[a];smptebars=s=160x120:r=10:d=0.5,format=yuv420p[b];[a][b]concat,setpts=PTS+gte(N\\,5)/TB"
+md5s gap-cut-fps -f lavfi -i "$GAPCUT" -vf fps=10
+md5s gap-cut -f lavfi -i "$GAPCUT" -vf gpume=device=cpu:dir=bi,mcfps=fps=10
+if [ "$(nframes "$tmp/gap-cut.out")" -ne 20 ]; then
+    bad gap-cut "$(nframes "$tmp/gap-cut.out") frames: $(tailof "$tmp/gap-cut.err")"
+elif ! cmp -s "$tmp/gap-cut.md5" "$tmp/gap-cut-fps.md5"; then
+    bad gap-cut "the frames differ from fps=10's in output frames $(paste -d' ' "$tmp/gap-cut.md5" \
+        "$tmp/gap-cut-fps.md5" | awk '$1 != $2 { printf "%d ", NR - 1 }')"
+else
+    ok gap-cut
+fi
+
 # runtime commands (sendcmd just before mcfps): one changes the frames from
 # the pair its frame ends (the frame of 0.2 s ends the pair (4, 5), whose
 # frame at 50 fps is output 9), none before; one that would put rel_lo at
@@ -501,17 +518,28 @@ refused opt-mode "mode" -f lavfi -i "$SRC" -vf "gpume,mcfps=mode=fast" -f null -
 refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
 refused opt-scene-sad "scene_sad" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene_sad=-1" -f null -
 
-# side data of the output: none of the inputs' vectors, keys, picture types
-# or key-frame flags (testsrc2's frames are key frames)
-timeout 120 "$FFPROBE" -v error -of compact=p=0 -show_entries frame=key_frame,pict_type:frame_tags:frame_side_data=side_data_type \
-    -f lavfi "$SRC,gpume=device=cpu:dir=bi,mcfps=fps=50" > "$tmp/probe.out" 2> "$tmp/probe.err"
-if [ "$(grep -c . "$tmp/probe.out")" -ne 20 ]; then
-    bad sidedata "ffprobe: $(tailof "$tmp/probe.err")"
-elif grep -q -i "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out"; then
-    bad sidedata "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]\|key_frame=1" "$tmp/probe.out")"
-else
-    ok sidedata
-fi
+# side data of the output: none of the inputs' vectors, keys or picture
+# types; the key-frame flag (testsrc2's frames are key frames) on the first
+# frame that shows an input's pixels only: here the input frames on their
+# ticks, and with mode=dup the first of each frame's three copies
+key_frames() { # NAME EVERY FILTER: key_frame=1 exactly on the ticks that are multiples of EVERY
+    timeout 120 "$FFPROBE" -v error -of compact=p=0 \
+        -show_entries frame=key_frame,pts,pict_type:frame_tags:frame_side_data=side_data_type \
+        -f lavfi "$SRC,$3" > "$tmp/probe.out" 2> "$tmp/probe.err"
+    wrong=$(awk -F'|' -v every="$2" '{ split($1, k, "="); split($2, p, "=");
+                                       if ((k[2] == 1) != (p[2] % every == 0)) print }' "$tmp/probe.out")
+    if [ "$(grep -c . "$tmp/probe.out")" -ne $((10 * $2)) ]; then
+        bad "$1" "$(grep -c . "$tmp/probe.out") frames; ffprobe: $(tailof "$tmp/probe.err")"
+    elif grep -q -i "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out"; then
+        bad "$1" "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out")"
+    elif [ -n "$wrong" ]; then
+        bad "$1" "key-frame flag: $(echo "$wrong" | head -n 1)"
+    else
+        ok "$1"
+    fi
+}
+key_frames sidedata 2 "gpume=device=cpu:dir=bi,mcfps=fps=50"
+key_frames sidedata-dup 3 "gpume=device=cpu:dir=bi,mcfps=fps=75:mode=dup"
 
 # interlaced input: every output frame has its field order, the made ones too
 timeout 120 "$FFPROBE" -v error -of csv=p=0 -show_entries frame=interlaced_frame,top_field_first \

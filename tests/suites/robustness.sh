@@ -198,6 +198,36 @@ for d in fwd bwd bi; do
     fi
 done
 
+# --- a size change that makes the ffmpeg CLI build a new graph -----------------
+# the CLI takes what the old graph has sent, not what its filters hold: on
+# the CPU gpume holds no frame its vectors do not need (35 frames of
+# 320x240, then 45 of 568x320, in MPEG-TS); with -reinit_filter 0 the
+# filters restart themselves and mcfps makes the ticks of fps=60
+new_graph() { # NAME FRAMES REINIT FILTER
+    ff "$1" -reinit_filter "$3" -i "$tmp/pipe.ts" -vf "$4" -an -f framecrc -
+    if [ "$rc" -ne 0 ] || [ "$(nframes "$tmp/$1.out")" -ne "$2" ]; then
+        bad "$1" "status $rc, $(nframes "$tmp/$1.out") frames out, want $2: $(tailof "$tmp/$1.err")"
+    else
+        ok "$1"
+    fi
+}
+ff pipe-part1 -f lavfi -i "testsrc2=s=320x240:r=30,trim=end_frame=35" -c:v mpeg2video -f mpegts "$tmp/part1.ts"
+rc1=$rc
+ff pipe-part2 -f lavfi -i "testsrc2=s=568x320:r=30,trim=end_frame=45" -c:v mpeg2video -f mpegts "$tmp/part2.ts"
+if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ]; then
+    cat "$tmp/part1.ts" "$tmp/part2.ts" > "$tmp/pipe.ts"
+    # what the CLI passes on by itself (the decoder's frames), and fps's ticks
+    ff pipe-null -i "$tmp/pipe.ts" -vf null -an -f framecrc -
+    n=$(nframes "$tmp/pipe-null.out")
+    ff pipe-fps -reinit_filter 0 -i "$tmp/pipe.ts" -vf fps=60 -an -f framecrc -
+    ticks=$(nframes "$tmp/pipe-fps.out")
+    new_graph new-graph-gpume    "$n"           1 gpume=device=cpu
+    new_graph new-graph-gpume-bi "$((n - 1))"   1 gpume=device=cpu:dir=bi
+    new_graph reinit0-mcfps      "$ticks"       0 gpume=device=cpu:dir=bi,mcfps=fps=60
+else
+    skipped "new-graph: no mpeg2video encoder or mpegts muxer ($(tailof "$tmp/pipe-part2.err"))"
+fi
+
 # --- unsupported formats --------------------------------------------------------
 for fmt in rgb24 yuv420p10le gray16le; do
     name=format-$fmt
