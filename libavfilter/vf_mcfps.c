@@ -46,6 +46,7 @@
 
 /** Output frames held back behind one that the device still writes. */
 #define MCFPS_QUEUE 8
+#define MCFPS_KEY_TICKS 8
 
 #define MCFPS_PHI_LOG2 8                    ///< log2(MCFPS_PHI_ONE)
 /** Times (in the output time base / MCFPS_PHI_ONE) whose differences times MCFPS_PHI_ONE fit in int64_t. */
@@ -129,6 +130,12 @@ typedef struct McfpsContext {
     AVFrame *queue[MCFPS_QUEUE];
     int nb_queued;
     int queue_rendering;        ///< a frame of queue[] waits for finish()
+
+    /* the ticks of the input key frames taken (their times rounded to
+     * nearest), ascending: the first output frame at or after each is a key
+     * frame, for -force_key_frames source */
+    int64_t key_ticks[MCFPS_KEY_TICKS];
+    int nb_key_ticks;
 
     CCFifo cc_fifo;             ///< closed captions of the input, spread over the output frames
     AVBufferRef *tick_cc;       ///< the captions of tick tick_cc_pts, made and taken back (release_pending())
@@ -482,6 +489,19 @@ static int64_t tick_of(AVFilterContext *ctx, int64_t pts)
                             AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
 }
 
+/** Note the tick of an input frame taken at pts, where it is a key frame (key). */
+static void note_key(AVFilterContext *ctx, int key, int64_t pts)
+{
+    McfpsContext *s = ctx->priv;
+    const int64_t tick = tick_of(ctx, pts);
+
+    if (!key || (s->nb_key_ticks && s->key_ticks[s->nb_key_ticks - 1] >= tick))
+        return;
+    if (s->nb_key_ticks == MCFPS_KEY_TICKS)
+        s->nb_key_ticks--;
+    s->key_ticks[s->nb_key_ticks++] = tick;
+}
+
 /**
  * The time of pts (input time base) in tb_fine, or AV_NOPTS_VALUE where it
  * has none or lies beyond 2^52 fine ticks from zero.
@@ -512,11 +532,20 @@ static void discard_frame(AVFilterContext *ctx, AVFrame **out, int rendered)
 /**
  * Send out, after the frames queued before it. rendered: render() wrote
  * it and the backend may still be writing it; then it waits in the queue.
+ * Frames come here in the order of their ticks.
  */
 static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
 {
     McfpsContext *s = ctx->priv;
-    int err = 0;
+    int err = 0, n = 0;
+
+    while (n < s->nb_key_ticks && s->key_ticks[n] <= out->pts)
+        n++;
+    if (n) {
+        out->flags |= AV_FRAME_FLAG_KEY;
+        s->nb_key_ticks -= n;
+        memmove(s->key_ticks, s->key_ticks + n, s->nb_key_ticks * sizeof(*s->key_ticks));
+    }
 
     if (!rendered && !s->nb_queued)
         return ff_filter_frame(ctx->outputs[0], out);
@@ -745,15 +774,10 @@ static int replace_pending(McfpsContext *s, const AVFrame *frame)
     return 0;
 }
 
-/**
- * A copy of src's pixels as output tick s->next, in *out. The first copy
- * of an input key frame stays a key frame (for -force_key_frames source);
- * src keeps the flag no longer.
- */
-static int make_copy(AVFilterContext *ctx, AVFrame *src, AVFrame **out)
+/** A copy of src's pixels as output tick s->next, in *out. */
+static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
 {
     McfpsContext *s = ctx->priv;
-    const int key = src->flags & AV_FRAME_FLAG_KEY;
     int err;
 
     *out = av_frame_clone(src);
@@ -766,15 +790,13 @@ static int make_copy(AVFilterContext *ctx, AVFrame *src, AVFrame **out)
         av_frame_free(out);
         return err;
     }
-    (*out)->flags   |= key;
     (*out)->pts      = s->next++;
     (*out)->duration = 1;
-    src->flags      &= ~AV_FRAME_FLAG_KEY;
     return 0;
 }
 
 /** Send a copy of src's pixels as output tick s->next. */
-static int emit_copy(AVFilterContext *ctx, AVFrame *src)
+static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
 {
     AVFrame *out;
     const int err = make_copy(ctx, src, &out);
@@ -788,7 +810,8 @@ typedef struct PairVectors {
     const McfpsParams *p;
     int16_t *field;             ///< NULL: count only
     int nb;                     ///< out: vectors of that source
-    int outside;                ///< out: of those, blocks that start beyond the frame
+    int outside;                ///< out: of those, blocks that start beyond the frame (prepare_pair():
+                                ///< or that do not tile it, gpume's)
     int right, bottom;          ///< out: the furthest block ends
 } PairVectors;
 
@@ -912,7 +935,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     for (int i = 0; i < 2; i++)
         if (v[i].nb && av_dict_get(v[i].frame->metadata, "lavfi.gpume.mean_sad", NULL, 0))
             v[i].outside |= v[i].right != s->p.width || v[i].bottom != s->p.height;
-    if ((v[0].outside || v[1].outside) && !s->outside_noted) {
+    if (mc && (v[0].outside || v[1].outside) && !s->outside_noted) {
         av_log(ctx, AV_LOG_WARNING, "motion vectors of blocks that do not fit the %dx%d frame at "
                "%s: they describe frames of another size (scaled, cropped or turned after "
                "gpume); put gpume right before mcfps\n", s->p.width, s->p.height,
@@ -973,8 +996,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     e = av_dict_get(meta, "lavfi.gpume.mean_sad", NULL, 0);
     if (!s->repeat_noted && !s->p.gx && !s->p.gy && e && strtod(e->value, NULL) == 0.0) {
         av_log(ctx, AV_LOG_INFO, "the frames at %s and %s are the same picture; if the source "
-               "repeats frames, mpdecimate before gpume lets mcfps interpolate across the "
-               "repeats instead of holding them\n",
+               "repeats frames, mpdecimate before gpume (max=2 for up to three copies of a "
+               "picture) lets mcfps interpolate across the repeats instead of holding them\n",
                av_ts2timestr(a->pts, &ctx->inputs[0]->time_base),
                av_ts2timestr(b->pts, &ctx->inputs[0]->time_base));
         s->repeat_noted = 1;
@@ -1015,17 +1038,17 @@ static AVFrame *output_buffer(AVFilterContext *ctx, const AVFrame *a)
 }
 
 /** Make and send output tick s->next between s->a and b at phase phi (1..255). */
-static int interpolate(AVFilterContext *ctx, AVFrame *b, int phi)
+static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
 {
     McfpsContext *s = ctx->priv;
-    AVFrame *a = s->a;
+    const AVFrame *a = s->a;
     AVFrame *out;
     int err;
 
     /* B from its own tick (its time rounded to nearest, as the fps filter
      * places frames): a cut across a gap shows when B does */
     if (s->mode == MCFPS_MODE_DUP || s->pair_cut)
-        return emit_copy(ctx, s->pb - s->next * MCFPS_PHI_ONE < MCFPS_PHI_ONE / 2 ? b : a);
+        return emit_copy(ctx, tick_of(ctx, b->pts) <= s->next ? b : a);
 
     out = output_buffer(ctx, a);
     if (!out)
@@ -1193,6 +1216,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
 {
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
+    const int key = b->flags & AV_FRAME_FLAG_KEY;
+    const int64_t pts = b->pts;
     int64_t pb;
     int err;
 
@@ -1210,8 +1235,12 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                    av_ts2timestr(b->pts, &inlink->time_base));
         return 0;
     }
-    if (!s->a)
-        return start_run(ctx, b, pb);
+    if (!s->a) {
+        err = start_run(ctx, b, pb);
+        if (err >= 0)
+            note_key(ctx, key, pts);
+        return err;
+    }
     err = check_device(ctx, b);
     if (err < 0) {
         av_frame_free(&b);
@@ -1244,6 +1273,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));
         err = start_run(ctx, b, pb);
+        if (err >= 0)
+            note_key(ctx, key, pts);
         if (err >= 0 && replace)
             err = replace_pending(s, s->a);
         return err;
@@ -1257,6 +1288,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         s->repeat_end = tick_of(ctx, b->pts);
         s->end_known  = 1;
         s->repeating  = 1;
+        note_key(ctx, key, pts);
         return 0;
     }
 
@@ -1279,6 +1311,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     s->b  = b;
     s->pb = pb;
+    note_key(ctx, key, pts);
     return 0;
 }
 

@@ -466,6 +466,27 @@ else
     ok scene-sad
 fi
 
+# mode=dup shows what fps shows where no two frames round to one tick: the
+# later frame of a pair from its tick rounded to nearest, also where it lies
+# just under half a tick after it (1.4999 ticks), or half a tick before zero
+dup_like_fps() { # NAME SOURCE RATE
+    for f in "fps=$3" "mcfps=fps=$3:mode=dup"; do
+        ff "$1-${f%%=*}" -f lavfi -i "$2" -vf "$f" -f framecrc -
+        grep -v '^#' "$tmp/$1-${f%%=*}.out" | awk -F, '{ print $2, $NF }' > "$tmp/$1-${f%%=*}.crc"
+    done
+    if [ "$(grep -c . "$tmp/$1-fps.crc")" -lt 4 ]; then
+        bad "$1" "fps=$3: $(tailof "$tmp/$1-fps.err")"
+    elif ! cmp -s "$tmp/$1-fps.crc" "$tmp/$1-mcfps.crc"; then
+        bad "$1" "the frames differ from fps=$3's at ticks $(paste -d' ' "$tmp/$1-fps.crc" "$tmp/$1-mcfps.crc" |
+            awk '$1 != $3 || $2 != $4 { printf "%s ", $1 }')"
+    else
+        ok "$1"
+    fi
+}
+dup_like_fps dup-like-fps-24 "testsrc2=s=64x48:r=24:d=0.5" 60
+dup_like_fps dup-like-fps-half "testsrc2=s=64x48:r=10:d=0.8,settb=1/10000,setpts=N*1500-mod(N\\,2)" 10
+dup_like_fps dup-like-fps-negative "testsrc2=s=64x48:r=10:d=0.6,settb=1/20,setpts=2*N-3" 10
+
 # a cut across a gap of a second (mpdecimate's, say): the earlier frame
 # until the later one's tick, the frames of fps=10 (no picture that
 # neither shows; the later one not half a gap early)
@@ -519,17 +540,19 @@ refused opt-scene "scene" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene=2" -f null -
 refused opt-scene-sad "scene_sad" -f lavfi -i "$SRC" -vf "gpume,mcfps=scene_sad=-1" -f null -
 
 # side data of the output: none of the inputs' vectors, keys or picture
-# types; the key-frame flag (testsrc2's frames are key frames) on the first
-# frame that shows an input's pixels only: here the input frames on their
-# ticks, and with mode=dup the first of each frame's three copies
-key_frames() { # NAME EVERY FILTER: key_frame=1 exactly on the ticks that are multiples of EVERY
+# types; the key-frame flag (testsrc2's frames are key frames, 25 a second)
+# on the ticks the inputs' times round to, and on no other: the input frames
+# on their ticks, the first of mode=dup's copies, frames made between two
+key_frames() { # NAME RATE FILTER
     timeout 120 "$FFPROBE" -v error -of compact=p=0 \
         -show_entries frame=key_frame,pts,pict_type:frame_tags:frame_side_data=side_data_type \
         -f lavfi "$SRC,$3" > "$tmp/probe.out" 2> "$tmp/probe.err"
-    wrong=$(awk -F'|' -v every="$2" '{ split($1, k, "="); split($2, p, "=");
-                                       if ((k[2] == 1) != (p[2] % every == 0)) print }' "$tmp/probe.out")
-    if [ "$(grep -c . "$tmp/probe.out")" -ne $((10 * $2)) ]; then
-        bad "$1" "$(grep -c . "$tmp/probe.out") frames; ffprobe: $(tailof "$tmp/probe.err")"
+    want=$(timeout 120 "$FFPROBE" -v error -of csv=p=0 -show_entries frame=pts -f lavfi "$SRC,fps=$2" | grep -c .)
+    wrong=$(awk -F'|' -v r="$2" 'BEGIN { for (k = 0; k < 10; k++) key[int(k * r / 25 + 0.5)] = 1 }
+                                  { split($1, k, "="); split($2, p, "=");
+                                    if ((k[2] == 1) != (p[2] in key)) print }' "$tmp/probe.out")
+    if [ "$(grep -c . "$tmp/probe.out")" -ne "$want" ]; then
+        bad "$1" "$(grep -c . "$tmp/probe.out") frames, fps=$2 makes $want; ffprobe: $(tailof "$tmp/probe.err")"
     elif grep -q -i "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out"; then
         bad "$1" "$(grep -i -m1 "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out")"
     elif [ -n "$wrong" ]; then
@@ -538,8 +561,10 @@ key_frames() { # NAME EVERY FILTER: key_frame=1 exactly on the ticks that are mu
         ok "$1"
     fi
 }
-key_frames sidedata 2 "gpume=device=cpu:dir=bi,mcfps=fps=50"
-key_frames sidedata-dup 3 "gpume=device=cpu:dir=bi,mcfps=fps=75:mode=dup"
+key_frames sidedata 50 "gpume=device=cpu:dir=bi,mcfps=fps=50"
+key_frames sidedata-dup 75 "gpume=device=cpu:dir=bi,mcfps=fps=75:mode=dup"
+key_frames sidedata-60 60 "gpume=device=cpu:dir=bi,mcfps=fps=60"
+key_frames sidedata-10 10 "gpume=device=cpu:dir=bi,mcfps=fps=10"
 
 # interlaced input: every output frame has its field order, the made ones too
 timeout 120 "$FFPROBE" -v error -of csv=p=0 -show_entries frame=interlaced_frame,top_field_first \
