@@ -497,6 +497,7 @@ static void note_key(AVFilterContext *ctx, int key, int64_t pts)
 
     if (!key || (s->nb_key_ticks && s->key_ticks[s->nb_key_ticks - 1] >= tick))
         return;
+    /* A, B, a held frame and the waiting tick: never as many as this */
     if (s->nb_key_ticks == MCFPS_KEY_TICKS)
         s->nb_key_ticks--;
     s->key_ticks[s->nb_key_ticks++] = tick;

@@ -469,9 +469,10 @@ fi
 # mode=dup shows what fps shows where no two frames round to one tick: the
 # later frame of a pair from its tick rounded to nearest, also where it lies
 # just under half a tick after it (1.4999 ticks), or half a tick before zero
+# (-copyts keeps it there)
 dup_like_fps() { # NAME SOURCE RATE
     for f in "fps=$3" "mcfps=fps=$3:mode=dup"; do
-        ff "$1-${f%%=*}" -f lavfi -i "$2" -vf "$f" -f framecrc -
+        ff "$1-${f%%=*}" -copyts -f lavfi -i "$2" -vf "$f" -f framecrc -
         grep -v '^#' "$tmp/$1-${f%%=*}.out" | awk -F, '{ print $2, $NF }' > "$tmp/$1-${f%%=*}.crc"
     done
     if [ "$(grep -c . "$tmp/$1-fps.crc")" -lt 4 ]; then
@@ -548,9 +549,11 @@ key_frames() { # NAME RATE FILTER
         -show_entries frame=key_frame,pts,pict_type:frame_tags:frame_side_data=side_data_type \
         -f lavfi "$SRC,$3" > "$tmp/probe.out" 2> "$tmp/probe.err"
     want=$(timeout 120 "$FFPROBE" -v error -of csv=p=0 -show_entries frame=pts -f lavfi "$SRC,fps=$2" | grep -c .)
-    wrong=$(awk -F'|' -v r="$2" 'BEGIN { for (k = 0; k < 10; k++) key[int(k * r / 25 + 0.5)] = 1 }
+    # (an error of awk's counts as a wrong flag)
+    wrong=$(awk -F'|' -v r="$2" 'BEGIN { for (i = 0; i < 10; i++) key[int(i * r / 25 + 0.5)] = 1 }
                                   { split($1, k, "="); split($2, p, "=");
-                                    if ((k[2] == 1) != (p[2] in key)) print }' "$tmp/probe.out")
+                                    if ((k[2] == 1) != (p[2] in key)) print }' "$tmp/probe.out" 2>&1 ||
+            echo "awk failed")
     if [ "$(grep -c . "$tmp/probe.out")" -ne "$want" ]; then
         bad "$1" "$(grep -c . "$tmp/probe.out") frames, fps=$2 makes $want; ffprobe: $(tailof "$tmp/probe.err")"
     elif grep -q -i "motion\|gpume\|pict_type=[IPB]" "$tmp/probe.out"; then

@@ -219,13 +219,19 @@ if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ]; then
     # what the CLI passes on by itself (the decoder's frames), and fps's ticks
     ff pipe-null -i "$tmp/pipe.ts" -vf null -an -f framecrc -
     n=$(nframes "$tmp/pipe-null.out")
-    [ "$rc" -eq 0 ] && [ "$n" -ge 70 ] || bad pipe-null "status $rc, $n frames: $(tailof "$tmp/pipe-null.err")"
+    if [ "$rc" -eq 0 ] && [ "$n" -ge 70 ]; then
+        new_graph new-graph-gpume    "$n"         1 gpume=device=cpu
+        new_graph new-graph-gpume-bi "$((n - 1))" 1 gpume=device=cpu:dir=bi
+    else
+        bad pipe-null "status $rc, $n frames: $(tailof "$tmp/pipe-null.err")"
+    fi
     ff pipe-fps -reinit_filter 0 -i "$tmp/pipe.ts" -vf fps=60 -an -f framecrc -
     ticks=$(nframes "$tmp/pipe-fps.out")
-    [ "$rc" -eq 0 ] && [ "$ticks" -ge 140 ] || bad pipe-fps "status $rc, $ticks frames: $(tailof "$tmp/pipe-fps.err")"
-    new_graph new-graph-gpume    "$n"           1 gpume=device=cpu
-    new_graph new-graph-gpume-bi "$((n - 1))"   1 gpume=device=cpu:dir=bi
-    new_graph reinit0-mcfps      "$ticks"       0 gpume=device=cpu:dir=bi,mcfps=fps=60
+    if [ "$rc" -eq 0 ] && [ "$ticks" -ge 140 ]; then
+        new_graph reinit0-mcfps "$ticks" 0 gpume=device=cpu:dir=bi,mcfps=fps=60
+    else
+        bad pipe-fps "status $rc, $ticks frames: $(tailof "$tmp/pipe-fps.err")"
+    fi
 else
     skipped "new-graph: no mpeg2video encoder or mpegts muxer ($(tailof "$tmp/pipe-part1.err") $(tailof "$tmp/pipe-part2.err"))"
 fi
