@@ -489,13 +489,14 @@ static int64_t tick_of(AVFilterContext *ctx, int64_t pts)
                             AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
 }
 
-/** Note the tick of an input frame taken at pts, where it is a key frame (key). */
-static void note_key(AVFilterContext *ctx, int key, int64_t pts)
+/** Note the tick of frame, an input frame taken (A or B), where it is a key frame. */
+static void note_key(AVFilterContext *ctx, const AVFrame *frame)
 {
     McfpsContext *s = ctx->priv;
-    const int64_t tick = tick_of(ctx, pts);
+    const int64_t tick = tick_of(ctx, frame->pts);
 
-    if (!key || (s->nb_key_ticks && s->key_ticks[s->nb_key_ticks - 1] >= tick))
+    if (!(frame->flags & AV_FRAME_FLAG_KEY) ||
+        (s->nb_key_ticks && s->key_ticks[s->nb_key_ticks - 1] >= tick))
         return;
     /* A, B, a held frame and the waiting tick: never as many as this */
     if (s->nb_key_ticks == MCFPS_KEY_TICKS)
@@ -1189,6 +1190,7 @@ static int start_run(AVFilterContext *ctx, AVFrame *frame, int64_t t)
         s->a_on_tick = 1;
         s->next++;
     }
+    note_key(ctx, frame);
     return 0;
 }
 
@@ -1217,8 +1219,6 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
 {
     McfpsContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
-    const int key = b->flags & AV_FRAME_FLAG_KEY;
-    const int64_t pts = b->pts;
     int64_t pb;
     int err;
 
@@ -1236,12 +1236,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                    av_ts2timestr(b->pts, &inlink->time_base));
         return 0;
     }
-    if (!s->a) {
-        err = start_run(ctx, b, pb);
-        if (err >= 0)
-            note_key(ctx, key, pts);
-        return err;
-    }
+    if (!s->a)
+        return start_run(ctx, b, pb);
     err = check_device(ctx, b);
     if (err < 0) {
         av_frame_free(&b);
@@ -1274,8 +1270,6 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
                av_ts2timestr(b->pts, &inlink->time_base),
                av_ts2timestr(s->a->pts, &inlink->time_base));
         err = start_run(ctx, b, pb);
-        if (err >= 0)
-            note_key(ctx, key, pts);
         if (err >= 0 && replace)
             err = replace_pending(s, s->a);
         return err;
@@ -1289,7 +1283,6 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         s->repeat_end = tick_of(ctx, b->pts);
         s->end_known  = 1;
         s->repeating  = 1;
-        note_key(ctx, key, pts);
         return 0;
     }
 
@@ -1312,7 +1305,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     }
     s->b  = b;
     s->pb = pb;
-    note_key(ctx, key, pts);
+    note_key(ctx, b);
     return 0;
 }
 
