@@ -153,8 +153,8 @@ static const AVOption mcfps_options[] = {
       { .i64 = MCFPS_MODE_MC }, 0, MCFPS_MODE_NB - 1, FLAGS, .unit = "mode" },
         { "mc",    "motion-compensated interpolation", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_MC },    0, 0, FLAGS, .unit = "mode" },
         { "blend", "weighted average of the two frames", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_BLEND }, 0, 0, FLAGS, .unit = "mode" },
-        { "dup",   "the earlier frame until the later one's instant", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
-    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (no interpolation, as mode=dup)",
+        { "dup",   "repetition: the frames of the fps filter", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
+    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (no interpolation: the earlier frame until the later one's instant)",
       OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, RFLAGS },
     { "scene_sad", "rise of lavfi.gpume.mean_sad over the previous pair's above which two frames are "
       "a cut as well (0: none)", OFFSET(scene_sad), AV_OPT_TYPE_DOUBLE, { .dbl = 10 }, 0, 255, RFLAGS },
@@ -1264,7 +1264,8 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     if (pb == s->pa && tick_of(ctx, b->pts) == tick_of(ctx, s->a->pts)) {
         /* the tick waiting on that instant becomes a copy of the frame
          * once the frame is taken: one refused leaves the tick as it was */
-        const int replace = s->pending && s->pending->pts * MCFPS_PHI_ONE == pb;
+        const int replace = s->pending && (s->pending->pts * MCFPS_PHI_ONE == pb ||
+                                           s->mode == MCFPS_MODE_DUP);
 
         av_log(ctx, AV_LOG_DEBUG, "the frame at %s takes the place of the one at %s\n",
                av_ts2timestr(b->pts, &inlink->time_base),
@@ -1297,6 +1298,11 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
      * that the fps filter makes it; else it waits as a pair's last does */
     if (err >= 0)
         err = send_a(ctx, tick_of(ctx, b->pts) < s->next);
+    /* repeating, the waiting tick shows the last frame placed on or before
+     * it, as the fps filter does (elsewhere a frame on the instant stays) */
+    if (err >= 0 && s->mode == MCFPS_MODE_DUP &&
+        s->pending && tick_of(ctx, b->pts) <= s->pending->pts)
+        err = replace_pending(s, b);
     if (err < 0) {
         /* the pair is not made: the next one has no pair before it */
         s->prev_valid = 0;

@@ -9,8 +9,11 @@
  * For each case:
  *  - gpume,mcfps (mode mc) and mcfps in modes blend and dup give the time
  *    base and the timestamps that fps gives;
- *  - an input frame that lies exactly on a tick, with no other frame within
- *    1/256 of an output frame of it, comes out there byte for byte.
+ *  - modes mc and blend: an input frame that lies exactly on a tick, with no
+ *    other frame within 1/256 of an output frame of it, comes out there byte
+ *    for byte;
+ *  - mode dup: each tick is the input frame that fps shows there (where a
+ *    later frame rounds to a frame's tick, the later one).
  * An input closed without a timestamp ends at its last frame's (libavfilter
  * gives the last timestamp), whatever that frame's duration.
  *
@@ -70,6 +73,7 @@ typedef struct Output {
     AVRational tb;
     int nb, size;
     int64_t *pts;
+    int *shown;                 ///< the input frame each output frame is, -1 for none
     int on_tick, on_tick_same;  ///< input frames on a tick, and those that came out there unchanged
 } Output;
 
@@ -268,13 +272,22 @@ static void take(Output *o, const Case *c, AVFrame *const *in, const AVFrame *f)
 
     if (o->nb == o->size) {
         int64_t *p = av_realloc_array(o->pts, 2 * o->size + 64, sizeof(*p));
-        if (!p) {
+        int *q;
+
+        if (p)
+            o->pts = p;
+        q = p ? av_realloc_array(o->shown, 2 * o->size + 64, sizeof(*q)) : NULL;
+        if (!q) {
             o->err = AVERROR(ENOMEM);
             return;
         }
-        o->pts   = p;
+        o->shown = q;
         o->size  = 2 * o->size + 64;
     }
+    o->shown[o->nb] = -1;
+    for (i = 0; i < c->n && o->shown[o->nb] < 0; i++)
+        if (same_picture(f, in[i]))
+            o->shown[o->nb] = i;
     o->pts[o->nb++] = f->pts;
     /* the sink's time base is 1/rate where it is fps's */
     if (av_cmp_q(o->tb, av_inv_q(c->rate)) || (i = frame_on_tick(c, f->pts)) < 0)
@@ -364,7 +377,10 @@ static void check_case(const Case *c, int index)
         describe(c, index);
     }
     for (int v = 0; v < FF_ARRAY_ELEMS(variants) && ok && ref.err >= 0; v++) {
+        int dup;
+
         snprintf(filters, sizeof(filters), variants[v], c->rate.num, c->rate.den);
+        dup = !!strstr(filters, "mode=dup");
         run(&got, c, in, filters, c->end);
         if (got.err < 0) {
             printf("FAIL case %d, %s: %s\n", index, filters, av_err2str(got.err));
@@ -378,20 +394,29 @@ static void check_case(const Case *c, int index)
             printf("FAIL case %d, %s: %d frames, fps gives %d; first difference at output frame %d: %"PRId64
                    ", fps %"PRId64"\n", index, filters, got.nb, ref.nb, k,
                    k < got.nb ? got.pts[k] : -1, k < ref.nb ? ref.pts[k] : -1);
-        } else if (got.on_tick_same != got.on_tick) {
+        } else if (!dup && got.on_tick_same != got.on_tick) {
             printf("FAIL case %d, %s: %d of %d input frames on a tick changed\n", index, filters,
                    got.on_tick - got.on_tick_same, got.on_tick);
+        } else if (dup && memcmp(got.shown, ref.shown, got.nb * sizeof(*got.shown))) {
+            int k = 0;
+            while (got.shown[k] == ref.shown[k])
+                k++;
+            printf("FAIL case %d, %s: output frame %d (pts %"PRId64") is input frame %d, fps shows %d\n",
+                   index, filters, k, got.pts[k], got.shown[k], ref.shown[k]);
         } else {
             pass++;
-            on_tick += got.on_tick;
+            on_tick += dup ? 0 : got.on_tick;
             av_freep(&got.pts);
+            av_freep(&got.shown);
             continue;
         }
         fail++;
         describe(c, index);
         av_freep(&got.pts);
+        av_freep(&got.shown);
     }
     av_freep(&ref.pts);
+    av_freep(&ref.shown);
     for (int i = 0; i < c->n; i++)
         av_frame_free(&in[i]);
 }

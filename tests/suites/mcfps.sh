@@ -5,7 +5,8 @@
 #  - forward vectors only, backward only: converted, every tick out;
 #  - output ticks: the count the output rate gives for the stream's duration
 #    (up, down, x4, NTSC), timestamps 0, 1, 2, ... in 1/fps; the timestamps
-#    of the fps filter on random input (tests/tickcheck.c);
+#    of the fps filter on random input, and with mode=dup its frames
+#    (tests/tickcheck.c);
 #  - a frame size change mid-stream: a warning, restart, every tick out;
 #  - streams of 0, 1 and 2 frames; odd sizes (1x1, 2x2, 17x9, 33x1);
 #  - 10-bit input (converted to 8 bit before gpume): correct output;
@@ -130,8 +131,9 @@ if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c"
 else
     skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-wait-upload, opencl-wait-restart, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
 fi
-# the ticks of fps on 300 random inputs: rates, time bases, offsets, gaps,
-# frames on and near ticks, size and format changes, ends (tests/tickcheck.c)
+# the ticks of fps on 300 random inputs, and with mode=dup its frames: rates,
+# time bases, offsets, gaps, frames on and near ticks, size and format
+# changes, ends (tests/tickcheck.c)
 program tickcheck
 
 SRC="testsrc2=s=96x64:r=25:d=0.4,crop=80:48:x=n:y=n/2"
@@ -466,10 +468,11 @@ else
     ok scene-sad
 fi
 
-# mode=dup shows what fps shows where no two frames round to one tick: the
-# later frame of a pair from its tick rounded to nearest, also where it lies
-# just under half a tick after it (1.4999 ticks), or half a tick before zero
-# (-copyts keeps it there)
+# mode=dup shows what fps shows: the later frame of a pair from its tick
+# rounded to nearest, also where it lies just under half a tick after it
+# (1.4999 ticks), or half a tick before zero (-copyts keeps it there); where
+# frames round to one tick, the last of them (60 to 25 fps, frames in twos a
+# few ms apart, frames in twos a few µs apart, on one instant)
 dup_like_fps() { # NAME SOURCE RATE
     for f in "fps=$3" "mcfps=fps=$3:mode=dup"; do
         ff "$1-${f%%=*}" -copyts -f lavfi -i "$2" -vf "$f" -f framecrc -
@@ -487,6 +490,9 @@ dup_like_fps() { # NAME SOURCE RATE
 dup_like_fps dup-like-fps-24 "testsrc2=s=64x48:r=24:d=0.5" 60
 dup_like_fps dup-like-fps-half "testsrc2=s=64x48:r=10:d=0.8,settb=1/10000,setpts=N*1500-mod(N\\,2)" 10
 dup_like_fps dup-like-fps-negative "testsrc2=s=64x48:r=10:d=0.6,settb=1/20,setpts=2*N-3" 10
+dup_like_fps dup-like-fps-down "testsrc2=s=32x24:r=60:d=0.5,noise=alls=50:allf=t+u" 25
+dup_like_fps dup-like-fps-twos "testsrc2=s=32x24:r=10:d=2,noise=alls=50:allf=t+u,settb=1/100000,setpts=floor(N/2)*3000+mod(N\\,2)*mod(N*217\\,1000)" 24000/1001
+dup_like_fps dup-like-fps-instant "testsrc2=s=32x24:r=10:d=2,noise=alls=50:allf=t+u,settb=1/1000000,setpts=floor(N/2)*100000+mod(N\\,2)*(1+mod(N\\,3))+mod(floor(N/2)*7919\\,50000)" 60
 
 # a cut across a gap of a second (mpdecimate's, say): the earlier frame
 # until the later one's tick, the frames of fps=10 (no picture that
