@@ -1243,7 +1243,7 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         av_frame_free(&b);
         return err;
     }
-    if (pb < s->pa || b->pts <= s->a->pts) {
+    if (pb < s->pa || b->pts < s->a->pts) {
         drop_input(ctx, &b, "timestamp %s does not follow %s; frame dropped\n",
                    av_ts2timestr(b->pts, &inlink->time_base),
                    av_ts2timestr(s->a->pts, &inlink->time_base));

@@ -164,17 +164,18 @@ static void make_case(Case *c)
                 c->pts[i] += percent(50) ? 1 : -1;
         }
     }
-    /* frames within, at or just beyond 1/256 of an output frame of another */
+    /* frames on the timestamp of another, within, at or just beyond 1/256
+     * of an output frame of it */
     if (c->kind == NEAR_DUP && c->n >= 2) {
-        static const int frac[][2] = { { 1, 3 }, { 1, 2 }, { 9, 10 }, { 1, 1 }, { 3, 2 }, { 2, 1 } };
+        static const int frac[][2] = { { 0, 1 }, { 1, 3 }, { 1, 2 }, { 9, 10 }, { 1, 1 }, { 3, 2 }, { 2, 1 } };
         for (int k = uniform(1, 3); k > 0; k--) {
-            const int j = uniform(0, c->n - 1), *f = frac[uniform(0, 5)];
-            c->pts[c->n++] = c->pts[j] + FFMAX(1, in_tb(c, tick, f[0], 256LL * f[1]));
+            const int j = uniform(0, c->n - 1), *f = frac[uniform(0, FF_ARRAY_ELEMS(frac) - 1)];
+            c->pts[c->n++] = c->pts[j] + (f[0] ? FFMAX(1, in_tb(c, tick, f[0], 256LL * f[1])) : 0);
         }
     }
     qsort(c->pts, c->n, sizeof(*c->pts), cmp_i64);
     for (int i = 1; i < c->n; i++)
-        c->pts[i] = FFMAX(c->pts[i], c->pts[i - 1] + 1);
+        c->pts[i] = FFMAX(c->pts[i], c->pts[i - 1] + (c->kind != NEAR_DUP));
 
     if (c->kind == CHANGE && c->n >= 2) {
         c->change_at = uniform(1, c->n - 1);

@@ -389,6 +389,23 @@ if [ "$rc" -ne 0 ] || [ "$n" -ne 20 ]; then
 else
     ok sidedata-global
 fi
+# frames in twos on one timestamp: the later of each takes the earlier's
+# place, as in fps, without a warning; it passes unchanged on its tick
+ff equal-pts -f lavfi -i "testsrc2=s=64x48:r=10:d=1.2,noise=alls=50:allf=t+u,setpts=floor(N/2)*2/TB/10" \
+    -vf "gpume=device=cpu:dir=bi,mcfps=fps=10" -f framecrc -
+ff equal-pts-fps -f lavfi -i "testsrc2=s=64x48:r=10:d=1.2,noise=alls=50:allf=t+u,setpts=floor(N/2)*2/TB/10" \
+    -vf fps=10 -f framecrc -
+got=$(grep -v '^#' "$tmp/equal-pts.out" | awk -F, '$2 % 2 == 0 { print $2, $NF }')
+want=$(grep -v '^#' "$tmp/equal-pts-fps.out" | awk -F, '$2 % 2 == 0 { print $2, $NF }')
+if [ "$rc" -ne 0 ] || [ "$(nframes "$tmp/equal-pts.out")" -ne 11 ] || [ -z "$want" ]; then
+    bad equal-pts "$(nframes "$tmp/equal-pts.out") frames: $(tailof "$tmp/equal-pts.err")"
+elif grep -q "does not follow" "$tmp/equal-pts.err"; then
+    bad equal-pts "a frame dropped: $(tailof "$tmp/equal-pts.err")"
+elif [ "$got" != "$want" ]; then
+    bad equal-pts "the even ticks are not fps's (the later frame of each timestamp)"
+else
+    ok equal-pts
+fi
 # a timestamp that goes back: that frame is dropped with a warning
 frames backwards "$SRC,setpts='if(eq(N,5),PTS-3,PTS)',gpume=device=cpu:dir=bi,mcfps=fps=50" 20
 if grep -q "does not follow" "$tmp/backwards.err"; then ok backwards-warning; else bad backwards-warning "no warning"; fi
@@ -490,6 +507,7 @@ dup_like_fps() { # NAME SOURCE RATE
 dup_like_fps dup-like-fps-24 "testsrc2=s=64x48:r=24:d=0.5" 60
 dup_like_fps dup-like-fps-half "testsrc2=s=64x48:r=10:d=0.8,settb=1/10000,setpts=N*1500-mod(N\\,2)" 10
 dup_like_fps dup-like-fps-negative "testsrc2=s=64x48:r=10:d=0.6,settb=1/20,setpts=2*N-3" 10
+dup_like_fps dup-like-fps-equal "testsrc2=s=32x24:r=10:d=1,noise=alls=50:allf=t+u,setpts=floor(N/2)*2/TB/10" 10
 dup_like_fps dup-like-fps-down "testsrc2=s=32x24:r=60:d=0.5,noise=alls=50:allf=t+u" 25
 dup_like_fps dup-like-fps-twos "testsrc2=s=32x24:r=10:d=2,noise=alls=50:allf=t+u,settb=1/100000,setpts=floor(N/2)*3000+mod(N\\,2)*mod(N*217\\,1000)" 24000/1001
 dup_like_fps dup-like-fps-instant "testsrc2=s=32x24:r=10:d=2,noise=alls=50:allf=t+u,settb=1/1000000,setpts=floor(N/2)*100000+mod(N\\,2)*(1+mod(N\\,3))+mod(floor(N/2)*7919\\,50000)" 60
