@@ -904,6 +904,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     na = v[0].nb;
     nb = v[1].nb;
     if (!na && !nb) {
+        /* no mean SAD either: the next pair has none to compare with */
+        s->pair_mean_sad = -1;
         if (s->mode != MCFPS_MODE_MC)
             return 0;
         /* once vectors came, a pair without (gpume's timeline, a decoder's

@@ -485,6 +485,20 @@ else
     ok scene-sad
 fi
 
+# a pair without vectors (a gpume command restarts estimation) leaves no
+# mean SAD to compare with: the first pair after it, searched with other
+# options, is no cut
+ff sad-after-restart -v verbose -f lavfi -i "testsrc2=s=160x120:r=25:d=1.2,crop=128:96:x=3*n:y=n" \
+    -vf "sendcmd=c='0.5 gpume range 1;0.5 gpume subpel 0',gpume=device=cpu:dir=bi,mcfps=fps=50:scene_sad=1.5" \
+    -f null -
+if [ "$rc" -ne 0 ] || ! grep -q "no motion vectors between" "$tmp/sad-after-restart.err"; then
+    bad sad-after-restart "status $rc, no pair without vectors: $(tailof "$tmp/sad-after-restart.err")"
+elif grep -q "scene cut" "$tmp/sad-after-restart.err"; then
+    bad sad-after-restart "$(grep -m1 "scene cut" "$tmp/sad-after-restart.err")"
+else
+    ok sad-after-restart
+fi
+
 # mode=dup shows what fps shows: the later frame of a pair from its tick
 # rounded to nearest, also where it lies just under half a tick after it
 # (1.4999 ticks), or half a tick before zero (-copyts keeps it there); where
