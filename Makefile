@@ -160,16 +160,18 @@ gpume-mv $(BUILDDIR)/gpume-mv: ffmpeg
 # make install [DESTDIR=DIR]: FFmpeg's programs, libraries, headers,
 # pkg-config files and manual pages (with the filters' documentation) under
 # PREFIX (./configure --prefix=DIR; /usr/local by default), gpume-mv, and the
-# documentation in PREFIX/share/doc/gpume. The programs find the libraries
+# documentation in PREFIX/share/doc/gpume (README.md, and docs/ beside it as
+# in this tree, where its links point). The programs find the libraries
 # through the rpath $ORIGIN/../lib, so a tree staged with DESTDIR can move.
 PREFIX  ?= /usr/local
 DOCDIR   = $(PREFIX)/share/doc/gpume
-DOCS     = README.md $(wildcard docs/*.md docs/*.texi docs/*.png)
+DOCS     = $(wildcard docs/*.md docs/*.texi docs/*.png)
 install: ffmpeg gpume-mv
 	+$(MAKE) -C $(FFBUILD) $(SUBJOBS) install DESTDIR=$(DESTDIR)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)/docs
 	install -m 755 $(BUILDDIR)/gpume-mv $(DESTDIR)$(PREFIX)/bin/gpume-mv
-	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
 
 uninstall:
 	+$(MAKE) -C $(FFBUILD) uninstall DESTDIR=$(DESTDIR)
@@ -203,5 +205,5 @@ distclean:
 
 .PHONY: all deps clips phone-clip overlay ffmpeg-configure ffmpeg check install uninstall patch $(PATCH_VERSIONS:%=patch-%) $(PATCH_VERSIONS:%=patch-check-%) fate fate-ref $(FATE_TARGETS) $(FATE_TARGETS:%=%-ref) demo bench quality clean distclean
 
-# make fuzz: the libFuzzer target under ASan+UBSan (rules in tests/fuzz/fuzz.mak)
+# make fuzz, make fuzz-mcfps: the libFuzzer targets under ASan+UBSan (rules in tests/fuzz/fuzz.mak)
 include tests/fuzz/fuzz.mak
