@@ -752,16 +752,22 @@ static int strip_input_properties(AVFrame *frame)
     return ff_gpume_remove_properties(frame);
 }
 
-/** The waiting tick, a copy of an input frame, becomes a copy of frame; its captions stay. */
+/**
+ * The waiting tick, a copy of an input frame, becomes a copy of frame.
+ * Captions spread at the output rate belong to the tick and stay; at other
+ * rates the FIFO leaves them on their frames, and frame's come with it.
+ */
 static int replace_pending(McfpsContext *s, const AVFrame *frame)
 {
     AVFrame *out = av_frame_clone(frame);
-    const AVFrameSideData *cc = av_frame_get_side_data(s->pending, AV_FRAME_DATA_A53_CC);
+    const int spread = ff_ccfifo_getoutputsize(&s->cc_fifo) > 0;
+    const AVFrameSideData *cc = spread ? av_frame_get_side_data(s->pending, AV_FRAME_DATA_A53_CC) : NULL;
     int err;
 
     if (!out)
         return AVERROR(ENOMEM);
-    av_frame_remove_side_data(out, AV_FRAME_DATA_A53_CC);
+    if (spread)
+        av_frame_remove_side_data(out, AV_FRAME_DATA_A53_CC);
     err = strip_input_properties(out);
     if (err >= 0 && cc)
         err = av_frame_side_data_clone(&out->side_data, &out->nb_side_data, cc, 0);

@@ -18,6 +18,9 @@
  *    their vectors.
  *  - mcfps going on after a size it could not set up for (out of memory):
  *    the next frame of that size sets up again.
+ *  - mcfps=mode=dup's captions at a rate whose captions stay on their
+ *    frames (25 fps): each tick carries those of the frame it shows, as
+ *    with fps, also where frames round to one tick.
  *  - mcfps's end from the last frame's duration at negative timestamps.
  *  - mcfps on hardware frames that move to another device (two OpenCL
  *    devices, where there is one), and on the CPU backend given OpenCL
@@ -409,9 +412,9 @@ static void gpume_format_restart_kept(void)
     avfilter_graph_free(&g);
 }
 
-/* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> mcfps=MCFPS -> buffersink */
-static int build_mcfps_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
-                          AVBufferRef *hw_frames, const char *mcfps, AVRational tb)
+/* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> NAME=ARGS -> buffersink */
+static int build_filter_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                           AVBufferRef *hw_frames, const char *name, const char *args, AVRational tb)
 {
     AVBufferSrcParameters *par = av_buffersrc_parameters_alloc();
     AVFilterContext *fc;
@@ -424,7 +427,7 @@ static int build_mcfps_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterConte
                                      .frame_rate = { 25, 1 }, .hw_frames_ctx = hw_frames };
     *src = avfilter_graph_alloc_filter(g, avfilter_get_by_name("buffer"), "in");
     if (!*src || av_buffersrc_parameters_set(*src, par) < 0 || avfilter_init_str(*src, NULL) < 0 ||
-        avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&fc, avfilter_get_by_name(name), "fc", args, NULL, g) < 0 ||
         avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
         avfilter_link(*src, 0, fc, 0) < 0 || avfilter_link(fc, 0, *sink, 0) < 0)
         goto end;
@@ -432,6 +435,13 @@ static int build_mcfps_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterConte
 end:
     av_free(par);
     return err;
+}
+
+/* buffer (64x48 4:2:0 at 25 fps, on hw_frames where given) -> mcfps=MCFPS -> buffersink */
+static int build_mcfps_tb(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink,
+                          AVBufferRef *hw_frames, const char *mcfps, AVRational tb)
+{
+    return build_filter_tb(g, src, sink, hw_frames, "mcfps", mcfps, tb);
 }
 
 /* buffer (64x48 yuv420p, or hw_frames, at 25 fps) -> mcfps=MCFPS -> buffersink */
@@ -576,6 +586,60 @@ static void mcfps_captions_at_size_change(void)
     check(r >= 0 && nb == 2 * NB_IN && c.n608 == 2 * NB_IN && c.n708 == 18 * NB_IN && in_order, msg);
     av_frame_free(&out);
     avfilter_graph_free(&g);
+}
+
+/* 25 fps, a rate at which the caption FIFO leaves captions on their frames:
+ * frames at 0, 10, 80, 80 and 120 ms, each with captions of its own, through
+ * fps=25 and mcfps=fps=25:mode=dup. The later frame of 0 and 10 ms and of
+ * the two at 80 ms take the ticks; each tick carries the captions of the
+ * frame it shows, as with fps. */
+static void mcfps_dup_captions(void)
+{
+    static const int64_t pts[] = { 0, 10, 80, 80, 120 };
+    static const char *const names[] = { "fps", "mcfps" };
+    static const char *const args[]  = { "fps=25", "fps=25:mode=dup:device=cpu" };
+    int shown[2][8], cc[2][8], nb[2] = { 0 }, same;
+    char msg[192];
+
+    for (int v = 0; v < 2; v++) {
+        AVFilterGraph *g = avfilter_graph_alloc();
+        AVFilterContext *src = NULL, *sink = NULL;
+        AVFrame *out = av_frame_alloc();
+        int r = out ? build_filter_tb(g, &src, &sink, NULL, names[v], args[v], (AVRational){ 1, 1000 }) : -1;
+
+        for (int n = 0; n <= FF_ARRAY_ELEMS(pts) && r >= 0; n++) {
+            if (n < FF_ARRAY_ELEMS(pts)) {
+                AVFrame *f = add_captions(yuv_frame(64, 48, pts[n]), n);
+                if (f)
+                    f->data[0][0] = n;
+                r = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+                av_frame_free(&f);
+            } else {
+                r = av_buffersrc_close(src, 200, 0);
+            }
+            while (r >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
+                const AVFrameSideData *sd = av_frame_get_side_data(out, AV_FRAME_DATA_A53_CC);
+                if (nb[v] < 8) {
+                    shown[v][nb[v]] = out->data[0][0];
+                    cc[v][nb[v]]    = sd && sd->size >= 3 ? sd->data[1] : -1;
+                }
+                nb[v]++;
+                av_frame_unref(out);
+            }
+        }
+        if (r < 0)
+            nb[v] = -1;
+        av_frame_free(&out);
+        avfilter_graph_free(&g);
+    }
+    same = nb[0] == 5 && nb[1] == nb[0];
+    for (int i = 0; same && i < nb[0]; i++)
+        same = shown[1][i] == shown[0][i] && cc[1][i] == cc[0][i] && cc[1][i] == shown[1][i];
+    snprintf(msg, sizeof(msg), "mode=dup at 25 fps with captions on frames that round to one tick: "
+             "%d and %d frames (want 5); tick 0 frame %d captions %d, tick 2 frame %d captions %d "
+             "(fps: 1 1, 3 3)", nb[0], nb[1], nb[1] > 0 ? shown[1][0] : -1, nb[1] > 0 ? cc[1][0] : -1,
+             nb[1] > 2 ? shown[1][2] : -1, nb[1] > 2 ? cc[1][2] : -1);
+    check(same, msg);
 }
 
 /* the last frame's end from its duration where the end time given is out
@@ -875,6 +939,7 @@ int main(int argc, char **argv)
     mcfps_same_instant_refused(0);
     mcfps_same_instant_refused(1);
     mcfps_captions_at_size_change();
+    mcfps_dup_captions();
     mcfps_end_before_zero();
     mcfps_device_change();
     mcfps_hw_on_cpu();
