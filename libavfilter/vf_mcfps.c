@@ -1398,7 +1398,9 @@ static int activate(AVFilterContext *ctx)
         if (!ff_outlink_frame_wanted(outlink) && !ff_inlink_queued_frames(inlink))
             return FFERROR_NOT_READY;
         ret = s->b ? pair_step(ctx) : repeat_step(ctx);
-        if (ret >= 0 && !ff_outlink_get_status(outlink))
+        /* after an error too: a caller that goes on gets the rest (a frame
+         * refused at the restart of a run has taken the end's wake-up) */
+        if (!ff_outlink_get_status(outlink))
             ff_filter_set_ready(ctx, 10);
         return ret;
     }
@@ -1409,8 +1411,7 @@ static int activate(AVFilterContext *ctx)
             return ret;
         if (ret > 0) {
             ret = filter_frame(ctx, frame);
-            if (ret >= 0)
-                ff_filter_set_ready(ctx, 10);
+            ff_filter_set_ready(ctx, 10);
             return ret;
         }
     }

@@ -1,16 +1,21 @@
-# libFuzzer target of the gpume filter (tests/fuzz/target_gpume_fuzzer.c),
+# libFuzzer targets of the gpume filter (tests/fuzz/target_gpume_fuzzer.c)
+# and of mcfps on vectors of any producer (tests/fuzz/target_mcfps_fuzzer.c),
 # included from the top Makefile after config.mak.
 #
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=1] [FUZZ_ARGS=...]
+#   make fuzz-mcfps [FUZZ_SECONDS=60] [FUZZ_JOBS=1] [FUZZ_ARGS=...]
 #
 # builds a second, minimal FFmpeg (libavutil and libavfilter with the buffer,
-# buffersink and gpume filters, OpenCL when available) with clang under
+# buffersink, gpume and mcfps filters, OpenCL when available) with clang under
 # AddressSanitizer and UndefinedBehaviorSanitizer in $(FUZZ_DIR)/ffmpeg,
 # links the target against it with -fsanitize=fuzzer and runs it for
 # FUZZ_SECONDS on the seed corpus (tests/fuzz/corpus) plus the corpus it grew
 # ($(FUZZ_DIR)/corpus). A crash leaves crash-* / leak-* / timeout-* files in
 # $(FUZZ_DIR)/artifacts and fails the target; reproduce one with
 #   $(FUZZ_DIR)/target_gpume_fuzzer FILE
+# fuzz-mcfps links the other target against the same FFmpeg and runs it the
+# same way on tests/fuzz/corpus-mcfps, growing $(FUZZ_DIR)/corpus-mcfps,
+# failures in $(FUZZ_DIR)/artifacts-mcfps.
 # The sources come from the same overlaid tree as the main build.
 
 FUZZ_DIR     := $(BUILDDIR)/fuzz
@@ -43,14 +48,16 @@ fuzz-ffmpeg: overlay
 .PHONY: fuzz-ffmpeg
 
 FUZZ_TARGET  := $(FUZZ_DIR)/target_gpume_fuzzer
-FUZZ_SRC     := tests/fuzz/target_gpume_fuzzer.c
 FUZZ_INC      = -I$(TREE) -I$(FUZZ_FFBUILD)
 # the libraries FFmpeg's configuration linked (OpenCL, libm, pthreads)
 FUZZ_EXTRALIBS = $(shell sed -n 's/^EXTRALIBS-avfilter=//p;s/^EXTRALIBS-avutil=//p;s/^EXTRALIBS=//p' \
                           $(FUZZ_FFBUILD)/ffbuild/config.mak 2>/dev/null) -lm -lpthread
 
-$(FUZZ_TARGET): $(FUZZ_SRC) $(FUZZ_LIBS)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -O1 -Wall $(FUZZ_INC) -o $@ $(FUZZ_SRC) \
+FUZZ_MCFPS_TARGET := $(FUZZ_DIR)/target_mcfps_fuzzer
+
+# each target from tests/fuzz/NAME.c
+$(FUZZ_TARGET) $(FUZZ_MCFPS_TARGET): $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -O1 -Wall $(FUZZ_INC) -o $@ $< \
 	    $(FUZZ_LIBS) $(FUZZ_EXTRALIBS)
 
 # LeakSanitizer: PoCL and the OpenCL loader keep what they allocate until exit.
@@ -67,12 +74,24 @@ FUZZ_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:quarantine_size_mb=64:in
 fuzz-target: fuzz-ffmpeg
 	+$(MAKE) --no-print-directory $(FUZZ_TARGET)
 
-fuzz: fuzz-target
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	$(FUZZ_ENV) $(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) \
+# fuzz_run TARGET,SUFFIX,TIMEOUT,MAX_LEN: run TARGET on tests/fuzz/corpusSUFFIX
+# and the corpus it grows, failures in artifactsSUFFIX
+fuzz_run = @mkdir -p $(FUZZ_DIR)/corpus$(2) $(FUZZ_DIR)/artifacts$(2); \
+	$(FUZZ_ENV) $(1) -max_total_time=$(FUZZ_SECONDS) \
 	    $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
-	    -timeout=120 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
-	    -artifact_prefix=$(abspath $(FUZZ_DIR))/artifacts/ $(FUZZ_ARGS) \
-	    $(FUZZ_DIR)/corpus tests/fuzz/corpus
+	    -timeout=$(3) -rss_limit_mb=4096 -max_len=$(4) -print_final_stats=1 \
+	    -artifact_prefix=$(abspath $(FUZZ_DIR))/artifacts$(2)/ $(FUZZ_ARGS) \
+	    $(FUZZ_DIR)/corpus$(2) tests/fuzz/corpus$(2)
 
-.PHONY: fuzz fuzz-target
+fuzz: fuzz-target
+	$(call fuzz_run,$(FUZZ_TARGET),,120,4096)
+
+# mcfps's inputs carry vector lists (16 bytes a vector); its budgets keep an
+# input to seconds, so 60 s is a hang
+fuzz-mcfps-target: fuzz-ffmpeg
+	+$(MAKE) --no-print-directory $(FUZZ_MCFPS_TARGET)
+
+fuzz-mcfps: fuzz-mcfps-target
+	$(call fuzz_run,$(FUZZ_MCFPS_TARGET),-mcfps,60,8192)
+
+.PHONY: fuzz fuzz-target fuzz-mcfps fuzz-mcfps-target
