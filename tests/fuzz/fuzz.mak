@@ -56,7 +56,7 @@ FUZZ_EXTRALIBS = $(shell sed -n 's/^EXTRALIBS-avfilter=//p;s/^EXTRALIBS-avutil=/
 FUZZ_MCFPS_TARGET := $(FUZZ_DIR)/target_mcfps_fuzzer
 
 # each target from tests/fuzz/NAME.c
-$(FUZZ_TARGET) $(FUZZ_MCFPS_TARGET): $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBS)
+$(FUZZ_TARGET) $(FUZZ_MCFPS_TARGET): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz_input.h $(FUZZ_LIBS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -O1 -Wall $(FUZZ_INC) -o $@ $< \
 	    $(FUZZ_LIBS) $(FUZZ_EXTRALIBS)
 

@@ -84,6 +84,8 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 
+#include "fuzz_input.h"
+
 #define MAX_FRAMES   32
 /* vectors of an array: 352x352 tiled by 4x4 blocks into both frames, or
  * a list of up to 1024 */
@@ -101,21 +103,6 @@
         fprintf(stderr, "\n");                                          \
         __builtin_trap();                                               \
     } while (0)
-
-typedef struct Reader {
-    const uint8_t *p, *end;
-} Reader;
-
-static unsigned rd8(Reader *r)
-{
-    return r->p < r->end ? *r->p++ : 0;
-}
-
-static unsigned rd16(Reader *r)
-{
-    unsigned v = rd8(r) << 8;
-    return v | rd8(r);
-}
 
 static uint32_t rd32(Reader *r)
 {
@@ -765,8 +752,6 @@ static void command(Fuzz *f, Reader *r, AVFilterGraph *graph)
     f->rel_hi = hi;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Reader r = { data, data + size };
@@ -968,30 +953,3 @@ end:
     av_free(f);
     return 0;
 }
-
-#ifdef GPUME_FUZZ_MAIN
-/* run each file given: the regression suite, without libFuzzer */
-int main(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        FILE *fp = fopen(argv[i], "rb");
-        uint8_t *buf;
-        long n;
-        if (!fp || fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
-            fprintf(stderr, "cannot read %s\n", argv[i]);
-            return 2;
-        }
-        buf = malloc(n ? n : 1);
-        if (!buf || fread(buf, 1, n, fp) != (size_t)n) {
-            fprintf(stderr, "cannot read %s\n", argv[i]);
-            return 2;
-        }
-        fclose(fp);
-        LLVMFuzzerTestOneInput(buf, n);
-        free(buf);
-        printf("ok %s\n", argv[i]);
-        fflush(stdout);
-    }
-    return 0;
-}
-#endif
