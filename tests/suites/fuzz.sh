@@ -1,20 +1,20 @@
 #!/bin/sh
-# The fuzz target's inputs as regression tests: tests/fuzz/target_gpume_fuzzer.c
+# The fuzz targets' inputs as regression tests. Each target
+# (tests/fuzz/target_gpume_fuzzer.c, tests/fuzz/target_mcfps_fuzzer.c) is
 # built as a plain program (-DGPUME_FUZZ_MAIN) against the FFmpeg of this
-# build, run on the seed corpus (tests/fuzz/corpus: format and size changes,
-# refusals, the 16383 limit, timestamps, EOF after one frame, ...) and on the
-# inputs that once failed (tests/fuzz/regressions), under valgrind when it is
-# installed. Every input is checked as the fuzzer checks it (vectors, side
-# data, restarts, refusals); a failed check aborts. make fuzz runs the real
-# fuzzer (clang, ASan, UBSan).
-# The same for the target of mcfps on vectors of any producer
-# (tests/fuzz/target_mcfps_fuzzer.c): its seeds (tests/fuzz/corpus-mcfps:
-# odd rates, every mode and option, invalid values, vectors with extreme
-# fields, arrays empty or of a partial vector, lavfi.gpume.* keys of any
-# text, captions, timestamps, size and format changes, the end at any point)
-# and tests/fuzz/regressions-mcfps, all in one process: they are many and
-# small, and a start under valgrind costs more than an input. make
-# fuzz-mcfps runs that fuzzer.
+# build and runs its seeds and the inputs that once failed, under valgrind
+# when it is installed:
+#  - gpume: tests/fuzz/corpus (format and size changes, refusals, the 16383
+#    limit, timestamps, EOF after one frame, ...) and tests/fuzz/regressions;
+#  - mcfps on vectors of any producer: tests/fuzz/corpus-mcfps (odd rates,
+#    every mode and option, invalid values, vectors with extreme fields,
+#    arrays empty or of a partial vector, lavfi.gpume.* keys of any text,
+#    captions, timestamps, size and format changes, the end at any point)
+#    and tests/fuzz/regressions-mcfps.
+# Every input is checked as the fuzzer checks it; a failed check aborts.
+# A target's inputs run in one process: a start under valgrind costs more
+# than most inputs. make fuzz and make fuzz-mcfps run the real fuzzers
+# (clang, ASan, UBSan).
 #
 # environment (tests/run.sh): BUILDDIR FFMPEG_TREE FFMPEG_BUILD. Prints
 # "ok NAME" or "FAIL NAME: detail" per input and "N passed, N failed" last.
@@ -27,7 +27,6 @@ export POCL_CACHE_DIR
 # with GPUME_FUZZ_OPENCL=1, else those inputs run on the CPU
 [ "${GPUME_FUZZ_OPENCL:-0}" = 1 ] || { GPUME_FUZZ_NO_OPENCL=1; export GPUME_FUZZ_NO_OPENCL; }
 pass=0 fail=0
-bin=$BUILDDIR/tests/fuzz-replay
 mkdir -p "$BUILDDIR/tests"
 
 libs=
@@ -35,13 +34,6 @@ for l in avfilter postproc swscale avformat avcodec swresample avutil; do
     [ -f "$FFMPEG_BUILD/lib$l/lib$l.a" ] && libs="$libs $FFMPEG_BUILD/lib$l/lib$l.a"
 done
 extra=$(sed -n 's/^EXTRALIBS-[a-z]*=//p;s/^EXTRALIBS=//p' "$FFMPEG_BUILD/ffbuild/config.mak" 2>/dev/null | tr '\n' ' ')
-# shellcheck disable=SC2086 # word lists
-if ! $CC -O1 -g -Wall -DGPUME_FUZZ_MAIN -I"$FFMPEG_TREE" -I"$FFMPEG_BUILD" -o "$bin" \
-        tests/fuzz/target_gpume_fuzzer.c $libs $extra -lm -lpthread > "$bin.log" 2>&1; then
-    echo "FAIL build: $(tail -n 3 "$bin.log" | tr '\n' ' ')"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
 
 vg=
 if command -v valgrind > /dev/null 2>&1; then
@@ -49,74 +41,72 @@ if command -v valgrind > /dev/null 2>&1; then
 else
     echo "note: valgrind not installed: the inputs run without it"
 fi
-for f in tests/fuzz/corpus/* tests/fuzz/regressions/*; do
-    [ -f "$f" ] || continue
-    # shellcheck disable=SC2086 # vg: a command prefix
-    if out=$(timeout 300 $vg "$bin" "$f" 2>&1); then
-        pass=$((pass + 1))
-        echo "ok $f"
-    else
-        fail=$((fail + 1))
-        echo "FAIL $f: $(echo "$out" | grep -m3 'check failed\|Invalid\|uninitialised\|definitely' | tr '\n' ' ' | cut -c1-300)"
-    fi
-done
 
-# the mcfps target: an input that fails is the first without its "ok" line,
-# and the inputs after it run again; where every input ran and valgrind
-# still failed, one by one, to name the input
-bin=$BUILDDIR/tests/fuzz-replay-mcfps
-# shellcheck disable=SC2086 # word lists
-if ! $CC -O1 -g -Wall -DGPUME_FUZZ_MAIN -I"$FFMPEG_TREE" -I"$FFMPEG_BUILD" -o "$bin" \
-        tests/fuzz/target_mcfps_fuzzer.c $libs $extra -lm -lpthread > "$bin.log" 2>&1; then
-    echo "FAIL build mcfps: $(tail -n 3 "$bin.log" | tr '\n' ' ')"
-    fail=$((fail + 1))
-    files=
-else
-    files=$(for f in tests/fuzz/corpus-mcfps/* tests/fuzz/regressions-mcfps/*; do
-                [ -f "$f" ] && echo "$f"; done)
-fi
 detail() { # OUTPUT STATUS
     d=$(echo "$1" | grep -m3 'check failed\|Invalid\|uninitialised\|definitely\|runtime error' |
         tr '\n' ' ' | cut -c1-300)
     echo "${d:-exit status $2}"
 }
-while [ -n "$files" ]; do
-    # shellcheck disable=SC2086 # vg: a command prefix; files: a word list
-    out=$(timeout 300 $vg "$bin" $files 2>&1)
-    rc=$?
-    done_ok='' bad='' rest=''
-    for f in $files; do
-        if [ -n "$bad" ]; then
-            rest="$rest $f"
-        elif echo "$out" | grep -qxF "ok $f"; then
-            done_ok="$done_ok $f"
-        else
-            bad=$f
-        fi
-    done
-    if [ "$rc" -ne 0 ] && [ -z "$bad" ]; then
+
+# replay TARGET DIR...: build tests/fuzz/TARGET.c as a replay program and run
+# the files of the DIRs in it. An input that fails is the first without its
+# "ok" line, and the inputs after it run again; where every input ran and
+# valgrind still failed, they run one by one, to name the input.
+replay() {
+    target=$1
+    shift
+    bin=$BUILDDIR/tests/$target-replay
+    # shellcheck disable=SC2086 # word lists
+    if ! $CC -O1 -g -Wall -DGPUME_FUZZ_MAIN -I"$FFMPEG_TREE" -I"$FFMPEG_BUILD" -o "$bin" \
+            "tests/fuzz/$target.c" $libs $extra -lm -lpthread > "$bin.log" 2>&1; then
+        echo "FAIL build $target: $(tail -n 3 "$bin.log" | tr '\n' ' ')"
+        fail=$((fail + 1))
+        return
+    fi
+    files=$(for d in "$@"; do
+                for f in "$d"/*; do [ -f "$f" ] && echo "$f"; done
+            done)
+    while [ -n "$files" ]; do
+        # shellcheck disable=SC2086 # vg: a command prefix; files: a word list
+        out=$(timeout 600 $vg "$bin" $files 2>&1)
+        rc=$?
+        done_ok='' bad='' rest=''
         for f in $files; do
-            # shellcheck disable=SC2086
-            if out=$(timeout 300 $vg "$bin" "$f" 2>&1); then
-                pass=$((pass + 1))
-                echo "ok $f"
+            if [ -n "$bad" ]; then
+                rest="$rest $f"
+            elif echo "$out" | grep -qxF "ok $f"; then
+                done_ok="$done_ok $f"
             else
-                rc=$?
-                fail=$((fail + 1))
-                echo "FAIL $f: $(detail "$out" $rc)"
+                bad=$f
             fi
         done
-        break
-    fi
-    for f in $done_ok; do
-        pass=$((pass + 1))
-        echo "ok $f"
+        if [ "$rc" -ne 0 ] && [ -z "$bad" ]; then
+            for f in $files; do
+                # shellcheck disable=SC2086
+                if out=$(timeout 300 $vg "$bin" "$f" 2>&1); then
+                    pass=$((pass + 1))
+                    echo "ok $f"
+                else
+                    rc=$?
+                    fail=$((fail + 1))
+                    echo "FAIL $f: $(detail "$out" $rc)"
+                fi
+            done
+            return
+        fi
+        for f in $done_ok; do
+            pass=$((pass + 1))
+            echo "ok $f"
+        done
+        [ -n "$bad" ] || return
+        fail=$((fail + 1))
+        echo "FAIL $bad: $(detail "$out" $rc)"
+        files=$rest
     done
-    [ -n "$bad" ] || break
-    fail=$((fail + 1))
-    echo "FAIL $bad: $(detail "$out" $rc)"
-    files=$rest
-done
+}
+
+replay target_gpume_fuzzer tests/fuzz/corpus tests/fuzz/regressions
+replay target_mcfps_fuzzer tests/fuzz/corpus-mcfps tests/fuzz/regressions-mcfps
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
