@@ -138,8 +138,6 @@ typedef struct McfpsContext {
     int nb_key_ticks;
 
     CCFifo cc_fifo;             ///< closed captions of the input, spread over the output frames
-    AVBufferRef *tick_cc;       ///< the captions of tick tick_cc_pts, made and taken back (release_pending())
-    int64_t tick_cc_pts;
 } McfpsContext;
 
 #define OFFSET(x) offsetof(McfpsContext, x)
@@ -371,7 +369,6 @@ static av_cold void uninit(AVFilterContext *ctx)
     drop_queue(s);
     release_backend(s);
     av_buffer_unref(&s->device_ref);
-    av_buffer_unref(&s->tick_cc);
     ff_ccfifo_uninit(&s->cc_fifo);
 }
 
@@ -539,8 +536,16 @@ static void discard_frame(AVFilterContext *ctx, AVFrame **out, int rendered)
 static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
 {
     McfpsContext *s = ctx->priv;
-    int err = 0, n = 0;
+    int err, n = 0;
 
+    /* captions spread at the output rate go with the tick as it goes out,
+     * when the frames after it that the fps filter would have read are in
+     * the FIFO (a tick waits in s->pending for the next frame) */
+    err = ff_ccfifo_inject(&s->cc_fifo, out);
+    if (err < 0) {
+        discard_frame(ctx, &out, rendered);
+        return err;
+    }
     while (n < s->nb_key_ticks && s->key_ticks[n] <= out->pts)
         n++;
     if (n) {
@@ -582,30 +587,8 @@ static int release_pending(AVFilterContext *ctx, int send)
     if (s->pending_rendered && s->backend->finish)
         err = s->backend->finish(s->backend_priv);
     s->next = out->pts;
-    /* captions spread at the output rate belong to the tick, not to the
-     * frame: whatever takes the tick carries them */
-    av_buffer_unref(&s->tick_cc);
-    if (ff_ccfifo_getoutputsize(&s->cc_fifo)) {
-        const AVFrameSideData *cc = av_frame_get_side_data(out, AV_FRAME_DATA_A53_CC);
-        if (cc && !(s->tick_cc = av_buffer_ref(cc->buf)) && err >= 0)
-            err = AVERROR(ENOMEM);
-        s->tick_cc_pts = out->pts;
-    }
     av_frame_free(&out);
     return err;
-}
-
-/** The captions of output tick s->next: those the tick had when it was taken back, or the FIFO's next. */
-static int inject_captions(McfpsContext *s, AVFrame *out)
-{
-    if (s->tick_cc && s->tick_cc_pts == s->next) {
-        if (!av_frame_new_side_data_from_buf(out, AV_FRAME_DATA_A53_CC, s->tick_cc))
-            return AVERROR(ENOMEM);
-        s->tick_cc = NULL;
-        return 0;
-    }
-    av_buffer_unref(&s->tick_cc);
-    return ff_ccfifo_inject(&s->cc_fifo, out);
 }
 
 /** Let out wait in s->pending, after the tick that waited there goes out. */
@@ -754,23 +737,17 @@ static int strip_input_properties(AVFrame *frame)
 
 /**
  * The waiting tick, a copy of an input frame, becomes a copy of frame.
- * Captions spread at the output rate belong to the tick and stay; at other
+ * Captions spread at the output rate join the tick as it goes out; at other
  * rates the FIFO leaves them on their frames, and frame's come with it.
  */
 static int replace_pending(McfpsContext *s, const AVFrame *frame)
 {
     AVFrame *out = av_frame_clone(frame);
-    const int spread = ff_ccfifo_getoutputsize(&s->cc_fifo) > 0;
-    const AVFrameSideData *cc = spread ? av_frame_get_side_data(s->pending, AV_FRAME_DATA_A53_CC) : NULL;
     int err;
 
     if (!out)
         return AVERROR(ENOMEM);
-    if (spread)
-        av_frame_remove_side_data(out, AV_FRAME_DATA_A53_CC);
     err = strip_input_properties(out);
-    if (err >= 0 && cc)
-        err = av_frame_side_data_clone(&out->side_data, &out->nb_side_data, cc, 0);
     if (err < 0) {
         av_frame_free(&out);
         return err;
@@ -792,8 +769,6 @@ static int make_copy(AVFilterContext *ctx, const AVFrame *src, AVFrame **out)
     if (!*out)
         return AVERROR(ENOMEM);
     err = strip_input_properties(*out);
-    if (err >= 0)
-        err = inject_captions(s, *out);
     if (err < 0) {
         av_frame_free(out);
         return err;
@@ -1089,11 +1064,6 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
                 return err;
             }
         }
-    }
-    err = inject_captions(s, out);
-    if (err < 0) {
-        av_frame_free(&out);
-        return err;
     }
 
     /* the frame rendered before goes out now; this one renders while the

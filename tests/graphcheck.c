@@ -552,8 +552,8 @@ static void mcfps_same_instant_refused(int waiting)
 
 /* 30 to 60 fps with captions, mcfps=mode=blend alone, frames 6 on of
  * another size, frame 6 1/300 s after frame 5: it takes frame 5's tick,
- * which waited, and that tick's captions with it. Every caption byte out
- * once, in order, as without the change. */
+ * which waited, and goes out with that tick's captions. Every caption byte
+ * out once, in order, as without the change. */
 static void mcfps_captions_at_size_change(void)
 {
     AVFilterGraph *g = avfilter_graph_alloc();

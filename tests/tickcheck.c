@@ -13,7 +13,12 @@
  *    other frame within 1/256 of an output frame of it, comes out there byte
  *    for byte;
  *  - mode dup: each tick is the input frame that fps shows there (where a
- *    later frame rounds to a frame's tick, the later one).
+ *    later frame rounds to a frame's tick, the later one);
+ *  - closed captions (each input frame has its own, of a number that
+ *    varies from frame to frame): at the rates where the caption FIFO
+ *    spreads them at the output rate (CTA-708's), each tick of each mode
+ *    carries the bytes that fps gives it; at other rates they stay on their
+ *    frames, and each tick of mode dup carries fps's.
  * An input closed without a timestamp ends at its last frame's (libavfilter
  * gives the last timestamp), whatever that frame's duration.
  *
@@ -74,6 +79,7 @@ typedef struct Output {
     int nb, size;
     int64_t *pts;
     int *shown;                 ///< the input frame each output frame is, -1 for none
+    uint32_t *cc;               ///< a hash of each output frame's captions, 0 for none
     int on_tick, on_tick_same;  ///< input frames on a tick, and those that came out there unchanged
 } Output;
 
@@ -206,6 +212,51 @@ static void make_case(Case *c)
     }
 }
 
+/* the frame rates at which libavfilter's caption FIFO sends captions at the
+ * output rate (CTA-708's); at others they stay on their frames */
+static int captions_spread(AVRational rate)
+{
+    static const AVRational spread[] = {
+        { 15, 1 }, { 24, 1 }, { 24000, 1001 }, { 30, 1 }, { 30000, 1001 }, { 60, 1 }, { 60000, 1001 },
+    };
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(spread); i++)
+        if (!av_cmp_q(rate, spread[i]))
+            return 1;
+    return 0;
+}
+
+/* input frame i's captions: i % 3 triplets of CEA-608 and (7 i + 3) % 23 of
+ * CEA-708, numbered (i, k) in their two data bytes; 0 or an error */
+static int add_captions(AVFrame *f, int i)
+{
+    const int n608 = i % 3, n = n608 + (7 * i + 3) % 23;
+    AVFrameSideData *sd = n ? av_frame_new_side_data(f, AV_FRAME_DATA_A53_CC, 3 * n) : NULL;
+
+    if (n && !sd)
+        return AVERROR(ENOMEM);
+    for (int k = 0; k < n; k++) {
+        /* marker bits, cc_valid, cc_type: 0 (608, field 1), 2 (708) */
+        sd->data[3 * k]     = 0xf8 | 4 | (k < n608 ? 0 : 2);
+        sd->data[3 * k + 1] = i;
+        sd->data[3 * k + 2] = k;
+    }
+    return 0;
+}
+
+/* an FNV-1a hash of f's captions, never 0; 0 where it has none */
+static uint32_t captions_hash(const AVFrame *f)
+{
+    const AVFrameSideData *sd = av_frame_get_side_data(f, AV_FRAME_DATA_A53_CC);
+    uint32_t h = 2166136261u;
+
+    if (!sd)
+        return 0;
+    for (size_t k = 0; k < sd->size; k++)
+        h = (h ^ sd->data[k]) * 16777619u;
+    return h | 1;
+}
+
 /* input frame i: a texture of its own in each plane */
 static AVFrame *input_frame(const Case *c, int i)
 {
@@ -230,6 +281,8 @@ static AVFrame *input_frame(const Case *c, int i)
                 const int u = x + 2 * i + p, v = y + i;
                 f->data[p][y * f->linesize[p] + x] = (u * 7 ^ v * 13) * 5 + (u * v & 31) + 17 * i;
             }
+    if (add_captions(f, i) < 0)
+        av_frame_free(&f);
     return f;
 }
 
@@ -269,6 +322,7 @@ static int frame_on_tick(const Case *c, int64_t k)
 
 static void take(Output *o, const Case *c, AVFrame *const *in, const AVFrame *f)
 {
+    uint32_t *h;
     int i;
 
     if (o->nb == o->size) {
@@ -278,13 +332,17 @@ static void take(Output *o, const Case *c, AVFrame *const *in, const AVFrame *f)
         if (p)
             o->pts = p;
         q = p ? av_realloc_array(o->shown, 2 * o->size + 64, sizeof(*q)) : NULL;
-        if (!q) {
+        if (q)
+            o->shown = q;
+        h = q ? av_realloc_array(o->cc, 2 * o->size + 64, sizeof(*h)) : NULL;
+        if (!h) {
             o->err = AVERROR(ENOMEM);
             return;
         }
-        o->shown = q;
-        o->size  = 2 * o->size + 64;
+        o->cc   = h;
+        o->size = 2 * o->size + 64;
     }
+    o->cc[o->nb] = captions_hash(f);
     o->shown[o->nb] = -1;
     for (i = 0; i < c->n && o->shown[o->nb] < 0; i++)
         if (same_picture(f, in[i]))
@@ -404,20 +462,29 @@ static void check_case(const Case *c, int index)
                 k++;
             printf("FAIL case %d, %s: output frame %d (pts %"PRId64") is input frame %d, fps shows %d\n",
                    index, filters, k, got.pts[k], got.shown[k], ref.shown[k]);
+        } else if ((dup || captions_spread(c->rate)) && memcmp(got.cc, ref.cc, got.nb * sizeof(*got.cc))) {
+            int k = 0;
+            while (got.cc[k] == ref.cc[k])
+                k++;
+            printf("FAIL case %d, %s: output frame %d (pts %"PRId64") has captions %08"PRIx32
+                   ", fps's %08"PRIx32" (0: none)\n", index, filters, k, got.pts[k], got.cc[k], ref.cc[k]);
         } else {
             pass++;
             on_tick += dup ? 0 : got.on_tick;
             av_freep(&got.pts);
             av_freep(&got.shown);
+            av_freep(&got.cc);
             continue;
         }
         fail++;
         describe(c, index);
         av_freep(&got.pts);
         av_freep(&got.shown);
+        av_freep(&got.cc);
     }
     av_freep(&ref.pts);
     av_freep(&ref.shown);
+    av_freep(&ref.cc);
     for (int i = 0; i < c->n; i++)
         av_frame_free(&in[i]);
 }
