@@ -4,7 +4,8 @@
 # mcfps), the same under compute-sanitizer, OpenCL against the CPU reference
 # through NVIDIA's OpenCL, the filters end to end with device=cuda and
 # device=opencl (mcfps's output compared with its CPU output, software and
-# hardware frames, yuv420p and nv12, NVDEC's CUDA frames), a soak test of host and device memory, and (not a pass
+# hardware frames, yuv420p and nv12, NVDEC's CUDA frames), the fuzz targets'
+# inputs on CUDA and OpenCL (tests/gpu-fuzz.sh), a soak test of host and device memory, and (not a pass
 # or fail) the speed of gpume=device=cuda:dir=bi,mcfps=fps=60 on 1080p30. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
 # "N failed", the exit status 1 on a failure.
 #
@@ -38,7 +39,7 @@ if [ -f "$fb/ffbuild/config.mak" ] && [ -f "$fb/libavutil/libavutil.a" ]; then
     opencl=$(grep -q '^CONFIG_OPENCL=yes' "$fb/ffbuild/config.mak" && echo yes || echo no)
     make --no-print-directory -f "$tests/tests.mak" BUILDDIR="$b" FFMPEG_TREE="$b/ffmpeg-tree" \
         FFMPEG_BUILD="$fb" GPUME_CUDA="$cuda" GPUME_OPENCL="$opencl" "$b/tests/backendcheck" \
-        "$b/tests/mcfps-backendcheck" \
+        "$b/tests/mcfps-backendcheck" "$b/tests/target_gpume_fuzzer-replay" "$b/tests/target_mcfps_fuzzer-replay" \
         > "$out/build.log" 2>&1 || die "building $b/tests/backendcheck: $(tail -n 2 "$out/build.log" | tr '\n' ' ')"
 fi
 [ -x "$b/tests/backendcheck" ] || die "no $b/tests/backendcheck and no FFmpeg build in $fb to build it"
@@ -170,6 +171,9 @@ rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
     -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
+# the fuzz targets' seeds and regressions with the filters on CUDA and on
+# OpenCL: the fuzzer's checks, the CPU's frames, memcheck (tests/gpu-fuzz.sh)
+run fuzz-gpu sh "$tests/gpu-fuzz.sh" "$b" "$out/fuzz"
 # long runs, gpume alone and the conversion chain: nothing more left
 # unfreed at exit than after a run a sixth as long, and host heap, resident
 # size and device memory flat (tests/gpu-soak.sh)

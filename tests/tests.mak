@@ -206,4 +206,12 @@ $(BUILDDIR)/tests/tickcheck: $(GPUME_TESTS_DIR)/tickcheck.c $(GPUME_MV_LIBA)
 tickcheck: $(BUILDDIR)/tests/tickcheck
 	$(BUILDDIR)/tests/tickcheck
 
+# the fuzz targets (tests/fuzz/) as programs that replay the files given to
+# them: the fuzz suite of make check, and tests/gpu-check.sh on a GPU
+FUZZ_REPLAYS := $(BUILDDIR)/tests/target_gpume_fuzzer-replay $(BUILDDIR)/tests/target_mcfps_fuzzer-replay
+$(FUZZ_REPLAYS): $(BUILDDIR)/tests/%-replay: $(GPUME_TESTS_DIR)/fuzz/%.c $(GPUME_TESTS_DIR)/fuzz/fuzz_input.h \
+                                             $(GPUME_MV_LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(GPUME_MV_CPPFLAGS) $(CHECKME_CFLAGS) -DGPUME_FUZZ_MAIN -o $@ $< $(GPUME_MV_LIBS)
+
 .PHONY: graphcheck tickcheck

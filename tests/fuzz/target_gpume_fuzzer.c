@@ -28,8 +28,10 @@
  *    formats, sizes, an unavailable device): not checked further;
  *  - sending a frame fails exactly when its format is unsupported or its
  *    size is over 16383 (refusal), never for a supported change (restart);
- *  - frames come out in order, one per frame sent, with their size, data
- *    and timestamp; at the end of the input all of them;
+ *    the input is closed after a refusal (or another error of mcfps);
+ *  - frames come out in order, one per frame sent (but a refused one),
+ *    with their size, data and timestamp; at the end of the input all of
+ *    them, also those the filter held when it refused a frame;
  *  - the vectors of each frame: directions exactly those due (forward when
  *    the frame has a predecessor since the last restart, backward when it
  *    has a successor), each block inside the frame, blocks of each
@@ -37,7 +39,7 @@
  *    sub-pel steps), motion_scale = 2^subpel, src = dst + motion/scale
  *    rounded to nearest, pict_type I/P/B by the vectors, lavfi.gpume.* keys
  *    only where the metadata's direction has vectors, and no other key;
- *  - with mcfps, its frames instead: consecutive ticks, each one tick long,
+ *  - with mcfps, its frames instead: consecutive ticks (but after an error of mcfps), each one tick long,
  *    of a size and format sent, without vectors, lavfi.gpume.* keys or a
  *    picture type.
  *
@@ -143,6 +145,7 @@ typedef struct Fuzz {
     int opt[NB_OPTS];           ///< option values in effect (valid run only)
     int mcfps;
     int64_t mcfps_pts;          ///< the last output tick of mcfps
+    int after_error;            ///< mcfps refused a frame: its ticks may skip one
     Sent sent[MAX_FRAMES + 1];
     int nb_sent, nb_out;
     uint8_t *cover;             ///< per-pixel coverage count of one direction
@@ -217,7 +220,7 @@ static void check_mcfps_frame(Fuzz *f, const AVFrame *out, int k)
     const AVDictionaryEntry *e = NULL;
     int sent = 0;
 
-    if (k > 0 && out->pts != f->mcfps_pts + 1)
+    if (k > 0 && out->pts != f->mcfps_pts + 1 && !f->after_error)
         FAIL("mcfps frame %d: tick %" PRId64 " after %" PRId64, k, out->pts, f->mcfps_pts);
     f->mcfps_pts = out->pts;
     if (out->duration != 1)
@@ -357,6 +360,7 @@ static int drain(Fuzz *f, AVFilterContext *sink, AVFrame *out)
     int ret;
     while ((ret = av_buffersink_get_frame(sink, out)) >= 0) {
         check_frame(f, out);
+        digest_frame(out);
         av_frame_unref(out);
     }
     return ret == AVERROR(EAGAIN) || ret == AVERROR_EOF ? 0 : ret;
@@ -438,7 +442,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned flags, devsel;
     AVBufferRef *frames = NULL;     /* hw: OpenCL frames of the current segment */
     int hw;
-    int w, h, ret, seg = 0, valid = 1, failed = 0;
+    int w, h, ret, seg = 0, valid = 1;
     enum AVPixelFormat fmt;
     int64_t pts = 0;
     uint32_t seed = 1;
@@ -459,12 +463,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hw = devsel == 61 && opencl_device();
     av_strlcatf(opts, sizeof(opts), "device=%s",
                 devsel == 63 && !getenv("GPUME_FUZZ_NO_OPENCL") ? "opencl" :
-                (devsel == 62 && !getenv("GPUME_FUZZ_NO_OPENCL")) || hw ? "auto" : "cpu");
+                (devsel == 62 && !getenv("GPUME_FUZZ_NO_OPENCL")) || hw ? "auto" : fuzz_cpu_device());
     for (int i = 0; i < NB_OPTS; i++) {
         const Opt *o = &OPTS[i];
         unsigned b = rd8(&r);
         f->opt[i] = o->def;
-        if (!b)
+        /* a GPU of the replay's choice (GPUME_FUZZ_DEVICE): its first */
+        if (!b || (i == O_GPU && getenv("GPUME_FUZZ_DEVICE")))
             continue;
         if (b >= 0xf0) {
             av_strlcatf(opts, sizeof(opts), ":%s=%s", o->name, o->bad[(b - 0xf0) % o->nb_bad]);
@@ -472,6 +477,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         f->opt[i] = o->nb_vals ? o->vals[(b - 1) % o->nb_vals] : o->min + (int)((b - 1) % (o->max - o->min + 1));
+        /* algo=vme needs Intel's engine: on the replay's GPU, the default */
+        if (i == O_ALGO && f->opt[i] == 3 && getenv("GPUME_FUZZ_DEVICE")) {
+            f->opt[i] = o->def;
+            continue;
+        }
         av_strlcatf(opts, sizeof(opts), ":%s=%d", o->name, f->opt[i]);
     }
     size_of(&r, &w, &h);
@@ -502,7 +512,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto end;
     if (f->mcfps) {
         AVFilterContext *m;
-        if (avfilter_graph_create_filter(&m, avfilter_get_by_name("mcfps"), "mcfps", NULL, NULL, graph) < 0 ||
+        snprintf(args, sizeof(args), "device=%s", getenv("GPUME_FUZZ_DEVICE") ? fuzz_cpu_device() : "auto");
+        if (avfilter_graph_create_filter(&m, avfilter_get_by_name("mcfps"), "mcfps", args, NULL, graph) < 0 ||
             avfilter_link(last, 0, m, 0) < 0)
             goto end;
         last = m;
@@ -511,6 +522,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FAIL("cannot link the sink");
     ret = avfilter_graph_config(graph, NULL);
     if (ret < 0) {
+        digest_error(ret);
         /* only what the filter may refuse at configuration */
         if (!f->mcfps && valid && supported(fmt) && w <= MAX_DIM && h <= MAX_DIM && strstr(opts, "device=cpu") &&
             f->opt[O_ALGO] != 3 && f->opt[O_BLOCK] <= f->opt[O_CTU] &&
@@ -602,26 +614,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ret >= 0 && refuse && !f->mcfps)
             FAIL("frame %d (%dx%d %s after %dx%d %s) accepted", f->nb_sent - 1, w, h,
                  av_get_pix_fmt_name(fmt), pw, ph, av_get_pix_fmt_name(pfmt));
+        /* after an error the input is closed: what came before it all
+         * comes out (a refused frame is not part of the stream) */
         if (ret < 0) {
-            failed = 1;
+            digest_error(ret);
+            if (refuse)
+                f->nb_sent--;
+            else
+                f->after_error = 1;
             break;
         }
         if ((ret = drain(f, sink, out)) < 0) {
+            digest_error(ret);
             if (!f->mcfps)
                 FAIL("buffersink: %s", av_err2str(ret));
-            failed = 1;
+            f->after_error = 1;
             break;
         }
     }
-    if (!failed) {
-        ret = av_buffersrc_close(src, pts == AV_NOPTS_VALUE ? 0 : pts, AV_BUFFERSRC_FLAG_PUSH);
-        if (ret < 0 && !f->mcfps)
-            FAIL("closing the input: %s", av_err2str(ret));
-        if ((ret = drain(f, sink, out)) < 0 && !f->mcfps)
-            FAIL("buffersink at the end: %s", av_err2str(ret));
-        if (!f->mcfps && f->nb_out != f->nb_sent)
-            FAIL("%d frames sent, %d out", f->nb_sent, f->nb_out);
-    }
+    ret = av_buffersrc_close(src, pts == AV_NOPTS_VALUE ? 0 : pts, AV_BUFFERSRC_FLAG_PUSH);
+    if (ret < 0)
+        digest_error(ret);
+    if (ret < 0 && !f->mcfps)
+        FAIL("closing the input: %s", av_err2str(ret));
+    if ((ret = drain(f, sink, out)) < 0)
+        digest_error(ret);
+    if (ret < 0 && !f->mcfps)
+        FAIL("buffersink at the end: %s", av_err2str(ret));
+    if (!f->mcfps && f->nb_out != f->nb_sent)
+        FAIL("%d frames sent, %d out", f->nb_sent, f->nb_out);
 
 end:
     av_buffer_unref(&frames);

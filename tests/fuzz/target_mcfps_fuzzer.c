@@ -381,6 +381,7 @@ static int bound_end(Fuzz *f, int64_t end)
 /* an error of the graph: allowed while frames that may be refused were sent */
 static void refused(Fuzz *f, int ret, const char *what)
 {
+    digest_error(ret);
     if (ret != AVERROR(EINVAL) && ret != AVERROR(ENOSYS))
         FAIL("%s: %s, not a refusal", what, av_err2str(ret));
     if (f->credits <= 0)
@@ -445,6 +446,7 @@ static int drain(Fuzz *f, AVFilterContext *sink, AVFrame *out)
         ret = av_buffersink_get_frame(sink, out);
         if (ret >= 0) {
             check_frame(f, out);
+            digest_frame(out);
             av_frame_unref(out);
         } else if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) {
             return ret;
@@ -799,7 +801,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FAIL("cannot create mcfps");
     /* options the filter refuses end the run here or at configuration;
      * that is their check */
-    ret = av_opt_set(m, "device", "cpu", AV_OPT_SEARCH_CHILDREN);
+    ret = av_opt_set(m, "device", fuzz_cpu_device(), AV_OPT_SEARCH_CHILDREN);
     if (ret >= 0 && rate)
         ret = av_opt_set(m, "fps", rate->str, AV_OPT_SEARCH_CHILDREN);
     f->mc = 1;
@@ -842,6 +844,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ret >= 0)
         ret = avfilter_graph_config(graph, NULL);
     if (ret < 0) {
+        digest_error(ret);
         /* only what the filter may refuse at configuration */
         if (valid && !either && supported(fmt))
             FAIL("valid options on %dx%d %s refused: %s", w, h, av_get_pix_fmt_name(fmt), av_err2str(ret));

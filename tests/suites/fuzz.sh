@@ -29,12 +29,6 @@ export POCL_CACHE_DIR
 pass=0 fail=0
 mkdir -p "$BUILDDIR/tests"
 
-libs=
-for l in avfilter postproc swscale avformat avcodec swresample avutil; do
-    [ -f "$FFMPEG_BUILD/lib$l/lib$l.a" ] && libs="$libs $FFMPEG_BUILD/lib$l/lib$l.a"
-done
-extra=$(sed -n 's/^EXTRALIBS-[a-z]*=//p;s/^EXTRALIBS=//p' "$FFMPEG_BUILD/ffbuild/config.mak" 2>/dev/null | tr '\n' ' ')
-
 vg=
 if command -v valgrind > /dev/null 2>&1; then
     vg="valgrind -q --error-exitcode=100 --leak-check=full --errors-for-leak-kinds=definite"
@@ -56,9 +50,8 @@ replay() {
     target=$1
     shift
     bin=$BUILDDIR/tests/$target-replay
-    # shellcheck disable=SC2086 # word lists
-    if ! $CC -O1 -g -Wall -DGPUME_FUZZ_MAIN -I"$FFMPEG_TREE" -I"$FFMPEG_BUILD" -o "$bin" \
-            "tests/fuzz/$target.c" $libs $extra -lm -lpthread > "$bin.log" 2>&1; then
+    if ! make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" \
+            FFMPEG_BUILD="$FFMPEG_BUILD" CC="$CC" "$bin" > "$bin.log" 2>&1; then
         echo "FAIL build $target: $(tail -n 3 "$bin.log" | tr '\n' ' ')"
         fail=$((fail + 1))
         return
