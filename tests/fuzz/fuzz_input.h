@@ -88,10 +88,21 @@ static inline void digest_frame(const AVFrame *f)
 
     if (!getenv("GPUME_FUZZ_DIGEST"))
         return;
-    if (!strcmp(getenv("GPUME_FUZZ_DIGEST"), "frames"))
-        fprintf(stderr, "digest: frame pts %" PRId64 " %dx%d %s pict_type %d%s\n", f->pts, f->width,
+    if (!strcmp(getenv("GPUME_FUZZ_DIGEST"), "frames")) {
+        /* each plane's rows apart: which plane, and which row, differs */
+        fprintf(stderr, "digest: frame pts %" PRId64 " %dx%d %s pict_type %d%s", f->pts, f->width,
                 f->height, av_get_pix_fmt_name(f->format), f->pict_type,
                 f->flags & AV_FRAME_FLAG_KEY ? " key" : "");
+        for (int p = 0; desc && !(desc->flags & AV_PIX_FMT_FLAG_HWACCEL) && p < 4 && f->data[p]; p++) {
+            const int ch = p == 1 || p == 2 ? AV_CEIL_RSHIFT(f->height, desc->log2_chroma_h) : f->height;
+            const int bytes = av_image_get_linesize(f->format, f->width, p);
+            uint64_t h = FUZZ_DIGEST_START;
+            for (int y = 0; y < ch && bytes > 0; y++)
+                digest_to(&h, f->data[p] + (ptrdiff_t)y * f->linesize[p], bytes);
+            fprintf(stderr, " plane%d %016" PRIx64, p, h);
+        }
+        fprintf(stderr, "\n");
+    }
     digest_int(f->pts);
     digest_int(f->width);
     digest_int(f->height);
@@ -102,8 +113,20 @@ static inline void digest_frame(const AVFrame *f)
         const int n = av_image_get_buffer_size(f->format, f->width, f->height, 1);
         uint8_t *buf = n > 0 ? av_malloc(n) : NULL;
         if (buf && av_image_copy_to_buffer(buf, n, (const uint8_t *const *)f->data, f->linesize,
-                                           f->format, f->width, f->height, 1) >= 0)
+                                           f->format, f->width, f->height, 1) >= 0) {
             digest_bytes(buf, n);
+            if (getenv("GPUME_FUZZ_DUMP")) {
+                /* GPUME_FUZZ_DUMP=PREFIX: each frame's pixels in PREFIX-N.raw */
+                static int nb_dumped;
+                char name[4096];
+                FILE *fp;
+                snprintf(name, sizeof(name), "%s-%03d.raw", getenv("GPUME_FUZZ_DUMP"), nb_dumped++);
+                if ((fp = fopen(name, "wb"))) {
+                    fwrite(buf, 1, n, fp);
+                    fclose(fp);
+                }
+            }
+        }
         av_free(buf);
     }
     for (int i = 0; i < (int)(sizeof(types) / sizeof(types[0])); i++) {
