@@ -5,9 +5,11 @@
 # through NVIDIA's OpenCL, the filters end to end with device=cuda and
 # device=opencl (mcfps's output compared with its CPU output, software and
 # hardware frames, yuv420p and nv12, NVDEC's CUDA frames), the fuzz targets'
-# inputs on CUDA and OpenCL (tests/gpu-fuzz.sh), a soak test of host and device memory, and (not a pass
-# or fail) the speed of gpume=device=cuda:dir=bi,mcfps=fps=60 on 1080p30. Results go to ${OUT:-BUILDDIR/gpu-check}; the last line is
-# "N failed", the exit status 1 on a failure.
+# inputs on CUDA and OpenCL (tests/gpu-fuzz.sh), a soak test of host and
+# device memory, and (not a pass or fail) the speed of
+# gpume=device=cuda:dir=bi,mcfps=fps=60 on 1080p30. Results go to
+# ${OUT:-BUILDDIR/gpu-check}; the last line is "N failed", the exit status 1
+# on a failure.
 #
 # It builds what it needs: tests/backendcheck through tests/tests.mak where
 # the FFmpeg build is present (on a machine without one, e.g. a GPU machine

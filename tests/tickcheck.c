@@ -226,8 +226,9 @@ static int captions_spread(AVRational rate)
     return 0;
 }
 
-/* input frame i's captions: i % 3 triplets of CEA-608 and (7 i + 3) % 23 of
- * CEA-708, numbered (i, k) in their two data bytes; 0 or an error */
+/* input frame i's captions: i % 3 triplets of CEA-608 (fields 1 and 2 in
+ * turn) and (7 i + 3) % 23 of CEA-708, numbered (i, k) in their two data
+ * bytes; 0 or an error */
 static int add_captions(AVFrame *f, int i)
 {
     const int n608 = i % 3, n = n608 + (7 * i + 3) % 23;
@@ -236,8 +237,8 @@ static int add_captions(AVFrame *f, int i)
     if (n && !sd)
         return AVERROR(ENOMEM);
     for (int k = 0; k < n; k++) {
-        /* marker bits, cc_valid, cc_type: 0 (608, field 1), 2 (708) */
-        sd->data[3 * k]     = 0xf8 | 4 | (k < n608 ? 0 : 2);
+        /* marker bits, cc_valid, cc_type: 0 and 1 (608, fields 1 and 2), 2 (708) */
+        sd->data[3 * k]     = 0xf8 | 4 | (k < n608 ? k & 1 : 2);
         sd->data[3 * k + 1] = i;
         sd->data[3 * k + 2] = k;
     }

@@ -8,11 +8,12 @@
  * The replay program on a GPU (tests/gpu-fuzz.sh): with GPUME_FUZZ_DEVICE
  * set (cuda, opencl) the filters run there where an input chooses the
  * CPU, and with GPUME_FUZZ_DIGEST set the program prints, after each
- * input's "ok" line, "digest FILE HASH": a hash of every output frame
+ * input's "ok" line, "digest FILE FRAMES ERROR": a hash of every output frame
  * (timestamp, size, format, picture type and key flag, the pixels of
  * frames in memory, motion vectors, captions, lavfi.gpume.* metadata) and
- * of the first error the graph returned, equal where the CPU's run gives
- * the same frames. GPUME_FUZZ_DIGEST=frames also lists the frames.
+ * one of the first error the graph returned, equal where the CPU's run
+ * gives the same frames. GPUME_FUZZ_DIGEST=frames also lists the frames on
+ * stderr, and with it GPUME_FUZZ_DUMP=PREFIX writes their pixels.
  *
  * This file is part of FFmpeg (LGPL 2.1 or later, as the filters).
  */
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/common.h"
 #include "libavutil/dict.h"
 #include "libavutil/frame.h"
 #include "libavutil/imgutils.h"
@@ -129,7 +131,7 @@ static inline void digest_frame(const AVFrame *f)
         }
         av_free(buf);
     }
-    for (int i = 0; i < (int)(sizeof(types) / sizeof(types[0])); i++) {
+    for (int i = 0; i < FF_ARRAY_ELEMS(types); i++) {
         const AVFrameSideData *sd = av_frame_get_side_data(f, types[i]);
         digest_int(sd ? (int64_t)sd->size : -1);
         if (sd)

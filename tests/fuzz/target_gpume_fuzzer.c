@@ -39,9 +39,9 @@
  *    sub-pel steps), motion_scale = 2^subpel, src = dst + motion/scale
  *    rounded to nearest, pict_type I/P/B by the vectors, lavfi.gpume.* keys
  *    only where the metadata's direction has vectors, and no other key;
- *  - with mcfps, its frames instead: consecutive ticks (but after an error of mcfps), each one tick long,
- *    of a size and format sent, without vectors, lavfi.gpume.* keys or a
- *    picture type.
+ *  - with mcfps, its frames instead: consecutive ticks (but after an error
+ *    of mcfps), each one tick long, of a size and format sent, without
+ *    vectors, lavfi.gpume.* keys or a picture type.
  *
  * Built with -DGPUME_FUZZ_MAIN it is a plain program that runs the files
  * given on its command line (the regression suite of make check).
