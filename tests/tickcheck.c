@@ -23,7 +23,8 @@
  * gives the last timestamp), whatever that frame's duration.
  *
  * usage: tickcheck [CASES [SEED [CASE]]], CASE alone of them where given;
- * its last line is "N passed, N failed"
+ * mcfps on the device TICKCHECK_DEVICE names (opencl, cuda) where it is set,
+ * else on the CPU; its last line is "N passed, N failed"
  */
 
 #include <inttypes.h>
@@ -417,10 +418,12 @@ static void describe(const Case *c, int index)
 static void check_case(const Case *c, int index)
 {
     static const char *const variants[] = {
-        "gpume=device=cpu:dir=bi,mcfps=device=cpu:fps=%d/%d",
-        "mcfps=mode=blend:device=cpu:fps=%d/%d",
-        "mcfps=mode=dup:device=cpu:fps=%d/%d",
+        "gpume=device=cpu:dir=bi,mcfps=device=%s:fps=%d/%d",
+        "mcfps=mode=blend:device=%s:fps=%d/%d",
+        "mcfps=mode=dup:device=%s:fps=%d/%d",
     };
+    /* mcfps's backend: TICKCHECK_DEVICE (opencl, cuda), else the CPU's */
+    const char *device = getenv("TICKCHECK_DEVICE") ? getenv("TICKCHECK_DEVICE") : "cpu";
     AVFrame *in[MAX_IN] = { NULL };
     Output ref, got;
     char filters[128];
@@ -439,7 +442,7 @@ static void check_case(const Case *c, int index)
     for (int v = 0; v < FF_ARRAY_ELEMS(variants) && ok && ref.err >= 0; v++) {
         int dup;
 
-        snprintf(filters, sizeof(filters), variants[v], c->rate.num, c->rate.den);
+        snprintf(filters, sizeof(filters), variants[v], device, c->rate.num, c->rate.den);
         dup = !!strstr(filters, "mode=dup");
         run(&got, c, in, filters, c->end);
         if (got.err < 0) {

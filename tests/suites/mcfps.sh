@@ -81,25 +81,29 @@ refused() {
     fi
 }
 
-# program NAME: build and run the test program NAME, whose last line is
-# "N passed, N failed", and count its results
+# program PROGRAM [NAME [ARGS...]]: build the test program PROGRAM and run
+# it with ARGS, whose last line is "N passed, N failed", and count its
+# results under NAME (PROGRAM where not given)
 program() {
+    p=$1 n=${2:-$1}
+    shift
+    [ $# -gt 0 ] && shift
     if make --no-print-directory -f tests/tests.mak BUILDDIR="$BUILDDIR" FFMPEG_TREE="$FFMPEG_TREE" \
-            FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/$1" > "$tmp/$1-build.log" 2>&1; then
-        "$BUILDDIR/tests/$1" > "$tmp/$1.log" 2>&1
+            FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/$p" > "$tmp/$n-build.log" 2>&1; then
+        "$BUILDDIR/tests/$p" "$@" > "$tmp/$n.log" 2>&1
         rc=$?
-        grep '^FAIL' "$tmp/$1.log"
-        u=$(tail -n 1 "$tmp/$1.log")
+        grep '^FAIL' "$tmp/$n.log"
+        u=$(tail -n 1 "$tmp/$n.log")
         up=$(echo "$u" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
         uf=$(echo "$u" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
         if [ -z "$up" ] || { [ "$rc" -ne 0 ] && [ "${uf:-0}" -eq 0 ]; }; then
-            bad "$1" "exit status $rc: $(tailof "$tmp/$1.log")"
+            bad "$n" "exit status $rc: $(tailof "$tmp/$n.log")"
         else
             pass=$((pass + up)) fail=$((fail + uf))
-            echo "$1: $u"
+            echo "$n: $u"
         fi
     else
-        bad "$1" "build failed: $(tailof "$tmp/$1-build.log")"
+        bad "$n" "build failed: $(tailof "$tmp/$n-build.log")"
     fi
 }
 # unit tests of the steps
@@ -686,6 +690,12 @@ else
     else
         skipped "opencl-frames-nv12: the OpenCL device has no nv12 frames"
     fi
+    # tickcheck with mcfps on OpenCL, whose frames wait in a queue while the
+    # device renders them: fps's ticks, dup's frames and captions on 100
+    # random inputs
+    export TICKCHECK_DEVICE=opencl
+    program tickcheck tickcheck-opencl 100
+    unset TICKCHECK_DEVICE
     # hardware frames of a format mcfps does not read: a clear error
     refused opencl-frames-10bit "unsupported hardware frames" -init_hw_device opencl=ocl -filter_hw_device ocl \
         -f lavfi -i "$SRC" -vf "format=yuv420p10le,hwupload,mcfps=fps=50:mode=blend" -f null -
