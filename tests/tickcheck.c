@@ -49,7 +49,7 @@
 #define MAX_OUT 3000 ///< output frames the frames' span allows, gaps aside
 
 static const AVRational rates[] = {
-    { 1, 7 }, { 1, 1 }, { 10, 1 }, { 24000, 1001 }, { 24, 1 }, { 25, 1 }, { 30000, 1001 },
+    { 1, 7 }, { 1, 1 }, { 10, 1 }, { 15, 1 }, { 24000, 1001 }, { 24, 1 }, { 25, 1 }, { 30000, 1001 },
     { 30, 1 }, { 50, 1 }, { 60000, 1001 }, { 60, 1 }, { 120, 1 }, { 1000, 1 },
 };
 /* 0: a multiple of 256 times the output rate's numerator, holding every
