@@ -538,9 +538,9 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     McfpsContext *s = ctx->priv;
     int err, n = 0;
 
-    /* captions spread at the output rate go with the tick as it goes out,
-     * when the frames after it that the fps filter would have read are in
-     * the FIFO (a tick waits in s->pending for the next frame) */
+    /* captions spread at the output rate join the tick as it is queued to
+     * go out, when the frames after it that the fps filter would have read
+     * are in the FIFO (a tick waits in s->pending for the next frame) */
     err = ff_ccfifo_inject(&s->cc_fifo, out);
     if (err < 0) {
         discard_frame(ctx, &out, rendered);

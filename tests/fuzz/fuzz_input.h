@@ -49,6 +49,54 @@ static inline unsigned rd16(Reader *r)
     return v | rd8(r);
 }
 
+/* the contents of frame's buffers by mode: one value of the input (2), the
+ * rest of the input over and over while there is some (3), else noise from
+ * *seed */
+static inline void fill_buffers(AVFrame *frame, Reader *r, unsigned mode, uint32_t *seed)
+{
+    for (int i = 0; i < AV_NUM_DATA_POINTERS && frame->buf[i]; i++) {
+        uint8_t *p = frame->buf[i]->data;
+        size_t n = frame->buf[i]->size;
+        if (mode == 2) {
+            memset(p, rd8(r), n);
+        } else if (mode == 3 && r->p < r->end) {
+            for (size_t j = 0; j < n; j++)
+                p[j] = r->p[j % (r->end - r->p)];
+        } else {
+            for (size_t j = 0; j < n; j++) {
+                *seed = *seed * 1664525u + 1013904223u;
+                p[j] = *seed >> 24;
+            }
+        }
+    }
+}
+
+/* whether frame can take prev's luma, moved: of its size and format, in bytes */
+static inline int can_shift_luma(const AVFrame *frame, const AVFrame *prev)
+{
+    return prev && prev->format == frame->format &&
+           prev->width == frame->width && prev->height == frame->height &&
+           !(av_pix_fmt_desc_get(frame->format)->flags & AV_PIX_FMT_FLAG_BITSTREAM);
+}
+
+/* prev's luma moved by (dx, dy) into frame, where a sample is one byte
+ * (can_shift_luma() first) */
+static inline void shift_luma(AVFrame *frame, const AVFrame *prev, int dx, int dy)
+{
+    if (av_get_padded_bits_per_pixel(av_pix_fmt_desc_get(frame->format)) > 16)
+        return;
+    for (int y = 0; y < frame->height; y++) {
+        const int sy = y - dy;
+        if (sy < 0 || sy >= frame->height)
+            continue;
+        for (int x = 0; x < frame->width; x++) {
+            const int sx = x - dx;
+            if (sx >= 0 && sx < frame->width)
+                frame->data[0][y * frame->linesize[0] + x] = prev->data[0][sy * prev->linesize[0] + sx];
+        }
+    }
+}
+
 /* the device where an input chooses the CPU: GPUME_FUZZ_DEVICE, else cpu */
 static inline const char *fuzz_cpu_device(void)
 {
@@ -91,7 +139,7 @@ static inline void digest_frame(const AVFrame *f)
     if (!getenv("GPUME_FUZZ_DIGEST"))
         return;
     if (!strcmp(getenv("GPUME_FUZZ_DIGEST"), "frames")) {
-        /* each plane's rows apart: which plane, and which row, differs */
+        /* each plane apart: which plane differs */
         fprintf(stderr, "digest: frame pts %" PRId64 " %dx%d %s pict_type %d%s", f->pts, f->width,
                 f->height, av_get_pix_fmt_name(f->format), f->pict_type,
                 f->flags & AV_FRAME_FLAG_KEY ? " key" : "");

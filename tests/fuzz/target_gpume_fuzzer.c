@@ -368,37 +368,12 @@ static int drain(Fuzz *f, AVFilterContext *sink, AVFrame *out)
 
 static void fill(AVFrame *frame, const AVFrame *prev, Reader *r, unsigned mode, uint32_t *seed)
 {
-    for (int i = 0; i < AV_NUM_DATA_POINTERS && frame->buf[i]; i++) {
-        uint8_t *p = frame->buf[i]->data;
-        size_t n = frame->buf[i]->size;
-        if (mode == 2) {
-            memset(p, rd8(r), n);
-        } else if (mode == 3 && r->p < r->end) {
-            for (size_t j = 0; j < n; j++)
-                p[j] = r->p[j % (r->end - r->p)];
-        } else {
-            for (size_t j = 0; j < n; j++) {
-                *seed = *seed * 1664525u + 1013904223u;
-                p[j] = *seed >> 24;
-            }
-        }
-    }
+    fill_buffers(frame, r, mode, seed);
     /* luma of the previous frame moved by (dx, dy): motion to find */
-    if (mode == 1 && prev && prev->format == frame->format &&
-        prev->width == frame->width && prev->height == frame->height &&
-        !(av_pix_fmt_desc_get(frame->format)->flags & AV_PIX_FMT_FLAG_BITSTREAM)) {
-        const int dx = (int8_t)rd8(r) % 70, dy = (int8_t)rd8(r) % 70;
-        const int bpp = av_get_padded_bits_per_pixel(av_pix_fmt_desc_get(frame->format)) > 16 ? 3 : 1;
-        for (int y = 0; y < frame->height; y++) {
-            const int sy = y - dy;
-            if (sy < 0 || sy >= frame->height)
-                continue;
-            for (int x = 0; x < frame->width; x++) {
-                const int sx = x - dx;
-                if (sx >= 0 && sx < frame->width && bpp == 1)
-                    frame->data[0][y * frame->linesize[0] + x] = prev->data[0][sy * prev->linesize[0] + sx];
-            }
-        }
+    if (mode == 1 && can_shift_luma(frame, prev)) {
+        const int dx = (int8_t)rd8(r) % 70;
+        const int dy = (int8_t)rd8(r) % 70;
+        shift_luma(frame, prev, dx, dy);
     }
 }
 
