@@ -975,16 +975,28 @@ static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
     const int fwd = s->run_dir & GPUME_DIR_FWD, bwd = s->run_dir & GPUME_DIR_BWD;
     int64_t n = s->nb_loaded;
     AVFrame *cur;
-    int err;
+    int err, drained = 0;
 
     if (!n)
         warn_cost(ctx);
+    /* max_inflight() frames in flight when this one is loaded and the next
+     * issued (the temporal predictor stays on the device); after a failed
+     * issue() one more, which may read the slot this frame takes. A frame
+     * waited for goes out also when its wait fails */
+    while (s->nb_inflight > max_inflight(s)) {
+        err = finish_oldest(ctx);
+        drained = drained < 0 ? drained : err;
+    }
     err = s->backend->load(s->backend_priv, slot_of(n), frame);
     if (err < 0) {
         /* its slot may hold part of it: no frame is estimated against it,
-         * and it goes out as one outside the timeline does; the load's
-         * error is the one that says what happened */
-        send_unestimated(ctx, frame, NULL);
+         * and it goes out as one outside the timeline does, marked as a
+         * restart where frames went before it, as is the next frame, so
+         * that a consumer tells the gap from a stream without vectors; the
+         * load's error is the one that says what happened */
+        const int after_frames = n > 0 || s->restarted;
+        send_unestimated(ctx, frame, after_frames ? "lavfi.gpume.restart" : NULL);
+        s->restarted = 1;
         return err;
     }
     s->nb_loaded++;
@@ -994,25 +1006,16 @@ static int estimate_frame(AVFilterContext *ctx, AVFrame *frame)
         cur = s->pending;
         s->pending = frame;
         if (!cur)
-            return 0;
+            return drained;
         n--;
     } else {
         cur = frame;
     }
 
-    /* max_inflight() frames in flight when this one is issued (the
-     * temporal predictor stays on the device) */
-    while (s->nb_inflight > max_inflight(s)) {
-        err = finish_oldest(ctx);
-        if (err < 0) {
-            av_frame_free(&cur);
-            return err;
-        }
-    }
     err = issue(ctx, cur, n, fwd && n > 0, bwd);
-    if (err < 0)
-        return err;
-    return s->nb_inflight > max_inflight(s) ? finish_oldest(ctx) : 0;
+    if (err >= 0 && s->nb_inflight > max_inflight(s))
+        err = finish_oldest(ctx);
+    return drained < 0 ? drained : err;
 }
 
 static int process_frame(AVFilterContext *ctx, AVFrame *frame)
@@ -1064,8 +1067,9 @@ static int activate(AVFilterContext *ctx)
         } else {
             ret = process_frame(ctx, frame);
         }
-        if (ret >= 0)
-            ff_filter_set_ready(ctx, 10);
+        /* after an error too: a caller that goes on gets the frames queued
+         * behind it and the end (ffmpeg stops at the first error) */
+        ff_filter_set_ready(ctx, 10);
         return ret;
     }
 

@@ -8,9 +8,10 @@
  *  - CLSHIM_BUILD_FAIL=1: fails every clBuildProgram() as a driver without
  *    the kernels' features would (CL_BUILD_PROGRAM_FAILURE);
  *  - CLSHIM_FAIL=FUNCTION:N: fails the Nth call (from 1) of FUNCTION,
- *    clWaitForEvents or clEnqueueWriteBufferRect, as a device that fails
- *    mid-stream would (CL_OUT_OF_RESOURCES), for the tests of what the
- *    filters do after such a failure (tests/graphcheck.c).
+ *    clWaitForEvents, clEnqueueWriteBuffer or clEnqueueWriteBufferRect,
+ *    as a device that fails mid-stream would (CL_OUT_OF_RESOURCES), for
+ *    the tests of what the filters do after such a failure
+ *    (tests/graphcheck.c).
  * Everything else is the real platform's.
  *
  * This file is part of gpume. SPDX-License-Identifier: LGPL-2.1-or-later
@@ -87,6 +88,24 @@ clWaitForEvents(cl_uint nb_events, const cl_event *events)
     if (!real)
         real = (cl_int (CL_API_CALL *)(cl_uint, const cl_event *))dlsym(RTLD_NEXT, "clWaitForEvents");
     return real ? real(nb_events, events) : CL_INVALID_EVENT;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
+                     size_t size, const void *ptr, cl_uint nb_events, const cl_event *events,
+                     cl_event *event)
+{
+    typedef cl_int (CL_API_CALL *Write)(cl_command_queue, cl_mem, cl_bool, size_t, size_t,
+                                        const void *, cl_uint, const cl_event *, cl_event *);
+    static Write real;
+    static atomic_long calls;
+
+    if (fail_call("clEnqueueWriteBuffer", &calls))
+        return CL_OUT_OF_RESOURCES;
+    if (!real)
+        real = (Write)dlsym(RTLD_NEXT, "clEnqueueWriteBuffer");
+    return real ? real(queue, buffer, blocking, offset, size, ptr, nb_events, events, event) :
+                  CL_INVALID_COMMAND_QUEUE;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

@@ -15,7 +15,8 @@
  *  - gpume going on after an error, as an API user may: a frame of a size
  *    it refuses mid-stream, then another of that size, then frames of the
  *    first size. Each refused frame gets its error, and the last ones
- *    their vectors.
+ *    their vectors. Where the frames and the end were queued before the
+ *    error, all of them come out after it.
  *  - mcfps going on after a size it could not set up for (out of memory):
  *    the next frame of that size sets up again.
  *  - mcfps=mode=dup's captions at a rate whose captions stay on their
@@ -34,9 +35,13 @@
  *  - with "graphcheck opencl-load" (CLSHIM_FAIL failing frame 0's first
  *    clEnqueueWriteBufferRect): mcfps on OpenCL after a frame it could not
  *    load gives what it gives without that frame.
+ *  - with "graphcheck opencl-upload" (CLSHIM_FAIL failing the upload of
+ *    one of gpume's first frames, a clEnqueueWriteBuffer): mcfps after it
+ *    blends the pairs that frame leaves without vectors and makes every
+ *    tick.
  *
  * usage: graphcheck [opencl-wait|opencl-wait-timeline|opencl-wait-upload|opencl-wait-restart|
- * opencl-load]; its last line is "N passed, N failed"
+ * opencl-load|opencl-upload]; its last line is "N passed, N failed"
  */
 
 #include <inttypes.h>
@@ -283,6 +288,57 @@ static void gpume_after_error(void)
         snprintf(msg, sizeof(msg), "%d frames with vectors after them, want some", vectors);
         check(vectors > 0, msg);
     }
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
+/* gpume=OPTS on 6 frames queued before any is taken (without
+ * AV_BUFFERSRC_FLAG_PUSH), the 4th of a size it refuses (or, rgb, an
+ * rgb24 frame), and the end: one error, then the 5 others and the end (a
+ * filter that does not mark itself ready after an error keeps them in its
+ * input for ever) */
+static void gpume_error_queued(const char *opts, int rgb)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, nb = 0, eof = 0, err = g && out ? 0 : AVERROR(ENOMEM);
+    char msg[160];
+
+    if (err >= 0)
+        err = build(g, &src, &sink, opts, NULL);
+    for (int n = 0; n < 6 && err >= 0; n++) {
+        AVFrame *f = texture_frame(n, n == 3 && !rgb ? 16384 : W, H);
+        if (f && n == 3 && rgb) {
+            av_frame_unref(f);
+            f->format = AV_PIX_FMT_RGB24;
+            f->width  = W;
+            f->height = H;
+            f->pts    = n;
+            if (av_frame_get_buffer(f, 0) < 0)
+                av_frame_free(&f);
+            else
+                memset(f->data[0], 128, f->linesize[0] * H);
+        }
+        err = f ? av_buffersrc_add_frame_flags(src, f, 0) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+    }
+    if (err >= 0)
+        err = av_buffersrc_close(src, 6, 0);
+    /* an answer per frame, error and the end; EAGAIN: nothing can come */
+    for (int k = 0; err >= 0 && k < 12 && !eof; k++) {
+        const int r = av_buffersink_get_frame(sink, out);
+        if (r == AVERROR(EAGAIN))
+            break;
+        nb     += r >= 0;
+        eof    += r == AVERROR_EOF;
+        errors += r < 0 && r != AVERROR_EOF;
+        av_frame_unref(out);
+    }
+    snprintf(msg, sizeof(msg), "gpume=%s, frames queued, the 4th refused (%s): %d errors (want 1), "
+             "%d frames out (want 5), %s", opts, rgb ? "rgb24" : "16384 wide", errors, nb,
+             eof ? "the end" : "no end");
+    check(err >= 0 && errors == 1 && nb == 5 && eof, msg);
     av_frame_free(&out);
     avfilter_graph_free(&g);
 }
@@ -834,6 +890,42 @@ end:
     avfilter_graph_free(&g);
 }
 
+/* gpume=device=opencl:dir=bi, then mcfps=fps=60 on the CPU, on 16 frames
+ * the upload of one of which fails (at the start: CLSHIM_FAIL names it):
+ * one error, gpume's; mcfps takes the pairs without vectors around that
+ * frame for a gap gpume left (their average), not for a stream without
+ * vectors, and makes every tick of fps=60 */
+static void mcfps_after_failed_upload(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, nb_out = 0, err = 0;
+    char msg[160];
+
+    if (!g || !out || build(g, &src, &sink, "device=opencl:dir=bi", "fps=60:device=cpu") < 0) {
+        printf("skipped: mcfps after a failed upload in gpume (no OpenCL device)\n");
+        goto end;
+    }
+    for (int n = 0; n <= 16; n++) {
+        AVFrame *f = n < 16 ? texture_frame(n, W, H) : NULL;
+        err = n == 16 ? av_buffersrc_close(src, 16, 0) :
+              f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            nb_out++;
+            av_frame_unref(out);
+        }
+        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
+    }
+    snprintf(msg, sizeof(msg), "mcfps after a failed upload in gpume: %d errors (want 1), %d frames "
+             "out (want 32)", errors, nb_out);
+    check(errors == 1 && nb_out == 32, msg);
+end:
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
 /* mcfps=device=DEVICE:mode=blend at 50 fps on yuv_frame()s first .. 7 and
  * the end: the output frames' pts and bytes into sum[pts] (pts < 16), one
  * error counted per step that fails */
@@ -905,9 +997,11 @@ int main(int argc, char **argv)
             gpume_wait_failure("device=opencl:dir=bi", 8);
         else if (!strcmp(argv[1], "opencl-load"))
             mcfps_load_failure();
+        else if (!strcmp(argv[1], "opencl-upload"))
+            mcfps_after_failed_upload();
         else
             check(0, "a case: opencl-wait, opencl-wait-timeline, opencl-wait-upload, "
-                     "opencl-wait-restart or opencl-load");
+                     "opencl-wait-restart, opencl-load or opencl-upload");
         printf("%d passed, %d failed\n", pass, fail);
         return fail != 0;
     }
@@ -932,6 +1026,10 @@ int main(int argc, char **argv)
     check(r.err >= 0 && r.nb_out == 2 * NB_IN && r.pts_in_order, msg);
 
     gpume_after_error();
+    gpume_error_queued("device=cpu:dir=fwd", 0);
+    gpume_error_queued("device=cpu:dir=bwd", 0);
+    gpume_error_queued("device=cpu:dir=fwd", 1);
+    gpume_error_queued("device=cpu:dir=bwd", 1);
     gpume_command_fallback(0);
     gpume_command_fallback(1);
     gpume_format_restart_kept();

@@ -115,25 +115,31 @@ program graphcheck
 # ... and after an OpenCL call that fails mid-stream (tests/clshim.c):
 # gpume after a failed wait (of a result; in the timeline's flush; for a
 # frame's slot before its upload, the 3rd; in the flush of a restart at
-# frame 8, the 12th), mcfps after a frame it could not load
+# frame 8, the 12th), gpume after a failed upload mid-stream (the 18th
+# clEnqueueWriteBuffer, a frame's luma) and estimate (the 19th, its
+# predictors), mcfps after a frame it could not load, and after frames gpume
+# could not upload (frame 0, the 3rd clEnqueueWriteBuffer after the two of
+# its set-up, and frame 1)
 if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c" -ldl \
         > "$tmp/clshim.log" 2>&1 && [ -x "$BUILDDIR/tests/graphcheck" ]; then
     for c in opencl-wait:clWaitForEvents:2 opencl-wait-timeline:clWaitForEvents:1 \
              opencl-wait-upload:clWaitForEvents:3 opencl-wait-restart:clWaitForEvents:12 \
-             opencl-load:clEnqueueWriteBufferRect:1; do
-        k=${c%%:*} log="$tmp/graphcheck-${c%%:*}.log"
+             opencl-wait:clEnqueueWriteBuffer:18 opencl-wait:clEnqueueWriteBuffer:19 \
+             opencl-load:clEnqueueWriteBufferRect:1 opencl-upload:clEnqueueWriteBuffer:3 \
+             opencl-upload:clEnqueueWriteBuffer:4; do
+        k=${c%%:*} log="$tmp/graphcheck-${c%%:*}-${c##*:}.log"
         LD_PRELOAD="$tmp/clshim.so" CLSHIM_FAIL="${c#*:}" "$BUILDDIR/tests/graphcheck" "$k" > "$log" 2>&1
         rc=$?
         if grep -q '^skipped' "$log"; then
             skipped "graphcheck $k: $(grep '^skipped' "$log")"
         elif [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$log")" = "1 passed, 0 failed" ]; then
-            ok "graphcheck-$k"
+            ok "graphcheck-$k (${c#*:})"
         else
-            bad "graphcheck-$k" "exit status $rc: $(grep '^FAIL' "$log" | head -n 1)"
+            bad "graphcheck-$k (${c#*:})" "exit status $rc: $(grep '^FAIL' "$log" | head -n 1)"
         fi
     done
 else
-    skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-wait-upload, opencl-wait-restart, opencl-load: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
+    skipped "graphcheck opencl-wait, opencl-wait-timeline, opencl-wait-upload, opencl-wait-restart, opencl-load, opencl-upload: tests/clshim.c does not build here ($(tailof "$tmp/clshim.log" 1))"
 fi
 # the ticks of fps on 300 random inputs, and with mode=dup its frames: rates,
 # time bases, offsets, gaps, frames on and near ticks, size and format
