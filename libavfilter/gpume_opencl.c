@@ -212,6 +212,21 @@ static int build_program(GpumeOpenCLContext *s)
     const cl_device_id dev = s->hwctx->device_id;
     const char *src[] = { ff_source_gpume_h_cl, ff_source_gpume_dis_h_cl, ff_source_gpume_kernel_h_cl,
                           ff_source_gpume_opencl_h_cl, ff_source_gpume_cl };
+    const GpumeParams *p = &s->p;
+    const int hme = p->algo == GPUME_ALGO_HME, lfs = p->algo == GPUME_ALGO_LFS;
+    const int full32 = p->algo == GPUME_ALGO_FULL && p->ctu == 32;
+    /* the bytes of the __local arguments of each search kernel these
+     * options run (those of estimate()), 0 for those they do not */
+#define LOCAL_BYTES(type, name, count) + (size_t)(count) * sizeof(type)
+    const size_t coarse = hme  ? 0 GPUME_OCL_COARSE_LOCALS(LOCAL_BYTES, p->ctu) : 0;
+    const size_t blocks = hme  ? 0 GPUME_OCL_BLOCKS_LOCALS(LOCAL_BYTES, p->ctu) : 0;
+    const size_t search = lfs  ? 0 : ff_gpume_block8_search(p) ?
+                                 0 GPUME_OCL_BLOCK8_LOCALS(LOCAL_BYTES, p->range) :
+                                 0 GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_BYTES, p->ctu);
+    const size_t refine = lfs  ? 0 : 0 GPUME_OCL_REFINE_LOCALS(LOCAL_BYTES, p->ctu);
+    const size_t lfs_b  = lfs  ? 0 GPUME_OCL_LFS_LOCALS(LOCAL_BYTES, p->ctu) : 0;
+    const size_t full   = full32 ? 0 GPUME_OCL_FULL32_LOCALS(LOCAL_BYTES, p->block) : 0;
+#undef LOCAL_BYTES
     char opts[64];
     int err = 0;
 
@@ -224,24 +239,24 @@ static int build_program(GpumeOpenCLContext *s)
     if (err < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_pyramid", GPUME_PYR_BW * GPUME_PYR_BH,
                                       &s->k_pyramid)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_coarse", GPUME_KERNEL_THREADS,
-                                      &s->k_hme_coarse)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_hme_blocks", GPUME_KERNEL_THREADS,
-                                      &s->k_hme_blocks)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev,
-                                      ff_gpume_block8_search(&s->p) ? "gpume_pu_blocks32" : "gpume_pu_search",
-                                      GPUME_KERNEL_THREADS, &s->k_pu_search)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_refine", GPUME_KERNEL_THREADS,
-                                      &s->k_refine)) < 0 ||
-        (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_lfs", GPUME_LFS_THREADS,
-                                      &s->k_lfs)) < 0)
+        (err = ff_gpume_opencl_kernel_local(avctx, s->program, dev, "gpume_hme_coarse",
+                                            GPUME_KERNEL_THREADS, coarse, &s->k_hme_coarse)) < 0 ||
+        (err = ff_gpume_opencl_kernel_local(avctx, s->program, dev, "gpume_hme_blocks",
+                                            GPUME_KERNEL_THREADS, blocks, &s->k_hme_blocks)) < 0 ||
+        (err = ff_gpume_opencl_kernel_local(avctx, s->program, dev,
+                                            ff_gpume_block8_search(p) ? "gpume_pu_blocks32" : "gpume_pu_search",
+                                            GPUME_KERNEL_THREADS, search, &s->k_pu_search)) < 0 ||
+        (err = ff_gpume_opencl_kernel_local(avctx, s->program, dev, "gpume_refine",
+                                            GPUME_KERNEL_THREADS, refine, &s->k_refine)) < 0 ||
+        (err = ff_gpume_opencl_kernel_local(avctx, s->program, dev, "gpume_lfs",
+                                            GPUME_LFS_THREADS, lfs_b, &s->k_lfs)) < 0)
         return err;
-    if (s->p.algo == GPUME_ALGO_FULL && s->p.ctu == 32) {
-        const int b = s->p.block;
-        err = ff_gpume_opencl_kernel(avctx, s->program, dev,
-                                     b == 8  ? "gpume_full32_b8"  : b == 16 ? "gpume_full32_b16" :
-                                     b == 32 ? "gpume_full32_b32" : "gpume_full32",
-                                     GPUME_KERNEL_THREADS, &s->k_full);
+    if (full32) {
+        const int b = p->block;
+        err = ff_gpume_opencl_kernel_local(avctx, s->program, dev,
+                                           b == 8  ? "gpume_full32_b8"  : b == 16 ? "gpume_full32_b16" :
+                                           b == 32 ? "gpume_full32_b32" : "gpume_full32",
+                                           GPUME_KERNEL_THREADS, full, &s->k_full);
         if (err < 0)
             return err;
     }

@@ -18,6 +18,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <inttypes.h>
+
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 
@@ -78,9 +80,11 @@ int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device
     return AVERROR(EIO);
 }
 
-int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
-                           const char *name, size_t threads, cl_kernel *kernel)
+int ff_gpume_opencl_kernel_local(void *log_ctx, cl_program program, cl_device_id device,
+                                 const char *name, size_t threads, size_t local_args,
+                                 cl_kernel *kernel)
 {
+    cl_ulong used = 0, avail = 0;
     size_t wg = 0;
     cl_int cle;
 
@@ -96,6 +100,23 @@ int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id devic
         else
             av_log(log_ctx, AV_LOG_ERROR, "kernel %s: the device runs at most %zu "
                    "work-items per group, %zu needed\n", name, wg, threads);
+        clReleaseKernel(*kernel);
+        *kernel = NULL;
+        return cle != CL_SUCCESS ? AVERROR(EIO) : AVERROR(ENOSYS);
+    }
+    /* a group that does not fit would fail only when the first frame's
+     * kernels are enqueued: found here, device=auto takes the next device */
+    cle = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(used), &used, NULL);
+    if (cle == CL_SUCCESS)
+        cle = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(avail), &avail, NULL);
+    if (cle != CL_SUCCESS || used + local_args > avail) {
+        if (cle != CL_SUCCESS)
+            av_log(log_ctx, AV_LOG_ERROR, "failed to query the local memory of kernel %s: %d\n",
+                   name, cle);
+        else
+            av_log(log_ctx, AV_LOG_ERROR, "kernel %s: the device has %" PRIu64 " bytes of local "
+                   "memory, %" PRIu64 " needed\n", name, (uint64_t)avail,
+                   (uint64_t)(used + local_args));
         clReleaseKernel(*kernel);
         *kernel = NULL;
         return cle != CL_SUCCESS ? AVERROR(EIO) : AVERROR(ENOSYS);

@@ -46,12 +46,22 @@ int ff_gpume_opencl_build(void *log_ctx, cl_context context, cl_device_id device
 
 /**
  * Create the kernel name of program, and check that device runs at least
- * threads work-items per work-group (the kernels' required group size).
- * Returns 0, AVERROR(EIO), or AVERROR(ENOSYS) for a device whose groups
- * are too small; *kernel is NULL on failure.
+ * threads work-items per work-group (the kernels' required group size) and
+ * has the local memory the kernel declares plus local_args bytes (its
+ * __local arguments, sized by the host). Returns 0, AVERROR(EIO), or
+ * AVERROR(ENOSYS) for a device whose groups or local memory are too small;
+ * *kernel is NULL on failure.
  */
-int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
-                           const char *name, size_t threads, cl_kernel *kernel);
+int ff_gpume_opencl_kernel_local(void *log_ctx, cl_program program, cl_device_id device,
+                                 const char *name, size_t threads, size_t local_args,
+                                 cl_kernel *kernel);
+
+/** ff_gpume_opencl_kernel_local() for a kernel without __local arguments */
+static inline int ff_gpume_opencl_kernel(void *log_ctx, cl_program program, cl_device_id device,
+                                         const char *name, size_t threads, cl_kernel *kernel)
+{
+    return ff_gpume_opencl_kernel_local(log_ctx, program, device, name, threads, 0, kernel);
+}
 
 /**
  * The AVERROR of a failed allocation or mapping: AVERROR(ENOMEM) only where

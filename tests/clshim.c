@@ -7,6 +7,9 @@
  *    device=auto takes a CPU driver (PoCL) for one;
  *  - CLSHIM_BUILD_FAIL=1: fails every clBuildProgram() as a driver without
  *    the kernels' features would (CL_BUILD_PROGRAM_FAILURE);
+ *  - CLSHIM_LOCAL_MEM=N: reports N bytes of local memory per work-group
+ *    (CL_DEVICE_LOCAL_MEM_SIZE), as a small GPU would (32768: OpenCL 1.2's
+ *    least);
  *  - CLSHIM_FAIL=FUNCTION:N: fails the Nth call (from 1) of FUNCTION,
  *    clWaitForEvents, clEnqueueWriteBuffer or clEnqueueWriteBufferRect,
  *    as a device that fails mid-stream would (CL_OUT_OF_RESOURCES), for
@@ -48,6 +51,9 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size, void *va
     if (ret == CL_SUCCESS && param == CL_DEVICE_TYPE && value &&
         size >= sizeof(cl_device_type) && env_set("CLSHIM_GPU"))
         *(cl_device_type *)value = CL_DEVICE_TYPE_GPU;
+    if (ret == CL_SUCCESS && param == CL_DEVICE_LOCAL_MEM_SIZE && value &&
+        size >= sizeof(cl_ulong) && env_set("CLSHIM_LOCAL_MEM"))
+        *(cl_ulong *)value = strtoull(getenv("CLSHIM_LOCAL_MEM"), NULL, 10);
     return ret;
 }
 

@@ -391,6 +391,31 @@ else
     fi
 fi
 
+# an OpenCL GPU with too little local memory for gpume's kernels (32768
+# bytes, OpenCL 1.2's least, which tests/clshim.c reports): device=auto
+# takes the CPU without an error or warning line, device=opencl names the
+# shortfall in its error
+q=device-opencl-small-local-memory
+if ! [ -f "$tmp/clshim.so" ] || ! ldd "$FFMPEG" 2> /dev/null | grep -q 'libOpenCL'; then
+    skipped "$q: no tests/clshim.c or no OpenCL in this ffmpeg"
+else
+    SHIM="CUDA_VISIBLE_DEVICES= LD_PRELOAD=$tmp/clshim.so CLSHIM_GPU=1 CLSHIM_LOCAL_MEM=32768"
+    FFENV=$SHIM ff "$q-auto" -loglevel level+info -lavfi "$SMALL,gpume" -f framecrc -
+    rc_auto=$rc
+    FFENV=$SHIM ff "$q" -lavfi "$SMALL,gpume=device=opencl" -f null -
+    FFENV=
+    if ! grep -q 'opencl backend did not start' "$tmp/$q-auto.err"; then
+        skipped "$q: the OpenCL backend was not tried ($(grep -o 'using the .*' "$tmp/$q-auto.err" | head -n 1))"
+    elif [ "$rc_auto" -ne 0 ] || ! grep -q 'using the cpu backend' "$tmp/$q-auto.err" ||
+            grep -q '\[\(error\|warning\|fatal\)\]' "$tmp/$q-auto.err"; then
+        bad "$q" "device=auto: exit status $rc_auto: $(grep 'Parsed_gpume_0' "$tmp/$q-auto.err" | head -n 3 | tr '\n' ' ')"
+    elif [ "$rc" -eq 0 ] || crashed || ! grep -q 'bytes of local memory, [0-9]* needed' "$tmp/$q.err"; then
+        bad "$q" "device=opencl: exit status $rc: $(tailof "$tmp/$q.err" 3)"
+    else
+        ok "$q"
+    fi
+fi
+
 # out of memory with device=auto: one error line, which says so, and none
 # that blames the devices (16000x16000 under 2 GB of address space)
 name=device-auto-out-of-memory
