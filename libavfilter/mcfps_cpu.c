@@ -979,7 +979,7 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->raw[0] = av_malloc_array(cells, 2 * sizeof(*s->raw[0]));
     s->raw[1] = av_malloc_array(cells, 2 * sizeof(*s->raw[1]));
     s->fa     = av_malloc_array(cells, 2 * sizeof(*s->fa));
-    s->fb     = av_malloc_array(cells, 2 * sizeof(*s->fb));
+    s->fb     = av_calloc(cells, 2 * sizeof(*s->fb)); /* the first pair reads it as P -> A */
     s->fp     = av_calloc(cells, 2 * sizeof(*s->fp));
     s->smooth = av_malloc(cells);
     s->vec    = av_malloc_array(cells, MCFPS_VEC_N * sizeof(*s->vec));

@@ -1203,7 +1203,9 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
     /* its captions go out with the output frames, whichever those are */
     ff_ccfifo_extract(&s->cc_fifo, b);
     /* frames have their place by their timestamps alone: as the fps filter
-     * discards frames without one, so does mcfps, wherever they come */
+     * discards frames without one before the first timestamp, so does
+     * mcfps, wherever they come (fps shows a later one on the ticks of the
+     * frame before it) */
     if (b->pts == AV_NOPTS_VALUE) {
         drop_input(ctx, &b, "a frame without timestamp dropped (setpts can number frames)\n");
         return 0;
