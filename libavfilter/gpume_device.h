@@ -56,8 +56,9 @@
  *     clCreateProgramWithSource on the device's context, with the sources
  *     FFmpeg's build embeds from opencl/NAME.cl, and CL_* checks of opencl.h).
  *     They read software frames by a copy into their own buffers and
- *     hardware frames of their device in place (gpume_cuda.c, cuda_load();
- *     gpume_opencl.c, ocl_load()).
+ *     hardware frames of their device on the device (gpume_cuda.c,
+ *     cuda_load(), and gpume_opencl.c, ocl_load(): a copy of the luma;
+ *     mcfps_cuda.c reads CUDA frames in place).
  *  6. CPU backends run their slices with ff_gpume_execute_slices() (opaque:
  *     the filter's GpumeSlices), i.e. the filter graph's slice threads.
  */

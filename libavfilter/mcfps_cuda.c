@@ -288,6 +288,9 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         /* whoever reuses the frame's memory on the device's stream waits
          * for our reads of it */
         err = wait_for(s, s->hwctx->stream, s->stream);
+        /* without that order our reads end before the frame goes back */
+        if (err < 0)
+            s->cu->cuStreamSynchronize(s->stream);
         av_frame_unref(s->held[slot]);
         if (err < 0)
             goto end;
@@ -497,6 +500,9 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
         err = CHECK_CU(s->cu->cuEventRecord(s->rendered, s->stream));
     if (err >= 0 && !hw)
         s->rendering = out;
+    /* after a failure the caller frees out: the kernels that write it end first */
+    if (err < 0 && hw)
+        s->cu->cuStreamSynchronize(s->stream);
     CHECK_CU(s->cu->cuCtxPopCurrent(&dummy));
     return err;
 }

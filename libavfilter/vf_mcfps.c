@@ -464,9 +464,13 @@ static int flush_queue(AVFilterContext *ctx)
     int err = 0;
 
     if (s->queue_rendering || s->pending_rendered) {
+        const int pending_rendered = s->pending_rendered;
         s->queue_rendering  = 0;
         s->pending_rendered = 0;
         err = s->backend->finish(s->backend_priv);
+        /* the waiting tick was not completed either: it never goes out */
+        if (err < 0 && pending_rendered)
+            av_frame_free(&s->pending);
     }
     for (int i = 0; i < s->nb_queued; i++) {
         if (err >= 0)
