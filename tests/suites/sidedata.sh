@@ -296,6 +296,22 @@ if "$FFMPEG" -v error -y -i "$CLIPS/cityCC0.mpg" -frames:v 1 -vf crop=400:300:16
             bad "translation-epe-$opts" "gpume-mv eval failed: $(tail -n 2 "$tmp/epe.err" | tr '\n' ' ')"
         fi
     done
+    # the truth read from a pipe gives the file's table; a rectangle at the
+    # far left of int's range holds no block
+    printf '* 2 1\n' | "$MV" eval -truth /dev/stdin -vf "$G:algo=full:subpel=0" "$seq" > "$tmp/epe-pipe.txt" 2>&1
+    if "$MV" eval -truth "$tmp/truth.txt" -vf "$G:algo=full:subpel=0" "$seq" > "$tmp/epe-file.txt" 2>&1 &&
+       cmp -s "$tmp/epe-pipe.txt" "$tmp/epe-file.txt"; then
+        ok truth-from-pipe
+    else
+        bad truth-from-pipe "$(tail -n 1 "$tmp/epe-pipe.txt")"
+    fi
+    printf '* 2 1 -2147483648 0 10 100000\n' > "$tmp/far-truth.txt"
+    if "$MV" eval -truth "$tmp/far-truth.txt" -vf "$G:algo=full:subpel=0" "$seq" > "$tmp/epe-far.txt" 2>&1 &&
+       [ "$(overall "$tmp/epe-far.txt" epe_blocks)" = 0 ]; then
+        ok truth-far-rectangle
+    else
+        bad truth-far-rectangle "epe_blocks=$(overall "$tmp/epe-far.txt" epe_blocks), expected 0"
+    fi
 else
     bad translation "cannot make the translated sequence from $CLIPS/cityCC0.mpg"
 fi
@@ -363,6 +379,8 @@ printf '* 2 1\n3 x 1\n' > "$tmp/bad-truth.txt"
 expect_error error-bad-truth 1 "bad-truth.txt:2" eval -truth "$tmp/bad-truth.txt" "$SRC"
 : > "$tmp/empty-truth.txt"
 expect_error error-empty-truth 1 "no truth lines" eval -truth "$tmp/empty-truth.txt" "$SRC"
+printf '* 5 5\n\000\n* 2 2\n' > "$tmp/nul-truth.txt"
+expect_error error-nul-truth 1 "NUL byte" eval -truth "$tmp/nul-truth.txt" "$SRC"
 head -c 1000 /dev/urandom > "$tmp/garbage.mp4"
 expect_error error-garbage-input 1 "garbage.mp4" dump "$tmp/garbage.mp4"
 
@@ -382,8 +400,11 @@ silent_failure no-header-eval-missing-file eval "$tmp/nonexistent.mp4"
 silent_failure no-header-dump-garbage dump "$tmp/garbage.mp4"
 silent_failure no-header-dump-bad-graph dump -vf "gpume=nosuchoption=1" "$SRC"
 silent_failure no-header-eval-bad-graph eval -vf "gpume=nosuchoption=1" "$SRC"
-# ... or whose graph gives frames eval cannot read
+# ... or whose graph gives frames eval cannot read, or fails at its first
+# frame (mcfps without vectors)
 silent_failure no-header-eval-rgb24 eval -frames 3 -vf "gpume=device=cpu,format=rgb24" "$SRC"
+silent_failure no-header-dump-no-vectors dump -vf "mcfps=device=cpu" "$SRC"
+silent_failure no-header-eval-no-vectors eval -vf "mcfps=device=cpu" "$SRC"
 
 # --- gpume-mv: a new filter graph when the decoded frames change --------------
 # PNG sequences whose frames change size or pixel format: gpume-mv, like the

@@ -95,19 +95,32 @@ static const AVDictionaryEntry *next_gpume_meta(const AVDictionary *m, const AVD
     return av_dict_get(m, META_PREFIX, prev, AV_DICT_IGNORE_SUFFIX);
 }
 
-int mv_dump_start(void *opaque)
+static void print_header(DumpContext *d)
 {
-    const DumpContext *d = opaque;
-
-    if (!d->jsonl)
+    if (!d->jsonl && !d->header_printed++)
         printf("frame,pts,pict_type,count,source,w,h,src_x,src_y,dst_x,dst_y,"
                "motion_x,motion_y,motion_scale,mean_sad,scene_score,gpume_meta\n");
+}
+
+int mv_dump_start(void *opaque)
+{
+    DumpContext *d = opaque;
+
+    /* the header waits for a frame: a graph whose output cannot be read
+     * leaves nothing on stdout */
+    d->started = 1;
     return 0;
+}
+
+void mv_dump_finish(DumpContext *d)
+{
+    if (d->started)
+        print_header(d);
 }
 
 int mv_dump_frame(void *opaque, AVFrame *f, int64_t index)
 {
-    const DumpContext *d = opaque;
+    DumpContext *d = opaque;
     const AVFrameSideData *sd = av_frame_get_side_data(f, AV_FRAME_DATA_MOTION_VECTORS);
     const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
     const size_t n = sd ? sd->size / sizeof(*mvs) : 0;
@@ -117,6 +130,7 @@ int mv_dump_frame(void *opaque, AVFrame *f, int64_t index)
 
     if (f->pts != AV_NOPTS_VALUE)
         snprintf(pts, sizeof(pts), "%"PRId64, f->pts);
+    print_header(d);
 
     if (d->jsonl) {
         printf("{\"frame\":%"PRId64",\"pts\":%s,\"pict_type\":\"%c\",\"count\":%zu,\"gpume\":{",

@@ -207,15 +207,19 @@ int mv_print_eval_summary(const EvalContext *e);
 typedef struct DumpContext {
     int jsonl;
     int64_t max_frames;     ///< 0: all
+    int started;            ///< the graph is configured
+    int header_printed;
 } DumpContext;
 
 /** Whether s is a number in JSON's grammar. */
 int mv_is_json_number(const char *s);
 
-/** Pipeline callbacks of 'dump': the csv header ... */
+/** Pipeline callbacks of 'dump': the graph configured ... */
 int mv_dump_start(void *opaque);
-/** ... and the lines of one frame; > 0 after the last frame wanted. */
+/** ... and the lines of one frame (after the csv header); > 0 after the last frame wanted. */
 int mv_dump_frame(void *opaque, AVFrame *f, int64_t index);
+/** The csv header of a run that ended without frames, once its graph was configured. */
+void mv_dump_finish(DumpContext *d);
 
 /* --- pipeline.c: input -> decoder -> buffer -> GRAPH -> buffersink ---------- */
 

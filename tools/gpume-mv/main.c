@@ -20,11 +20,12 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "libavutil/bprint.h"
 #include "libavutil/error.h"
-#include "libavutil/file.h"
 #include "libavutil/log.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem.h"
@@ -79,27 +80,51 @@ static int cmd_dump(const Options *o)
 {
     DumpContext d = { .jsonl = o->jsonl, .max_frames = o->max_frames };
     const FrameSink sink = { mv_dump_start, mv_dump_frame, &d };
+    const int err = mv_run_pipeline(o, &sink);
 
-    return mv_run_pipeline(o, &sink);
+    if (err >= 0)
+        mv_dump_finish(&d);
+    return err;
 }
 
+/** Read the truth file at path (also a pipe) and parse it into t. */
 static int read_truth(Truth *t, const char *path)
 {
-    uint8_t *buf;
-    size_t size;
-    char *text;
-    int err = av_file_map(path, &buf, &size, 0, NULL);
+    FILE *f = fopen(path, "rb");
+    AVBPrint text;
+    char buf[4096], *str;
+    size_t n;
+    int err = 0;
 
-    if (err < 0) {
+    if (!f) {
+        err = AVERROR(errno);
         av_log(NULL, AV_LOG_ERROR, "cannot read the truth file '%s': %s\n", path, av_err2str(err));
         return err;
     }
-    text = size ? av_strndup((const char *)buf, size) : av_strdup("");
-    av_file_unmap(buf, size);
-    if (!text)
-        return AVERROR(ENOMEM);
-    err = mv_truth_parse(t, text, path);
-    av_free(text);
+    av_bprint_init(&text, 0, AV_BPRINT_SIZE_UNLIMITED);
+    while (!err && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+        /* a NUL would end the text the parser sees: the lines after it lost */
+        if (memchr(buf, 0, n)) {
+            av_log(NULL, AV_LOG_ERROR, "the truth file '%s' holds a NUL byte (a truth file is text)\n", path);
+            err = AVERROR_INVALIDDATA;
+        }
+        av_bprint_append_data(&text, buf, n);
+    }
+    if (!err && ferror(f)) {
+        err = AVERROR(EIO);
+        av_log(NULL, AV_LOG_ERROR, "cannot read the truth file '%s': %s\n", path, av_err2str(err));
+    }
+    fclose(f);
+    if (!err && !av_bprint_is_complete(&text))
+        err = AVERROR(ENOMEM);
+    if (err < 0) {
+        av_bprint_finalize(&text, NULL);
+        return err;
+    }
+    if ((err = av_bprint_finalize(&text, &str)) < 0)
+        return err;
+    err = mv_truth_parse(t, str, path);
+    av_free(str);
     return err;
 }
 

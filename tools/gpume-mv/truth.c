@@ -136,7 +136,9 @@ int mv_truth_at(const Truth *t, int64_t index, int x, int y, double *dx, double 
         const TruthLine *l = &t->lines[i];
         if (l->frame >= 0 && l->frame != index)
             continue;
-        if (l->has_rect && (x < l->x || y < l->y || x - l->x >= l->w || y - l->y >= l->h))
+        /* in 64 bits: a rectangle may start anywhere an int does */
+        if (l->has_rect && (x < l->x || y < l->y || (int64_t)x - l->x >= l->w ||
+                            (int64_t)y - l->y >= l->h))
             continue;
         *dx = l->dx;
         *dy = l->dy;
