@@ -218,14 +218,16 @@ static int build_program(GpumeOpenCLContext *s)
     /* the bytes of the __local arguments of each search kernel these
      * options run (those of estimate()), 0 for those they do not */
 #define LOCAL_BYTES(type, name, count) + (size_t)(count) * sizeof(type)
-    const size_t coarse = hme  ? 0 GPUME_OCL_COARSE_LOCALS(LOCAL_BYTES, p->ctu) : 0;
-    const size_t blocks = hme  ? 0 GPUME_OCL_BLOCKS_LOCALS(LOCAL_BYTES, p->ctu) : 0;
-    const size_t search = lfs  ? 0 : ff_gpume_block8_search(p) ?
-                                 0 GPUME_OCL_BLOCK8_LOCALS(LOCAL_BYTES, p->range) :
-                                 0 GPUME_OCL_PU_SEARCH_LOCALS(LOCAL_BYTES, p->ctu);
-    const size_t refine = lfs  ? 0 : 0 GPUME_OCL_REFINE_LOCALS(LOCAL_BYTES, p->ctu);
-    const size_t lfs_b  = lfs  ? 0 GPUME_OCL_LFS_LOCALS(LOCAL_BYTES, p->ctu) : 0;
-    const size_t full   = full32 ? 0 GPUME_OCL_FULL32_LOCALS(LOCAL_BYTES, p->block) : 0;
+#define SUM(list, arg) (0 list(LOCAL_BYTES, arg))
+    const size_t coarse = hme    ? SUM(GPUME_OCL_COARSE_LOCALS, p->ctu) : 0;
+    const size_t blocks = hme    ? SUM(GPUME_OCL_BLOCKS_LOCALS, p->ctu) : 0;
+    const size_t search = lfs    ? 0 :
+                          ff_gpume_block8_search(p) ? SUM(GPUME_OCL_BLOCK8_LOCALS, p->range) :
+                                                      SUM(GPUME_OCL_PU_SEARCH_LOCALS, p->ctu);
+    const size_t refine = lfs    ? 0 : SUM(GPUME_OCL_REFINE_LOCALS, p->ctu);
+    const size_t lfs_b  = lfs    ? SUM(GPUME_OCL_LFS_LOCALS, p->ctu) : 0;
+    const size_t full   = full32 ? SUM(GPUME_OCL_FULL32_LOCALS, p->block) : 0;
+#undef SUM
 #undef LOCAL_BYTES
     char opts[64];
     int err = 0;

@@ -849,6 +849,32 @@ end:
     av_buffer_unref(&dev);
 }
 
+/* texture frames 0 to 15 pushed into src, those from resize_at on 16
+ * pixels narrower, then the end, the sink drained after each step: the
+ * number of steps that failed; *nb_out counts the frames out, and
+ * has_mv[pts] (pts < 16; has_mv may be NULL) says whether each came with
+ * vectors */
+static int push_texture_frames(AVFilterContext *src, AVFilterContext *sink, AVFrame *out,
+                               int resize_at, int *nb_out, int *has_mv)
+{
+    int errors = 0;
+
+    for (int n = 0; n <= 16; n++) {
+        AVFrame *f = n < 16 ? texture_frame(n, n < resize_at ? W : W - 16, H) : NULL;
+        int err = n == 16 ? av_buffersrc_close(src, 16, 0) :
+                  f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        av_frame_free(&f);
+        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
+            (*nb_out)++;
+            if (has_mv && out->pts >= 0 && out->pts < 16)
+                has_mv[out->pts] = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            av_frame_unref(out);
+        }
+        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
+    }
+    return errors;
+}
+
 /* gpume=device=opencl:OPTS on 16 frames, those from resize_at on 16
  * pixels narrower, one wait of which fails: one error, all 16 frames out,
  * and the last ones (from the second sequence on) with vectors. With the
@@ -860,26 +886,14 @@ static void gpume_wait_failure(const char *opts, int resize_at)
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
-    int errors = 0, nb_out = 0, has_mv[16] = { 0 }, err = 0, vectors = 0;
+    int errors = 0, nb_out = 0, has_mv[16] = { 0 }, vectors = 0;
     char msg[160];
 
     if (!g || !out || build(g, &src, &sink, opts, NULL) < 0) {
         printf("skipped: gpume after a failed OpenCL wait (no OpenCL device)\n");
         goto end;
     }
-    for (int n = 0; n <= 16; n++) {
-        AVFrame *f = n < 16 ? texture_frame(n, n < resize_at ? W : W - 16, H) : NULL;
-        err = n == 16 ? av_buffersrc_close(src, 16, 0) :
-              f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
-        av_frame_free(&f);
-        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
-            nb_out++;
-            if (out->pts >= 0 && out->pts < 16)
-                has_mv[out->pts] = !!av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
-            av_frame_unref(out);
-        }
-        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
-    }
+    errors = push_texture_frames(src, sink, out, resize_at, &nb_out, has_mv);
     for (int n = 12; n < 16; n++)
         vectors += has_mv[n];
     snprintf(msg, sizeof(msg), "a failed OpenCL wait, gpume=%s: %d errors (want 1), %d frames out "
@@ -900,24 +914,14 @@ static void mcfps_after_failed_upload(void)
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *src = NULL, *sink = NULL;
     AVFrame *out = av_frame_alloc();
-    int errors = 0, nb_out = 0, err = 0;
+    int errors = 0, nb_out = 0;
     char msg[160];
 
     if (!g || !out || build(g, &src, &sink, "device=opencl:dir=bi", "fps=60:device=cpu") < 0) {
         printf("skipped: mcfps after a failed upload in gpume (no OpenCL device)\n");
         goto end;
     }
-    for (int n = 0; n <= 16; n++) {
-        AVFrame *f = n < 16 ? texture_frame(n, W, H) : NULL;
-        err = n == 16 ? av_buffersrc_close(src, 16, 0) :
-              f       ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
-        av_frame_free(&f);
-        while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
-            nb_out++;
-            av_frame_unref(out);
-        }
-        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
-    }
+    errors = push_texture_frames(src, sink, out, 16, &nb_out, NULL);
     snprintf(msg, sizeof(msg), "mcfps after a failed upload in gpume: %d errors (want 1), %d frames "
              "out (want 32)", errors, nb_out);
     check(errors == 1 && nb_out == 32, msg);
