@@ -529,8 +529,11 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 #define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
 #define HME_L1_SAD_STRIDE FFALIGN(HME_L1_MAX_SIDE, 8)
 
-#if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R > INT16_MAX
-#error "hme_row_costs() keeps the costs of 4x4 blocks in int16_t"
+/* above every cost of a 4x4 block's candidates: the pads after each row */
+#define HME_PAD_COST 0x8000
+
+#if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R >= HME_PAD_COST
+#error "hme_minima4x4() keeps the costs of 4x4 blocks in 15 bits"
 #endif
 
 /** sad4x4_rows() in C: every candidate of a row at once, for the vectoriser. */
@@ -562,11 +565,22 @@ static void sad8x8_grid_c(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_strid
                               ref + 8 * (j * ref_stride + i), ref_stride, 8, 8);
 }
 
+static int first_least_c(const uint16_t *v, int n)
+{
+    int least = 0;
+
+    for (int i = 1; i < n; i++)
+        if (v[i] < v[least])
+            least = i;
+    return least;
+}
+
 void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
     c->sad4x4_rows = sad4x4_rows_c;
     c->sad_qpel    = sad_qpel_c;
     c->sad8x8_grid = sad8x8_grid_c;
+    c->first_least = first_least_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -576,28 +590,9 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
 #define ROW_LEAST(cost, x) ((uint32_t)(cost) << 7 | (x))
 
 /**
- * Costs of the n candidates (dx, dy), dx = -r .. r, of a row of a 4x4
- * block's search: the vector cost plus their SADs sad[]; returns the least
- * and its first column (ROW_LEAST()). A cost, at most 16 * 255 +
- * GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R, fits int16_t.
- */
-static GPUME_VECTORIZE uint32_t hme_row_costs(const uint16_t *sad, int n, int lambda, int r, int dy,
-                                              uint32_t *cost)
-{
-    int32_t least = INT32_MAX;
-
-    for (int x = 0; x < n; x++) {
-        const int16_t c = lambda * (FFABS(x - r) + FFABS(dy)) + sad[x];
-        cost[x] = c;
-        least   = FFMIN(least, (int32_t)ROW_LEAST(c, x));
-    }
-    return least;
-}
-
-/**
- * hme level 1, one block of vw x vh at cb: the costs of its full search
- * over (dx, dy) in [-r, r]^2 around rb, in raster order, and the least of
- * each row with its first column (ROW_LEAST()).
+ * hme level 1, one block of vw x vh at cb, not 4x4: the costs of its full
+ * search over (dx, dy) in [-r, r]^2 around rb, in raster order, and the
+ * least of each row with its first column (ROW_LEAST()).
  */
 static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
                             const uint8_t *rb, int rs, int vw, int vh, int r,
@@ -606,16 +601,6 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
     const int n = 2 * r + 1;
 
-    /* 4x4 blocks (block=8) have no pixelutils SAD */
-    if (vw == 4 && vh == 4) {
-        uint16_t sads[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
-        const int stride = FFALIGN(n, 8);
-        s->dsp.sad4x4_rows(sads, stride, cb, cs, rb - r * rs - r, rs, n, n);
-        for (int dy = -r; dy <= r; dy++)
-            row_least[dy + r] = hme_row_costs(sads + (dy + r) * stride, n, s->p.lambda, r, dy,
-                                              cost + (dy + r) * n);
-        return;
-    }
     for (int dy = -r; dy <= r; dy++, cost += n) {
         uint32_t least = UINT32_MAX;
         for (int dx = -r; dx <= r; dx++) {
@@ -625,6 +610,56 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
             least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
         }
         row_least[dy + r] = least;
+    }
+}
+
+/**
+ * The vector costs of a 4x4 block's search over (dx, dy) in [-r, r]^2, in
+ * rows of FFALIGN(2 r + 1, 8), and HME_PAD_COST after each row's 2 r + 1.
+ */
+static void hme_vector_costs4x4(uint16_t *vcost, int lambda, int r)
+{
+    const int n = 2 * r + 1, stride = FFALIGN(n, 8);
+
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < stride; x++)
+            vcost[y * stride + x] = x < n ? lambda * (FFABS(x - r) + FFABS(y - r)) : HME_PAD_COST;
+}
+
+static GPUME_VECTORIZE void add_u16(uint16_t *dst, const uint16_t *a, const uint16_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        dst[i] = a[i] + b[i];
+}
+
+/**
+ * hme level 1, a block of 4x4 (block=8) at cb: the minima (mx[], my[]) that
+ * hme_least_separated() finds, each the first least of all the costs at
+ * once; a minimum's neighbours within GPUME_HME_MINIMA_SEP then cost more
+ * than any candidate. vcost from hme_vector_costs4x4(); the pads of sad
+ * hold 0 or a SAD; cost is scratch.
+ */
+static void hme_minima4x4(const GpumeCPUContext *s, const uint8_t *cb, int cs,
+                          const uint8_t *rb, int rs, int r, const uint16_t *vcost,
+                          uint16_t *sad, uint16_t *cost, int *mx, int *my)
+{
+    const int n = 2 * r + 1, stride = FFALIGN(n, 8), sep = GPUME_HME_MINIMA_SEP;
+
+    s->dsp.sad4x4_rows(sad, stride, cb, cs, rb - r * rs - r, rs, n, n);
+    add_u16(cost, sad, vcost, n * stride);
+    for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+        const int c = s->dsp.first_least(cost, n * stride);
+        if (cost[c] >= HME_PAD_COST) {
+            /* nothing far enough: the first again */
+            mx[k] = mx[0];
+            my[k] = my[0];
+            continue;
+        }
+        mx[k] = c % stride - r;
+        my[k] = c / stride - r;
+        for (int y = FFMAX(my[k] - sep, -r); y <= FFMIN(my[k] + sep, r); y++)
+            for (int x = FFMAX(mx[k] - sep, -r); x <= FFMIN(mx[k] + sep, r); x++)
+                cost[(y + r) * stride + x + r] = UINT16_MAX;
     }
 }
 
@@ -675,12 +710,18 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const CPUPlane *cur = &job->cur[1], *ref = &job->ref[1];
     const int bs = gpume_hme_block_size(p->block), side = gpume_hme_blocks_per_side(p->ctu, p->block);
     const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
+    uint16_t vcost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE], sad[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
+    uint16_t cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
 
+    if (bs == 8) {
+        hme_vector_costs4x4(vcost, p->lambda, r);
+        memset(sad, 0, n * FFALIGN(n, 8) * sizeof(*sad));
+    }
     for (int j = 0; j < side * side; j++) {
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
         const int x1 = x >> 1, y1 = y >> 1;
         const int vw = FFMIN(bs >> 1, cur->w - x1), vh = FFMIN(bs >> 1, cur->h - y1);
-        uint32_t cost[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
+        const uint8_t *cb = cur->data + y1 * cur->stride + x1, *rb = ref->data + y1 * ref->stride + x1;
         /* set before use; zeroed as the compiler may read them ahead, which valgrind reports */
         int mx[GPUME_HME_BLOCK_MINIMA] = { 0 }, my[GPUME_HME_BLOCK_MINIMA] = { 0 };
 
@@ -691,13 +732,19 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             }
             continue;
         }
-        hme_block_costs(s, cur->data + y1 * cur->stride + x1, cur->stride,
-                        ref->data + y1 * ref->stride + x1, ref->stride, vw, vh, r, cost, row_least);
+        if (vw == 4 && vh == 4) {
+            hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, vcost, sad, cost, mx, my);
+        } else {
+            uint32_t costs[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
+            hme_block_costs(s, cb, cur->stride, rb, ref->stride, vw, vh, r, costs, row_least);
+            for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
+                const int c = hme_least_separated(costs, row_least, r, k, mx, my);
+                /* nothing far enough: the first again */
+                mx[k] = c >= 0 ? c % n - r : mx[0];
+                my[k] = c >= 0 ? c / n - r : my[0];
+            }
+        }
         for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
-            const int c = hme_least_separated(cost, row_least, r, k, mx, my);
-            /* nothing far enough: the first again */
-            mx[k] = c >= 0 ? c % n - r : mx[0];
-            my[k] = c >= 0 ? c / n - r : my[0];
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][0] = gpume_clip(2 * mx[k], -p->range, p->range);
             out->b[GPUME_HME_BLOCK_MINIMA * j + k][1] = gpume_clip(2 * my[k], -p->range, p->range);
         }
@@ -782,12 +829,23 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         }
     }
 
-    /* the block vectors */
+    /* the block vectors: gpume_hme_block_new() compares each with all the
+     * earlier ones, the same as with the distinct earlier ones, kept here */
     {
         const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
+        int16_t ux[GPUME_HME_BLOCK_VECTORS], uy[GPUME_HME_BLOCK_VECTORS];
+        int nu = 0;
+
         for (int j = 0; j < gpume_hme_nb_block_vectors(p->ctu, p->block); j++) {
-            int dx, dy;
-            if (gpume_hme_block_new(coarse, j, cand_x0, cand_y0, &dx, &dy))
+            const int dx = coarse->b[j][0], dy = coarse->b[j][1];
+            int e = 0;
+            while (e < nu && (ux[e] != dx || uy[e] != dy))
+                e++;
+            if (e < nu)
+                continue;
+            ux[nu]   = dx;
+            uy[nu++] = dy;
+            if (!gpume_hme_seen(dx, dy, GPUME_HME_WINDOWS, cand_x0, cand_y0))
                 pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
                                    gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
         }

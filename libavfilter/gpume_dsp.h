@@ -52,6 +52,12 @@ typedef struct GpumeDSPContext {
      */
     void (*sad8x8_grid)(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
                         const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
+
+    /**
+     * Index of the least of v[0] .. v[n - 1], the first where several are;
+     * n is a positive multiple of 8.
+     */
+    int (*first_least)(const uint16_t *v, int n);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

@@ -1723,7 +1723,7 @@ static void test_dsp(void)
     av_force_cpu_flags(-1);
     ff_gpume_dsp_init(&simd);
     if ((simd.sad4x4_rows == c.sad4x4_rows || simd.sad_qpel == c.sad_qpel ||
-         simd.sad8x8_grid == c.sad8x8_grid) && st.verbose)
+         simd.sad8x8_grid == c.sad8x8_grid || simd.first_least == c.first_least) && st.verbose)
         printf("  (a function has no SIMD version on this CPU: C against C)\n");
     for (int t = 0; t < 64 && cur && ref; t++) {
         Rng r = rng_init(case_seed("dsp", t));
@@ -1783,6 +1783,26 @@ static void test_dsp(void)
         c.sad8x8_grid(want, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
         simd.sad8x8_grid(got, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
         report(name, !memcmp(want, got, cols * rows * sizeof(*want)));
+    }
+    for (int t = 0; t < 24; t++) {
+        Rng r = rng_init(case_seed("dsp least", t));
+        const int n = 8 * (1 + rnd(&r, 65 * STRIDE / 8)), kind = t % 3;
+        uint16_t v[65 * STRIDE];
+        char name[96];
+        int want, got;
+
+        /* any 16 bits; a few values, so the least repeats; all equal */
+        snprintf(name, sizeof(name), "dsp first_least n=%d %s", n,
+                 kind == 0 ? "random" : kind == 1 ? "repeats" : "equal");
+        if (!selected(name))
+            continue;
+        for (int i = 0; i < n; i++)
+            v[i] = kind == 0 ? rnd(&r, 65536) : kind == 1 ? rnd(&r, 4) * 0x5555 : 0x8000;
+        want = c.first_least(v, n);
+        got  = simd.first_least(v, n);
+        if (want != got)
+            detail("SIMD %d, C %d\n", got, want);
+        report(name, want == got);
     }
     group_end();
     av_free(cur);

@@ -84,6 +84,43 @@ cglobal gpume_sad4x4_rows, 8, 10, 8, sad, sstride, cur, cstride, ref, rstride, w
     RET
 
 ;------------------------------------------------------------------------------
+; int ff_gpume_first_least(const uint16_t *v, int n)
+;
+; pminuw finds the least of all, phminposuw of the 8 that are left; then
+; the first 8 that hold it give its place.
+;------------------------------------------------------------------------------
+INIT_XMM sse4
+cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
+    movsxdifnidn  nq, nd
+    lea           vq, [vq+nq*2]         ; v at the end, i from -n up to 0
+    neg           nq
+    mov           iq, nq
+    movu          m0, [vq+iq*2]
+.least:
+    movu          m1, [vq+iq*2]
+    pminuw        m0, m1
+    add           iq, 8
+    jl .least
+    phminposuw    m0, m0
+    pshuflw       m0, m0, 0
+    punpcklqdq    m0, m0                ; the least in every word
+    mov           iq, nq
+.find:
+    movu          m1, [vq+iq*2]
+    pcmpeqw       m1, m0
+    pmovmskb   maskd, m1
+    test       maskd, maskd
+    jnz .found
+    add           iq, 8
+    jmp .find
+.found:
+    bsf        maskd, maskd
+    shr        maskd, 1
+    sub           iq, nq
+    lea          eax, [iq+maskq]
+    RET
+
+;------------------------------------------------------------------------------
 ; uint32_t ff_gpume_sad_qpel(const uint8_t *cur, ptrdiff_t cur_stride,
 ;                            const uint8_t *ref, ptrdiff_t ref_stride,
 ;                            int fx, int fy, int w, int h)

@@ -31,6 +31,7 @@ void ff_gpume_sad8x8_grid_sse2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_
                                 const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
 void ff_gpume_sad8x8_grid_avx2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
                                const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
+int ff_gpume_first_least_sse4(const uint16_t *v, int n);
 uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
@@ -43,8 +44,10 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad8x8_grid = ff_gpume_sad8x8_grid_sse2;
     if (EXTERNAL_SSSE3(cpu_flags))
         c->sad_qpel = ff_gpume_sad_qpel_ssse3;
-    if (EXTERNAL_SSE4(cpu_flags))
+    if (EXTERNAL_SSE4(cpu_flags)) {
         c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
+        c->first_least = ff_gpume_first_least_sse4;
+    }
     if (EXTERNAL_AVX2_FAST(cpu_flags))
         c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
 #endif

@@ -113,6 +113,28 @@ static void check_sad8x8_grid(const GpumeDSPContext *c)
     report("sad8x8_grid");
 }
 
+static void check_first_least(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint16_t, v, [SAD_MAXW * SAD_STRIDE]);
+
+    declare_func(int, const uint16_t *v, int n);
+
+    if (check_func(c->first_least, "gpume_first_least")) {
+        for (int t = 0, n = 8; n <= SAD_MAXW * SAD_STRIDE; t++, n += 8 * (1 + t % 37)) {
+            int r, i;
+            /* any 16 bits; or a few values, so the least repeats; or all equal */
+            for (i = 0; i < n; i++)
+                v[i] = t % 3 == 0 ? rnd() : t % 3 == 1 ? rnd() % 4 * 0x5555 : 0x8000;
+            r = call_ref(v, n);
+            i = call_new(v, n);
+            if (r != i)
+                fail();
+        }
+        bench_new(v, 17 * FFALIGN(17, 8));
+    }
+    report("first_least");
+}
+
 void checkasm_check_vf_gpume(void)
 {
     GpumeDSPContext c;
@@ -121,4 +143,5 @@ void checkasm_check_vf_gpume(void)
     check_sad4x4_rows(&c);
     check_sad_qpel(&c);
     check_sad8x8_grid(&c);
+    check_first_least(&c);
 }
