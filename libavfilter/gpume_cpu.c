@@ -412,8 +412,7 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
         for (int i = 0; i < nb; i++) {
             const int k = list[i], bx = s->pu[k].l / 2, by = s->pu[k].t / 2;
             const uint32_t cost = mvc + (bx < cols && by < rows ? sad[by * cols + bx] : 0);
-            if (cost < key_limit(best[k], idx))
-                best[k] = gpume_key(cost, idx);
+            best[k] = FFMIN(best[k], gpume_key(cost, idx));
         }
         return;
     }
@@ -621,9 +620,12 @@ static void hme_vector_costs4x4(uint16_t *vcost, int lambda, int r)
 {
     const int n = 2 * r + 1, stride = FFALIGN(n, 8);
 
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < stride; x++)
-            vcost[y * stride + x] = x < n ? lambda * (FFABS(x - r) + FFABS(y - r)) : HME_PAD_COST;
+    for (int y = 0; y < n; y++, vcost += stride) {
+        for (int x = 0; x < n; x++)
+            vcost[x] = lambda * (FFABS(x - r) + FFABS(y - r));
+        for (int x = n; x < stride; x++)
+            vcost[x] = HME_PAD_COST;
+    }
 }
 
 static GPUME_VECTORIZE void add_u16(uint16_t *dst, const uint16_t *a, const uint16_t *b, int n)
@@ -766,14 +768,17 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
     GpumeHmeCoarse *out = &s->coarse[cy * p->ctu_cols + cx];
 
-    for (int c = 0; c < n * n; c++)
-        keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, c % n - r, c / n - r, c);
+    /* candidate c is vector (c % n - r, c / n - r) */
+    for (int c = 0, dy = -r; dy <= r; dy++)
+        for (int dx = -r; dx <= r; dx++, c++)
+            keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, dx, dy, c);
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         uint64_t best = GPUME_INVALID_KEY;
         int v1x = 0, v1y = 0;
-        for (int c = 0; c < n * n; c++)
-            if (keys[c] < best && gpume_hme_separate(c, r, k, mx, my))
-                best = keys[c];
+        for (int c = 0, dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++, c++)
+                if (keys[c] < best && gpume_hme_separate_vector(dx, dy, k, mx, my))
+                    best = keys[c];
         if (best == GPUME_INVALID_KEY)
             best = keys[(my[0] + r) * n + mx[0] + r];
         mx[k] = (int)((uint32_t)best % n) - r;
