@@ -792,6 +792,21 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
 }
 
 /** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
+/* a bit for each vector of [-range, range]^2 */
+#define COSTED_WORDS (FFALIGN((2 * GPUME_MAX_RANGE + 1) * (2 * GPUME_MAX_RANGE + 1), 64) / 64)
+
+/** Vector (dx, dy), in range, has no bit in costed yet: sets it, returns 1. */
+static int first_costing(uint64_t *costed, int dx, int dy, int range)
+{
+    const unsigned b = (dy + range) * (2 * range + 1) + dx + range;
+    const uint64_t m = UINT64_C(1) << (b & 63);
+
+    if (costed[b >> 6] & m)
+        return 0;
+    costed[b >> 6] |= m;
+    return 1;
+}
+
 static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
                                int cx, int cy, int px, int py,
                                const uint16_t *list, int nb, uint64_t *best,
@@ -803,6 +818,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
     const int vw = FFMIN(p->ctu, p->width - x0), vh = FFMIN(p->ctu, p->height - y0);
     const uint8_t *c = cur->data + y0 * cur->stride + x0;
     const int R = p->range;
+    uint64_t costed[COSTED_WORDS];
 
     for (int i = 0; i < p->nb_pus; i++)
         best[i] = GPUME_INVALID_KEY;
@@ -815,82 +831,50 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         return;
     }
 
-    /* hme: the level-0 windows; a vector already in an earlier window would lose the tie */
+    /* hme. A vector is costed once, at the first candidate index that
+     * gpume_hme_seen(), gpume_hme_block_new() and gpume_hme_round_new() let
+     * through: costed again, at that index or a higher one, it changes no
+     * key, so the set of vectors costed so far stands for those tests */
+    memset(costed, 0, FFALIGN((2 * R + 1) * (2 * R + 1), 64) / 8);
     gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
                       cand_x0, cand_y0);
-    for (int w = 0, n = GPUME_HME_WINDOW * GPUME_HME_WINDOW; w < GPUME_HME_WINDOWS; w++) {
-        /* a window equal to an earlier one is seen whole (most repeat) */
-        int repeat = 0;
-        for (int e = 0; e < w; e++)
-            repeat |= cand_x0[e] == cand_x0[w] && cand_y0[e] == cand_y0[w];
-        if (repeat)
-            continue;
-        for (int k = w * n; k < (w + 1) * n; k++) {
-            int dx, dy;
-            const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
-            if (gpume_in_range(dx, dy, R) && !gpume_hme_seen(dx, dy, w, cand_x0, cand_y0))
-                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
-                                   list, nb, best);
-        }
+    for (int k = 0; k < GPUME_HME_CANDIDATES; k++) {
+        int dx, dy;
+        const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
+        if (gpume_in_range(dx, dy, R) && first_costing(costed, dx, dy, R))
+            pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
+                               list, nb, best);
     }
 
-    /* the block vectors: gpume_hme_block_new() compares each with all the
-     * earlier ones, the same as with the distinct earlier ones, kept here */
+    /* the block vectors, in range */
     {
         const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
-        int16_t ux[GPUME_HME_BLOCK_VECTORS], uy[GPUME_HME_BLOCK_VECTORS];
-        int nu = 0;
-
         for (int j = 0; j < gpume_hme_nb_block_vectors(p->ctu, p->block); j++) {
             const int dx = coarse->b[j][0], dy = coarse->b[j][1];
-            int e = 0;
-            while (e < nu && (ux[e] != dx || uy[e] != dy))
-                e++;
-            if (e < nu)
-                continue;
-            ux[nu]   = dx;
-            uy[nu++] = dy;
-            if (!gpume_hme_seen(dx, dy, GPUME_HME_WINDOWS, cand_x0, cand_y0))
+            if (first_costing(costed, dx, dy, R))
                 pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
                                    gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
         }
     }
 
-    /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far;
-     * a seed equal to an earlier one adds nothing, so only the distinct
-     * seeds are kept, and the test of gpume_hme_round_new() against them
-     * is the same as against all earlier seeds */
-    {
+    /* rounds: the 3x3 neighbourhoods of the 2Nx2N PUs' winners so far */
+    for (int r = 0; r < GPUME_HME_ROUNDS; r++) {
         const int ns = gpume_hme_nb_seeds(p->ctu, p->block, nb);
         int16_t sx[GPUME_HME_SEEDS(GPUME_MAX_CTU)], sy[GPUME_HME_SEEDS(GPUME_MAX_CTU)];
-        int16_t ux[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
-        int16_t uy[GPUME_HME_ROUNDS * GPUME_HME_SEEDS(GPUME_MAX_CTU)];
-        int nu = 0;
 
-        for (int r = 0; r < GPUME_HME_ROUNDS; r++) {
-            for (int i = 0; i < ns; i++) {
-                const int k = list ? list[i] : gpume_hme_seed_pu(p->ctu, i);
-                int vx, vy;
-                gpume_key_vector(best[k], p->algo, R, cand_x0, cand_y0, &vx, &vy);
-                sx[i] = vx;
-                sy[i] = vy;
-            }
-            for (int i = 0; i < ns; i++) {
-                int e = 0;
-                while (e < nu && (ux[e] != sx[i] || uy[e] != sy[i]))
-                    e++;
-                if (e < nu)
-                    continue;
-                ux[nu] = sx[i];
-                uy[nu] = sy[i];
-                for (int k = 9 * nu; k < 9 * (nu + 1); k++) {
-                    int dx, dy;
-                    if (gpume_hme_round_new(k, ux, uy, 0, cand_x0, cand_y0, R, &dx, &dy))
-                        pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
-                                           gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
-                }
-                nu++;
-            }
+        for (int i = 0; i < ns; i++) {
+            const int k = list ? list[i] : gpume_hme_seed_pu(p->ctu, i);
+            int vx, vy;
+            gpume_key_vector(best[k], p->algo, R, cand_x0, cand_y0, &vx, &vy);
+            sx[i] = vx;
+            sy[i] = vy;
+        }
+        for (int k = 0; k < 9 * ns; k++) {
+            int dx, dy;
+            gpume_hme_round_vector(k, sx, sy, 0, &dx, &dy);
+            if (gpume_in_range(dx, dy, R) && first_costing(costed, dx, dy, R))
+                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                   gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
         }
     }
 }
