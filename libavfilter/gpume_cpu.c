@@ -395,35 +395,36 @@ static inline uint64_t key_limit(uint64_t best, uint32_t idx)
  * Fixed-block mode's step of the PU-table search: the SAD of each PU of
  * list, the part of it within the valid vw x vh, directly; the same sums as
  * the unit table's without the table. A PU's SAD stops once its cost can no
- * longer win.
+ * longer win, but where whole 8x8 blocks have theirs at once.
  */
 static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                                 const uint8_t *ref, int rs, int vw, int vh,
                                 uint32_t mvc, uint32_t idx, const uint16_t *list, int nb,
                                 uint64_t *best)
 {
-    /* 8x8 blocks over whole blocks of the CTU (all of it but at the
-     * picture's edges): every SAD at once; a block outside costs mvc */
-    if (s->p.block == 8 && !(vw & 15) && !(vh & 7)) {
-        const int cols = vw / 8, rows = vh / 8;
-        uint32_t sad[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+    /* 8x8 blocks: the SADs of the whole ones, in pairs of columns, at once
+     * (all of a CTU but at the picture's edges) */
+    uint32_t grid[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
+    int cols = 0, rows = 0;
 
-        s->dsp.sad8x8_grid(sad, cur, cs, ref, rs, cols, rows);
-        for (int i = 0; i < nb; i++) {
-            const int k = list[i], bx = s->pu[k].l / 2, by = s->pu[k].t / 2;
-            const uint32_t cost = mvc + (bx < cols && by < rows ? sad[by * cols + bx] : 0);
-            best[k] = FFMIN(best[k], gpume_key(cost, idx));
-        }
-        return;
+    if (s->p.block == 8 && vw >= 16 && vh >= 8) {
+        cols = vw / 16 * 2;
+        rows = vh / 8;
+        s->dsp.sad8x8_grid(grid, cur, cs, ref, rs, cols, rows);
     }
     for (int i = 0; i < nb; i++) {
         const int k = list[i];
         const GpumePU pu = s->pu[k];
         const int x = 4 * pu.l, y = 4 * pu.t;
         const int w = FFMIN(4 * (pu.r - pu.l), vw - x), h = FFMIN(4 * (pu.b - pu.t), vh - y);
-        const uint64_t limit = key_limit(best[k], idx);
+        uint64_t limit;
         uint32_t cost = mvc;
 
+        if (x < 8 * cols && y < 8 * rows) {
+            best[k] = FFMIN(best[k], gpume_key(cost + grid[y / 8 * cols + x / 8], idx));
+            continue;
+        }
+        limit = key_limit(best[k], idx);
         if (cost >= limit)
             continue;
         if (w > 0 && h > 0) {
