@@ -50,6 +50,7 @@ typedef struct GpumeCPUContext {
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
     int nb_fixed_pus;
+    uint16_t grid_pus[GPUME_MAX_OUT_PER_CTU];   ///< block=8: the PU of each 8x8 block of a CTU, in raster order
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
@@ -145,6 +146,11 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
     s->nb_fixed_pus = p->nb_fixed_pus;
+    if (p->block == 8)
+        for (int i = 0; i < s->nb_fixed_pus; i++) {
+            const GpumePU pu = s->pu[s->fixed_pus[i]];
+            s->grid_pus[pu.t / 2 * (p->ctu / 8) + pu.l / 2] = s->fixed_pus[i];
+        }
     ff_gpume_dsp_init(&s->dsp);
 #if CONFIG_PIXELUTILS
     /* libavutil's SIMD SADs, for any alignment: the planes' borders make
@@ -407,6 +413,15 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
     uint32_t grid[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
     int cols = 0, rows = 0;
 
+    /* a whole CTU, and list is s->fixed_pus: its blocks in raster order */
+    if (s->p.block == 8 && vw == s->p.ctu && vh == s->p.ctu) {
+        s->dsp.sad8x8_grid(grid, cur, cs, ref, rs, vw / 8, vh / 8);
+        for (int g = 0; g < nb; g++) {
+            uint64_t *b = &best[s->grid_pus[g]];
+            *b = FFMIN(*b, gpume_key(mvc + grid[g], idx));
+        }
+        return;
+    }
     if (s->p.block == 8 && vw >= 16 && vh >= 8) {
         cols = vw / 16 * 2;
         rows = vh / 8;
