@@ -808,18 +808,18 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
 }
 
 /** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
-/* a bit for each vector of [-range, range]^2 */
-#define COSTED_WORDS (FFALIGN((2 * GPUME_MAX_RANGE + 1) * (2 * GPUME_MAX_RANGE + 1), 64) / 64)
+/* a set of vectors of [-range, range]^2, a bit each */
+#define VECTOR_SET_WORDS (FFALIGN((2 * GPUME_MAX_RANGE + 1) * (2 * GPUME_MAX_RANGE + 1), 64) / 64)
 
-/** Vector (dx, dy), in range, has no bit in costed yet: sets it, returns 1. */
-static int first_costing(uint64_t *costed, int dx, int dy, int range)
+/** Adds vector (dx, dy), in range, to set; returns 1 where it was not in it. */
+static int vector_set_add(uint64_t *set, int dx, int dy, int range)
 {
     const unsigned b = (dy + range) * (2 * range + 1) + dx + range;
     const uint64_t m = UINT64_C(1) << (b & 63);
 
-    if (costed[b >> 6] & m)
+    if (set[b >> 6] & m)
         return 0;
-    costed[b >> 6] |= m;
+    set[b >> 6] |= m;
     return 1;
 }
 
@@ -834,7 +834,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
     const int vw = FFMIN(p->ctu, p->width - x0), vh = FFMIN(p->ctu, p->height - y0);
     const uint8_t *c = cur->data + y0 * cur->stride + x0;
     const int R = p->range;
-    uint64_t costed[COSTED_WORDS];
+    uint64_t costed[VECTOR_SET_WORDS], seeded[VECTOR_SET_WORDS];
 
     for (int i = 0; i < p->nb_pus; i++)
         best[i] = GPUME_INVALID_KEY;
@@ -852,14 +852,23 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
      * through: costed again, at that index or a higher one, it changes no
      * key, so the set of vectors costed so far stands for those tests */
     memset(costed, 0, FFALIGN((2 * R + 1) * (2 * R + 1), 64) / 8);
+    memset(seeded, 0, FFALIGN((2 * R + 1) * (2 * R + 1), 64) / 8);
     gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
                       cand_x0, cand_y0);
-    for (int k = 0; k < GPUME_HME_CANDIDATES; k++) {
-        int dx, dy;
-        const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
-        if (gpume_in_range(dx, dy, R) && first_costing(costed, dx, dy, R))
-            pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
-                               list, nb, best);
+    for (int w = 0, n = GPUME_HME_WINDOW * GPUME_HME_WINDOW; w < GPUME_HME_WINDOWS; w++) {
+        /* a window equal to an earlier one is costed already (most repeat) */
+        int repeat = 0;
+        for (int e = 0; e < w; e++)
+            repeat |= cand_x0[e] == cand_x0[w] && cand_y0[e] == cand_y0[w];
+        if (repeat)
+            continue;
+        for (int k = w * n; k < (w + 1) * n; k++) {
+            int dx, dy;
+            const uint32_t idx = gpume_hme_candidate(k, cand_x0, cand_y0, &dx, &dy);
+            if (gpume_in_range(dx, dy, R) && vector_set_add(costed, dx, dy, R))
+                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy, idx, px, py,
+                                   list, nb, best);
+        }
     }
 
     /* the block vectors, in range */
@@ -867,7 +876,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
         for (int j = 0; j < gpume_hme_nb_block_vectors(p->ctu, p->block); j++) {
             const int dx = coarse->b[j][0], dy = coarse->b[j][1];
-            if (first_costing(costed, dx, dy, R))
+            if (vector_set_add(costed, dx, dy, R))
                 pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
                                    gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
         }
@@ -885,12 +894,18 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
             sx[i] = vx;
             sy[i] = vy;
         }
-        for (int k = 0; k < 9 * ns; k++) {
-            int dx, dy;
-            gpume_hme_round_vector(k, sx, sy, 0, &dx, &dy);
-            if (gpume_in_range(dx, dy, R) && first_costing(costed, dx, dy, R))
-                pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
-                                   gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+        for (int i = 0; i < ns; i++) {
+            /* a seed met before, in this round or an earlier one, has had
+             * its neighbourhood costed (most repeat) */
+            if (!gpume_in_range(sx[i], sy[i], R) || !vector_set_add(seeded, sx[i], sy[i], R))
+                continue;
+            for (int k = 9 * i; k < 9 * (i + 1); k++) {
+                int dx, dy;
+                gpume_hme_round_vector(k, sx, sy, 0, &dx, &dy);
+                if (gpume_in_range(dx, dy, R) && vector_set_add(costed, dx, dy, R))
+                    pu_table_candidate(s, c, cur->stride, ref, x0, y0, vw, vh, dx, dy,
+                                       gpume_hme_round_index(dx, dy, R), px, py, list, nb, best);
+            }
         }
     }
 }
