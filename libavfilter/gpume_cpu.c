@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "libavutil/avassert.h"
 #include "libavutil/common.h"
 #include "libavutil/error.h"
 #include "libavutil/log.h"
@@ -415,6 +416,7 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
 
     /* a whole CTU, and list is s->fixed_pus: its blocks in raster order */
     if (s->p.block == 8 && vw == s->p.ctu && vh == s->p.ctu) {
+        av_assert2(list == s->fixed_pus && nb == (vw / 8) * (vh / 8));
         s->dsp.sad8x8_grid(grid, cur, cs, ref, rs, vw / 8, vh / 8);
         for (int g = 0; g < nb; g++) {
             uint64_t *b = &best[s->grid_pus[g]];
@@ -730,11 +732,8 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
     uint16_t vcost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE], sad[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
     uint16_t cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
+    int ready4x4 = 0;
 
-    if (bs == 8) {
-        hme_vector_costs4x4(vcost, p->lambda, r);
-        memset(sad, 0, n * FFALIGN(n, 8) * sizeof(*sad));
-    }
     for (int j = 0; j < side * side; j++) {
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
         const int x1 = x >> 1, y1 = y >> 1;
@@ -751,6 +750,12 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
             continue;
         }
         if (vw == 4 && vh == 4) {
+            /* every block with block=8, one cut at the picture's corner else */
+            if (!ready4x4) {
+                hme_vector_costs4x4(vcost, p->lambda, r);
+                memset(sad, 0, n * FFALIGN(n, 8) * sizeof(*sad));
+                ready4x4 = 1;
+            }
             hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, vcost, sad, cost, mx, my);
         } else {
             uint32_t costs[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
@@ -807,7 +812,6 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     hme_blocks(s, job, cx, cy, out);
 }
 
-/** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
 /* a set of vectors of [-range, range]^2, a bit each */
 #define VECTOR_SET_WORDS (FFALIGN((2 * GPUME_MAX_RANGE + 1) * (2 * GPUME_MAX_RANGE + 1), 64) / 64)
 
@@ -823,6 +827,7 @@ static int vector_set_add(uint64_t *set, int dx, int dy, int range)
     return 1;
 }
 
+/** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
 static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
                                int cx, int cy, int px, int py,
                                const uint16_t *list, int nb, uint64_t *best,

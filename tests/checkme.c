@@ -1786,18 +1786,23 @@ static void test_dsp(void)
     }
     for (int t = 0; t < 24; t++) {
         Rng r = rng_init(case_seed("dsp least", t));
-        const int n = 8 * (1 + rnd(&r, 65 * STRIDE / 8)), kind = t % 3;
+        const int n = t ? 8 * (1 + rnd(&r, 65 * STRIDE / 8)) : 65 * STRIDE, kind = t % 3;
         uint16_t v[65 * STRIDE];
         char name[96];
         int want, got;
 
-        /* any 16 bits; a few values, so the least repeats; all equal */
+        /* any 16 bits; the least, above 0x8000, at two places among larger
+         * values; all equal */
         snprintf(name, sizeof(name), "dsp first_least n=%d %s", n,
-                 kind == 0 ? "random" : kind == 1 ? "repeats" : "equal");
+                 kind == 0 ? "random" : kind == 1 ? "twice" : "equal");
         if (!selected(name))
             continue;
         for (int i = 0; i < n; i++)
-            v[i] = kind == 0 ? rnd(&r, 65536) : kind == 1 ? rnd(&r, 4) * 0x5555 : 0x8000;
+            v[i] = kind == 0 ? rnd(&r, 65536) : kind == 1 ? 0xfffe + rnd(&r, 2) : 0x8000;
+        if (kind == 1) {
+            v[rnd(&r, n)] = 0x8001;
+            v[rnd(&r, n)] = 0x8001;
+        }
         want = c.first_least(v, n);
         got  = simd.first_least(v, n);
         if (want != got)

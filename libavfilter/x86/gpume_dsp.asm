@@ -95,7 +95,7 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     lea           vq, [vq+nq*2]         ; v at the end, i from -n up to 0
     neg           nq
     mov           iq, nq
-    movu          m0, [vq+iq*2]
+    pcmpeqb       m0, m0
 .least:
     movu          m1, [vq+iq*2]
     pminuw        m0, m1

@@ -120,11 +120,18 @@ static void check_first_least(const GpumeDSPContext *c)
     declare_func(int, const uint16_t *v, int n);
 
     if (check_func(c->first_least, "gpume_first_least")) {
-        for (int t = 0, n = 8; n <= SAD_MAXW * SAD_STRIDE; t++, n += 8 * (1 + t % 37)) {
+        for (int t = 0; t < 48; t++) {
+            /* the largest n used, then any */
+            const int n = t ? 8 * (1 + rnd() % (SAD_MAXW * SAD_STRIDE / 8)) : SAD_MAXW * SAD_STRIDE;
             int r, i;
-            /* any 16 bits; or a few values, so the least repeats; or all equal */
+            /* any 16 bits; or the least, above 0x8000, at two places among
+             * larger values; or all equal */
             for (i = 0; i < n; i++)
-                v[i] = t % 3 == 0 ? rnd() : t % 3 == 1 ? rnd() % 4 * 0x5555 : 0x8000;
+                v[i] = t % 3 == 0 ? rnd() : t % 3 == 1 ? 0xfffe + (rnd() & 1) : 0x8000;
+            if (t % 3 == 1) {
+                v[rnd() % n] = 0x8001;
+                v[rnd() % n] = 0x8001;
+            }
             r = call_ref(v, n);
             i = call_new(v, n);
             if (r != i)

@@ -81,6 +81,10 @@ cases = {
     "mcfps-bi": seed(mcfps=True, dir=DIR["bi"]) + size(48, 32) + bytes([FMT["yuv420p"]]) + frames(1) + frames(4, SHIFT),
     "dis-bi-mcfps": seed(mcfps=True, algo=ALGO["dis"], range=40, dir=DIR["bi"]) + size(70, 45)
                      + bytes([FMT["yuv420p"]]) + frames(1) + frames(3, SHIFT, 9, -4),
+    # hme's level-1 blocks of 8 and 16, cut to 4x4 at the corner
+    "hme-corner-block4": seed(algo=ALGO["hme"], block=BLOCK[16], dir=DIR["bi"], **{"lambda": 8}) + size(40, 40)
+                     + bytes([FMT["gray"]]) + frames(1) + frames(2, SHIFT, -5, 3)
+                     + cmd(SIZE, extra=size(72, 40)) + frames(1) + frames(2, SHIFT, 4, 6),
 }
 
 d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
