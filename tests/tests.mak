@@ -35,7 +35,8 @@ CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
                     $(GPUME_TESTS_DIR)/naive_me.h
 CHECKME_AVUTIL   := $(FFMPEG_BUILD)/libavutil/libavutil.a
 # the x86 functions of gpume_cpu.c and mcfps_cpu.c, from the FFmpeg build
-# where it has x86 assembly
+# where it has x86 assembly (a prerequisite too: a test relinks after an
+# assembly change)
 CHECKME_X86       = $(if $(filter yes,$(shell sed -n 's/^HAVE_X86ASM=//p'                      \
                                                  $(FFMPEG_BUILD)/ffbuild/config.mak 2>/dev/null)),  \
                          $(addprefix $(FFMPEG_BUILD)/libavfilter/x86/,                         \
@@ -46,11 +47,11 @@ CHECKME_LIBS      = $(CHECKME_X86) $(CHECKME_AVUTIL)                            
                                    $(FFMPEG_BUILD)/ffbuild/config.mak 2>/dev/null)             \
                     -lm -lpthread
 
-$(BUILDDIR)/tests/checkme: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL)
+$(BUILDDIR)/tests/checkme: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $(CHECKME_SRCS) $(CHECKME_LIBS)
 
-$(BUILDDIR)/tests/checkme-asan: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL)
+$(BUILDDIR)/tests/checkme-asan: $(CHECKME_SRCS) $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(CHECKME_SRCS) $(CHECKME_LIBS)
 
@@ -109,7 +110,7 @@ GPU_TEST_DEPS = $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c $(GPUME_SRC_ROOT)/liba
                 $(GPUME_TESTS_DIR)/backend_device.h \
                 $(CHECKME_HDRS) $(CHECKME_AVUTIL) $(GPU_TEST_SRCS) $(GPU_TEST_FLAGS)
 
-$(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS)
+$(BUILDDIR)/tests/backendcheck: $(GPUME_TESTS_DIR)/backendcheck.c $(GPU_TEST_DEPS) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(GPU_TEST_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(GPU_TEST_DEPS)) $(CHECKME_LIBS) $(GPU_TEST_LIBS)
 
@@ -131,7 +132,7 @@ vmecheck: $(BUILDDIR)/tests/vmecheck
 # that need libavutil only) on hand-made frames, under ASan and UBSan
 include $(GPUME_SRC_ROOT)/tools/gpume-mv/gpume-mv.mak
 
-$(BUILDDIR)/tests/mvcheck: $(GPUME_TESTS_DIR)/mvcheck.c $(GPUME_MV_CORE_SRCS) $(GPUME_MV_HDRS) $(CHECKME_AVUTIL)
+$(BUILDDIR)/tests/mvcheck: $(GPUME_TESTS_DIR)/mvcheck.c $(GPUME_MV_CORE_SRCS) $(GPUME_MV_HDRS) $(CHECKME_AVUTIL) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(GPUME_TESTS_DIR)/mvcheck.c $(GPUME_MV_CORE_SRCS) $(CHECKME_LIBS)
 
@@ -146,7 +147,7 @@ MCFPSCHECK_SRCS := $(GPUME_TESTS_DIR)/mcfpscheck.c $(GPUME_SRC_ROOT)/libavfilter
 MCFPSCHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/mcfps.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.h \
                    $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h $(GPUME_TESTS_DIR)/mcfps_frames.h
 
-$(BUILDDIR)/tests/mcfpscheck: $(MCFPSCHECK_SRCS) $(MCFPSCHECK_HDRS) $(CHECKME_AVUTIL)
+$(BUILDDIR)/tests/mcfpscheck: $(MCFPSCHECK_SRCS) $(MCFPSCHECK_HDRS) $(CHECKME_AVUTIL) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(CHECKME_CPPFLAGS) $(CHECKME_CFLAGS) $(CHECKME_ASAN) -o $@ $(MCFPSCHECK_SRCS) $(CHECKME_LIBS)
 
@@ -185,7 +186,7 @@ $(MCFPS_GPU_FLAGS): gpu-test-flags-force
 
 MCFPS_GPU_DEPS = $(MCFPS_GPU_SRCS) $(MCFPSCHECK_HDRS) $(GPUME_TESTS_DIR)/backend_device.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cuda.h $(CHECKME_AVUTIL) $(MCFPS_GPU_FLAGS)
 
-$(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS)
+$(BUILDDIR)/tests/mcfps-backendcheck: $(GPUME_TESTS_DIR)/mcfps-backendcheck.c $(MCFPS_GPU_DEPS) $(CHECKME_X86)
 	@mkdir -p $(@D)
 	$(CC) $(MCFPS_GPU_CPPFLAGS) $(CHECKME_CFLAGS) -o $@ $< $(filter %.c %.o,$(MCFPS_GPU_DEPS)) $(CHECKME_LIBS) $(MCFPS_GPU_LIBS)
 

@@ -240,6 +240,78 @@ SAD8X8_GRID
 %if HAVE_AVX2_EXTERNAL
 INIT_YMM avx2
 SAD8X8_GRID
+
+;------------------------------------------------------------------------------
+; ff_gpume_sad_qpel, AVX2: 8 columns at a time, two rows in the two lanes.
+; Each source row's pairs of neighbours are interleaved once and weighed as
+; row 0 of the output row it starts and row 1 of the one above it.
+;------------------------------------------------------------------------------
+cglobal gpume_sad_qpel, 8, 13, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp, cblk, rblk, rows
+    lea        fyd, [fyq*4+fxq]
+    lea       tmpq, [bilinear_weights]
+    vpbroadcastw m5, [tmpq+fyq*4]       ; row 0 pairs
+    vpbroadcastw m6, [tmpq+fyq*4+2]     ; row 1 pairs
+    vbroadcasti128 m7, [pw_2048]
+    pxor        m4, m4
+    pxor        m8, m8
+    movsxdifnidn wq, wd
+    xor         xq, xq
+.col:
+    lea      cblkq, [curq+xq]
+    lea      rblkq, [refq+xq]
+    mov      rowsd, hd
+    movq       xm0, [rblkq]
+    movq       xm1, [rblkq+1]
+    punpcklbw  xm0, xm1                 ; pairs of source row 0
+    cmp      rowsd, 2
+    jl .last
+.rows:
+    movq       xm1, [rblkq+rstrideq]
+    movq       xm2, [rblkq+rstrideq+1]
+    punpcklbw  xm1, xm2                 ; source row 1
+    lea      rblkq, [rblkq+rstrideq*2]
+    movq       xm2, [rblkq]
+    movq       xm3, [rblkq+1]
+    punpcklbw  xm2, xm3                 ; source row 2
+    vinserti128 m0, m0, xm1, 1          ; rows 0 and 1 of the two output rows
+    vinserti128 m1, m1, xm2, 1          ; rows 1 and 2
+    pmaddubsw   m0, m5
+    pmaddubsw   m1, m6
+    paddw       m0, m1
+    pmulhrsw    m0, m7                  ; (x + 8) >> 4
+    packuswb    m0, m8                  ; the high quadwords 0
+    movq       xm1, [cblkq]
+    movq       xm3, [cblkq+cstrideq]
+    vinserti128 m1, m1, xm3, 1
+    psadbw      m0, m1
+    paddq       m4, m0
+    lea      cblkq, [cblkq+cstrideq*2]
+    mova       xm0, xm2                 ; source row 2 starts the next pair
+    sub      rowsd, 2
+    cmp      rowsd, 2
+    jge .rows
+.last:
+    test     rowsd, rowsd
+    jz .next
+    movq       xm1, [rblkq+rstrideq]
+    movq       xm2, [rblkq+rstrideq+1]
+    punpcklbw  xm1, xm2
+    pmaddubsw  xm0, xm5
+    pmaddubsw  xm1, xm6
+    paddw      xm0, xm1
+    pmulhrsw   xm0, xm7
+    packuswb   xm0, xm8
+    movq       xm1, [cblkq]
+    psadbw     xm0, xm1                 ; the high lane of m0 is 0
+    paddq       m4, m0
+.next:
+    add         xq, 8
+    cmp         xq, wq
+    jl .col
+    vextracti128 xm0, m4, 1
+    paddq      xm0, xm4
+    movd       eax, xm0
+    RET
 %endif
 
 %endif ; ARCH_X86_64

@@ -34,6 +34,8 @@ void ff_gpume_sad8x8_grid_avx2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_
 int ff_gpume_first_least_sse4(const uint16_t *v, int n);
 uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+uint32_t ff_gpume_sad_qpel_avx2(const uint8_t *cur, ptrdiff_t cur_stride,
+                                const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 {
@@ -48,7 +50,9 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
         c->first_least = ff_gpume_first_least_sse4;
     }
-    if (EXTERNAL_AVX2_FAST(cpu_flags))
+    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
+        c->sad_qpel    = ff_gpume_sad_qpel_avx2;
+    }
 #endif
 }

@@ -73,7 +73,8 @@ static void check_sad_qpel(const GpumeDSPContext *c)
     if (check_func(c->sad_qpel, "gpume_sad_qpel")) {
         for (int w = 8; w <= 32; w *= 2) {
             for (int f = 1; f < 16; f++) {
-                const int fx = f & 3, fy = f >> 2, h = w >> (f & 1);
+                /* even and odd heights */
+                const int fx = f & 3, fy = f >> 2, h = f & 2 ? w >> (f & 1) : w - f % 7;
                 uint32_t r, n;
                 fill(cur, h * STRIDE, f == 15);
                 fill(ref, (h + 1) * STRIDE, f == 15);
