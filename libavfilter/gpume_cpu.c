@@ -42,6 +42,18 @@ typedef struct CPUPlane {
     int stride, w, h;
 } CPUPlane;
 
+/* radius and side of hme's level-1 block search at the largest range */
+#define HME_L1_MAX_R    ((GPUME_MAX_RANGE + 1) >> 1)
+#define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
+#define HME_L1_SAD_STRIDE FFALIGN(HME_L1_MAX_SIDE, 8)
+
+/* above every cost of a 4x4 block's candidates: the pads after each row */
+#define HME_PAD_COST 0x8000
+
+#if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R >= HME_PAD_COST
+#error "hme_minima4x4() keeps the costs of 4x4 blocks in 15 bits"
+#endif
+
 typedef struct GpumeCPUContext {
     const GpumeHost *host;
     GpumeParams p;      ///< for dis, its hme search (algo=hme), which starts dis's finest level
@@ -52,6 +64,8 @@ typedef struct GpumeCPUContext {
     uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
     int nb_fixed_pus;
     uint16_t grid_pus[GPUME_MAX_OUT_PER_CTU];   ///< block=8: the PU of each 8x8 block of a CTU, in raster order
+    /** hme: the vector costs of a 4x4 block's level-1 search, hme_vector_costs4x4() */
+    uint16_t vcost4x4[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
     int16_t *pred;                              ///< predictors taken from a result slot
@@ -132,6 +146,22 @@ static uint8_t *dis_plane(const GpumeCPUContext *s, int slot, int k)
     return k <= GPUME_HME_LEVELS ? s->pic[slot][k].data : s->dis_pic[slot] + s->dis_level[k].offset;
 }
 
+/**
+ * The vector costs of a 4x4 block's search over (dx, dy) in [-r, r]^2, in
+ * rows of FFALIGN(2 r + 1, 8), and HME_PAD_COST after each row's 2 r + 1.
+ */
+static void hme_vector_costs4x4(uint16_t *vcost, int lambda, int r)
+{
+    const int n = 2 * r + 1, stride = FFALIGN(n, 8);
+
+    for (int y = 0; y < n; y++, vcost += stride) {
+        for (int x = 0; x < n; x++)
+            vcost[x] = lambda * (FFABS(x - r) + FFABS(y - r));
+        for (int x = n; x < stride; x++)
+            vcost[x] = HME_PAD_COST;
+    }
+}
+
 static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeCPUContext *s = priv;
@@ -152,6 +182,8 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
             const GpumePU pu = s->pu[s->fixed_pus[i]];
             s->grid_pus[pu.t / 2 * (p->ctu / 8) + pu.l / 2] = s->fixed_pus[i];
         }
+    if (p->algo == GPUME_ALGO_HME)
+        hme_vector_costs4x4(s->vcost4x4, p->lambda, gpume_hme_l1_block_range(p->range));
     ff_gpume_dsp_init(&s->dsp);
 #if CONFIG_PIXELUTILS
     /* libavutil's SIMD SADs, for any alignment: the planes' borders make
@@ -541,23 +573,12 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
     }
 }
 
-/* radius and side of hme's level-1 block search at the largest range */
-#define HME_L1_MAX_R    ((GPUME_MAX_RANGE + 1) >> 1)
-#define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
-#define HME_L1_SAD_STRIDE FFALIGN(HME_L1_MAX_SIDE, 8)
-
-/* above every cost of a 4x4 block's candidates: the pads after each row */
-#define HME_PAD_COST 0x8000
-
-#if 16 * 255 + GPUME_MAX_LAMBDA * 2 * HME_L1_MAX_R >= HME_PAD_COST
-#error "hme_minima4x4() keeps the costs of 4x4 blocks in 15 bits"
-#endif
-
 /** sad4x4_rows() in C: every candidate of a row at once, for the vectoriser. */
 static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride,
                                           const uint8_t *cur, ptrdiff_t cur_stride,
                                           const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
 {
+    w = FFALIGN(w, 8);
     for (int y = 0; y < h; y++, sad += sad_stride, ref += ref_stride) {
         for (int x = 0; x < w; x++)
             sad[x] = 0;
@@ -630,22 +651,6 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
     }
 }
 
-/**
- * The vector costs of a 4x4 block's search over (dx, dy) in [-r, r]^2, in
- * rows of FFALIGN(2 r + 1, 8), and HME_PAD_COST after each row's 2 r + 1.
- */
-static void hme_vector_costs4x4(uint16_t *vcost, int lambda, int r)
-{
-    const int n = 2 * r + 1, stride = FFALIGN(n, 8);
-
-    for (int y = 0; y < n; y++, vcost += stride) {
-        for (int x = 0; x < n; x++)
-            vcost[x] = lambda * (FFABS(x - r) + FFABS(y - r));
-        for (int x = n; x < stride; x++)
-            vcost[x] = HME_PAD_COST;
-    }
-}
-
 static GPUME_VECTORIZE void add_u16(uint16_t *dst, const uint16_t *a, const uint16_t *b, int n)
 {
     for (int i = 0; i < n; i++)
@@ -653,20 +658,20 @@ static GPUME_VECTORIZE void add_u16(uint16_t *dst, const uint16_t *a, const uint
 }
 
 /**
- * hme level 1, a block of 4x4 (block=8) at cb: the minima (mx[], my[]) that
+ * hme level 1, a block of 4x4 at cb: the minima (mx[], my[]) that
  * hme_least_separated() finds, each the first least of all the costs at
  * once; a minimum's neighbours within GPUME_HME_MINIMA_SEP then cost more
- * than any candidate. vcost from hme_vector_costs4x4(); the pads of sad
- * hold 0 or a SAD; cost is scratch.
+ * than any candidate. sad and cost are scratch.
  */
 static void hme_minima4x4(const GpumeCPUContext *s, const uint8_t *cb, int cs,
-                          const uint8_t *rb, int rs, int r, const uint16_t *vcost,
+                          const uint8_t *rb, int rs, int r,
                           uint16_t *sad, uint16_t *cost, int *mx, int *my)
 {
     const int n = 2 * r + 1, stride = FFALIGN(n, 8), sep = GPUME_HME_MINIMA_SEP;
 
+    /* the pads take SADs too, at most 16 * 255, and HME_PAD_COST */
     s->dsp.sad4x4_rows(sad, stride, cb, cs, rb - r * rs - r, rs, n, n);
-    add_u16(cost, sad, vcost, n * stride);
+    add_u16(cost, sad, s->vcost4x4, n * stride);
     for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
         const int c = s->dsp.first_least(cost, n * stride);
         if (cost[c] >= HME_PAD_COST) {
@@ -730,9 +735,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const CPUPlane *cur = &job->cur[1], *ref = &job->ref[1];
     const int bs = gpume_hme_block_size(p->block), side = gpume_hme_blocks_per_side(p->ctu, p->block);
     const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
-    uint16_t vcost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE], sad[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
-    uint16_t cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
-    int ready4x4 = 0;
+    uint16_t sad[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE], cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
 
     for (int j = 0; j < side * side; j++) {
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
@@ -751,12 +754,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         }
         if (vw == 4 && vh == 4) {
             /* every block with block=8, one cut at the picture's corner else */
-            if (!ready4x4) {
-                hme_vector_costs4x4(vcost, p->lambda, r);
-                memset(sad, 0, n * FFALIGN(n, 8) * sizeof(*sad));
-                ready4x4 = 1;
-            }
-            hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, vcost, sad, cost, mx, my);
+            hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, sad, cost, mx, my);
         } else {
             uint32_t costs[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
             hme_block_costs(s, cb, cur->stride, rb, ref->stride, vw, vh, r, costs, row_least);

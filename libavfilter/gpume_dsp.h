@@ -28,8 +28,8 @@ typedef struct GpumeDSPContext {
     /**
      * SADs of the 4x4 block at cur against the 4x4 blocks at ref + y rs + x,
      * for x = 0 .. w - 1 and y = 0 .. h - 1: sad[y sad_stride + x],
-     * sad_stride in elements, at least FFALIGN(w, 8). May write sad[]
-     * up to x = FFALIGN(w, 8) - 1 and read FFALIGN(w, 8) + 8 bytes of each
+     * sad_stride in elements, at least FFALIGN(w, 8); likewise the SADs
+     * of x = w .. FFALIGN(w, 8) - 1. Reads FFALIGN(w, 8) + 8 bytes of each
      * of the h + 3 rows of ref from ref + y rs on.
      */
     void (*sad4x4_rows)(uint16_t *sad, ptrdiff_t sad_stride,
