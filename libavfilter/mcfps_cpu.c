@@ -224,17 +224,23 @@ static uint32_t bilateral_sad_part_c(const uint8_t *a, ptrdiff_t a_stride,
 /**
  * The n x rows samples of plane p (pw x ph, samples step bytes apart in a
  * row) from sample (x, y) on, each clamped into the plane as mcfps_sample()
- * clamps them, into dst (rows ds bytes apart, samples packed).
+ * clamps them, into dst (rows ds bytes apart, samples packed). Inlined, so
+ * that a constant n makes the copy of a row inside the plane a few moves.
  */
-static void copy_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int step, int pw, int ph,
-                         int x, int y, int n, int rows)
+static av_always_inline void copy_clamped(uint8_t *dst, int ds, const uint8_t *p, int sp, int step,
+                                          int pw, int ph, int x, int y, int n, int rows)
 {
     /* samples [l, r) of a row lie inside; those left of them are the
      * row's first, those right of them its last */
     const int l = mcfps_clip(-x, 0, n), r = FFMAX(mcfps_clip(pw - x, 0, n), l);
+    const int inside = step == 1 && !l && r == n;
 
     for (int j = 0; j < rows; j++, dst += ds) {
         const uint8_t *row = p + (ptrdiff_t)mcfps_clip(y + j, 0, ph - 1) * sp;
+        if (inside) {
+            memcpy(dst, row + x, n);
+            continue;
+        }
         if (l)
             memset(dst, row[0], l);
         if (step == 1 && r > l)
@@ -483,24 +489,27 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 {
     const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
-    const int x0 = px >> sx, y0 = py >> sy, fw = w + 2 * half - 1;
-    /* chroma is predicted 8 samples wide, the samples beyond w unused: a
-     * narrower tile whose 8 samples' footprint crosses the plane's right
-     * edge is packed, its rows padded to that footprint */
-    const int pack = clamped || pl->step != 1 || (!luma && w < TILE && x0 - half + 1 + TILE + 3 > pl->w);
-    const int ps = luma ? fw : TILE + 3;
+    const int x0 = px >> sx, y0 = py >> sy;
+    /* the footprint of the 8 samples a row that the DSP functions predict,
+     * those beyond w unused: a narrower tile whose footprint crosses the
+     * plane's right edge is packed too */
+    const int fw = TILE + 2 * half - 1, fh = h + 2 * half - 1;
+    const int pack = clamped || pl->step != 1 || (w < TILE && x0 - half + 1 + fw > pl->w);
     /* the footprint's samples, packed: interleaved chroma, clamped or narrow */
     uint8_t packed[(TILE + 7) * (TILE + 7)];
     int8_t taps[16];
 
     if (pack) {
-        /* clamping changes nothing where the footprint lies inside */
-        if (ps > fw)
-            memset(packed, 0, ps * (h + 2 * half - 1));
-        copy_clamped(packed, ps, src, stride, pl->step, pl->w, pl->h,
-                     x0 - half + 1, y0 - half + 1, fw, h + 2 * half - 1);
-        src    = packed + (half - 1) * ps + half - 1;
-        stride = ps;
+        /* clamping changes nothing where the footprint lies inside; a
+         * constant width makes the copy of each row a few moves */
+        if (luma)
+            copy_clamped(packed, TILE + 7, src, stride, pl->step, pl->w, pl->h,
+                         x0 - 3, y0 - 3, TILE + 7, fh);
+        else
+            copy_clamped(packed, TILE + 3, src, stride, pl->step, pl->w, pl->h,
+                         x0 - 1, y0 - 1, TILE + 3, fh);
+        src    = packed + (half - 1) * fw + half - 1;
+        stride = fw;
     } else {
         src += (ptrdiff_t)y0 * stride + x0;
     }
@@ -509,10 +518,7 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
             taps[t]     = mcfps_tap8(px & 15, t);
             taps[8 + t] = mcfps_tap8(py & 15, t);
         }
-        if (w == TILE)
-            dsp->predict8_8tap(out, src, stride, taps, h);
-        else
-            predict_tile8(src, stride, taps, w, h, out);
+        dsp->predict8_8tap(out, src, stride, taps, h);
         return;
     }
     for (int t = 0; t < 4; t++) {
