@@ -428,6 +428,11 @@ static void predict8_4tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, 
     predict_tile(src, stride, taps, 8, h, out);
 }
 
+static void predict4_4tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, const int8_t *taps, int h)
+{
+    predict_tile(src, stride, taps, 4, h, out);
+}
+
 /**
  * predict_tile() with the 8-tap luma filter of mcfps_sample8(): the taps of
  * mcfps_tap8() in x, then in y (predict8_8tap()).
@@ -490,11 +495,13 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy;
-    /* the footprint of the 8 samples a row that the DSP functions predict,
-     * those beyond w unused: a narrower tile whose footprint crosses the
-     * plane's right edge is packed too */
-    const int fw = TILE + 2 * half - 1, fh = h + 2 * half - 1;
-    const int pack = clamped || pl->step != 1 || (w < TILE && x0 - half + 1 + fw > pl->w);
+    /* the samples a row that the DSP function reads: luma and wide chroma
+     * are predicted 8 samples wide, chroma up to 4 wide 4 samples wide,
+     * those beyond w unused; a footprint that crosses the plane's right
+     * edge is packed */
+    const int narrow = !luma && w <= TILE / 2;
+    const int fw = luma ? TILE + 7 : narrow ? 8 : TILE + 3, fh = h + 2 * half - 1;
+    const int pack = clamped || pl->step != 1 || x0 - half + 1 + fw > pl->w;
     /* the footprint's samples, packed: interleaved chroma, clamped or narrow */
     uint8_t packed[(TILE + 7) * (TILE + 7)];
     int8_t taps[16];
@@ -505,6 +512,8 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         if (luma)
             copy_clamped(packed, TILE + 7, src, stride, pl->step, pl->w, pl->h,
                          x0 - 3, y0 - 3, TILE + 7, fh);
+        else if (narrow)
+            copy_clamped(packed, 8, src, stride, pl->step, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
         else
             copy_clamped(packed, TILE + 3, src, stride, pl->step, pl->w, pl->h,
                          x0 - 1, y0 - 1, TILE + 3, fh);
@@ -525,7 +534,10 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         taps[t]     = mcfps_tap(mcfps_frac32(px, sx), t);
         taps[4 + t] = mcfps_tap(mcfps_frac32(py, sy), t);
     }
-    dsp->predict8_4tap(out, src, stride, taps, h);
+    if (narrow)
+        dsp->predict4_4tap(out, src, stride, taps, h);
+    else
+        dsp->predict8_4tap(out, src, stride, taps, h);
 }
 
 /**
@@ -611,6 +623,7 @@ void ff_mcfps_dsp_init(McfpsDSPContext *c)
     c->bilateral_sad_part = bilateral_sad_part_c;
     c->predict8_8tap      = predict8_8tap_c;
     c->predict8_4tap      = predict8_4tap_c;
+    c->predict4_4tap      = predict4_4tap_c;
     c->mix8               = mix8_c;
     c->mix4               = mix4_c;
 #if ARCH_X86 && HAVE_X86ASM

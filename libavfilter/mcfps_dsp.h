@@ -65,6 +65,13 @@ typedef struct McfpsDSPContext {
                           const int8_t *taps, int h);
 
     /**
+     * predict8_4tap() of a block 4 samples wide (x < 4; out's rows still 8
+     * samples apart). Reads the 8 x (h + 3) samples from src - stride - 1 on.
+     */
+    void (*predict4_4tap)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                          const int8_t *taps, int h);
+
+    /**
      * The samples of a tile 8 wide and h high (h <= 8) from the terms of its
      * four cells c = 0..3 (the overlapped-block sum of mcfps_render_pixel()):
      * dst(x, y) = (sum wt P + W / 2) / W over the cells, W = sum wt, with

@@ -33,6 +33,9 @@ first_bytes: times 16 db 0xff
 ; the same for 4 taps: bytes 0-7 = samples 0-7, bytes 8-15 = samples 3-10
 pred4_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7, 13
              db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7, 13, 13, 14, 14, 15
+; the same pairs for 4 outputs of two rows, loaded as bytes 0-7 and 8-15
+pred4x2_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  8,  9,  9, 10, 10, 11, 11, 12
+               db 2, 3, 3, 4,  4,  5,  5,  6, 10, 11, 11, 12, 12, 13, 13, 14
 pred8_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  9
              db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7,  9,  9, 10, 10, 11
              db 4, 5, 5, 6,  6,  7,  7,  9,  9, 10, 10, 11, 11, 12, 12, 13
@@ -395,6 +398,90 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
     jg .hrow
 
     VPASS        m10, m11
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_predict4_4tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+;                             const int8_t *taps, int h)
+;
+; predict8_4tap() of a block 4 samples wide (the chroma of 4:2:0 and 4:2:2):
+; two rows a register in both passes. The stack holds the rows of the
+; horizontal pass 8 bytes apart.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_predict4_4tap, 5, 7, 8, 6 * 16, out, src, stride, taps, h, rows, tmp
+    movd          m5, [tapsq]
+    pshuflw       m4, m5, q0000         ; horizontal pairs (0, 1), (2, 3)
+    pshuflw       m5, m5, q1111
+    punpcklqdq    m4, m4
+    punpcklqdq    m5, m5
+    movd          m7, [tapsq+4]         ; vertical taps, to words
+    punpcklbw     m7, m7
+    psraw         m7, 8
+    pshufd        m6, m7, q0000
+    pshufd        m7, m7, q1111
+    sub          srcq, strideq
+    dec          srcq
+    lea         rowsd, [hq+3]
+    mov          tmpq, rsp
+.hrow:
+    movq          m0, [srcq]
+    cmp         rowsd, 1
+    je .hpairs                          ; the last row of an odd count alone
+    movhps        m0, [srcq+strideq]
+.hpairs:
+    mova          m1, m0
+    pshufb        m0, [pred4x2_pairs]
+    pshufb        m1, [pred4x2_pairs+16]
+    pmaddubsw     m0, m4
+    pmaddubsw     m1, m5
+    paddw         m0, m1
+    mova      [tmpq], m0
+    add          tmpq, 16
+    lea          srcq, [srcq+strideq*2]
+    sub         rowsd, 2
+    jg .hrow
+
+    mov          tmpq, rsp
+.vrow:
+    movq          m0, [tmpq]            ; rows y .. y + 4 of the stack
+    movq          m1, [tmpq+8]
+    movq          m2, [tmpq+16]
+    movq          m3, [tmpq+24]
+    pxor          m4, m4
+    cmp            hd, 1
+    je .vpairs                          ; the last row of an odd h alone
+    movq          m4, [tmpq+32]
+.vpairs:
+    mova          m5, m1
+    punpcklwd     m0, m1                ; rows (y, y + 1)
+    punpcklwd     m5, m2                ; (y + 1, y + 2)
+    punpcklwd     m2, m3                ; (y + 2, y + 3)
+    punpcklwd     m3, m4                ; (y + 3, y + 4)
+    pmaddwd       m0, m6
+    pmaddwd       m5, m6
+    pmaddwd       m2, m7
+    pmaddwd       m3, m7
+    paddd         m0, m2                ; row y
+    paddd         m5, m3                ; row y + 1
+    mova          m2, [pd_2048]
+    paddd         m0, m2
+    paddd         m5, m2
+    psrad         m0, 12
+    psrad         m5, 12
+    packssdw      m0, m5
+    pxor          m1, m1
+    pmaxsw        m0, m1
+    pminsw        m0, [pw_255]
+    movq      [outq], m0
+    cmp            hd, 1
+    je .end
+    movhps [outq+16], m0
+    add          outq, 32
+    add          tmpq, 16
+    sub            hd, 2
+    jg .vrow
+.end:
+    RET
 
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_mix8(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,
