@@ -361,6 +361,101 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows,
 
     VPASS        m12, m13, m14, m15
 
+%if HAVE_AVX2_EXTERNAL
+; VPAIR2 acc_lo, acc_hi, row, coefficients: VPAIR of two output rows, the
+; stack's rows (row, row + 1) weighed in the low lane and (row + 1, row + 2)
+; in the high lane
+%macro VPAIR2 4
+    movu          m0, [tmpq+%3*16]
+    movu          m1, [tmpq+%3*16+16]
+    punpckhwd     m2, m0, m1
+    punpcklwd     m0, m1
+    pmaddwd       m0, %4
+    pmaddwd       m2, %4
+    paddd         %1, m0
+    paddd         %2, m2
+%endmacro
+
+; predict8_8tap() with two rows a register in both passes: each lane holds
+; one row of the horizontal pass, and sums one output row in the vertical
+INIT_YMM avx2
+cglobal mcfps_predict8_8tap, 5, 7, 16, 17 * 16, out, src, stride, taps, h, rows, tmp
+    vpbroadcastw  m8, [tapsq]           ; horizontal pairs (0, 1), (2, 3), ...
+    vpbroadcastw  m9, [tapsq+2]
+    vpbroadcastw m10, [tapsq+4]
+    vpbroadcastw m11, [tapsq+6]
+    vbroadcasti128 m4, [pred8_pairs]
+    vbroadcasti128 m5, [pred8_pairs+16]
+    vbroadcasti128 m6, [pred8_pairs+32]
+    vbroadcasti128 m7, [pred8_pairs+48]
+    lea         rowsq, [strideq*3]
+    sub          srcq, rowsq
+    sub          srcq, 3
+    lea         rowsd, [hq+7]
+    mov          tmpq, rsp
+.hrow:
+    movq         xm0, [srcq]            ; the high lane zero
+    movhps       xm0, [srcq+7]
+    cmp         rowsd, 1
+    je .hpairs                          ; the last row of an odd count alone
+    movq         xm1, [srcq+strideq]
+    movhps       xm1, [srcq+strideq+7]
+    vinserti128   m0, m0, xm1, 1
+.hpairs:
+    pshufb        m1, m0, m5
+    pshufb        m2, m0, m6
+    pshufb        m3, m0, m7
+    pshufb        m0, m4
+    pmaddubsw     m0, m8
+    pmaddubsw     m1, m9
+    pmaddubsw     m2, m10
+    pmaddubsw     m3, m11
+    paddw         m0, m1
+    paddw         m2, m3
+    paddw         m0, m2
+    movu      [tmpq], m0
+    add          tmpq, 32
+    lea          srcq, [srcq+strideq*2]
+    sub         rowsd, 2
+    jg .hrow
+    pxor         xm0, xm0
+    movu      [tmpq], xm0               ; the row after the last, read for an odd h
+
+    pmovsxbw    xm15, [tapsq+8]         ; vertical taps, to words
+    vinserti128  m15, m15, xm15, 1
+    pshufd       m12, m15, q0000
+    pshufd       m13, m15, q1111
+    pshufd       m14, m15, q2222
+    pshufd       m15, m15, q3333
+    vbroadcasti128 m6, [pw_255]
+    vbroadcasti128 m7, [pd_2048]
+    mov          tmpq, rsp
+.vrow:
+    mova          m4, m7
+    mova          m5, m7
+    VPAIR2        m4, m5, 0, m12
+    VPAIR2        m4, m5, 2, m13
+    VPAIR2        m4, m5, 4, m14
+    VPAIR2        m4, m5, 6, m15
+    psrad         m4, 12
+    psrad         m5, 12
+    packssdw      m4, m5
+    pxor          m0, m0
+    pmaxsw        m4, m0
+    pminsw        m4, m6
+    cmp            hd, 1
+    je .last                            ; the last row of an odd h alone
+    movu      [outq], m4
+    add          outq, 32
+    add          tmpq, 32
+    sub            hd, 2
+    jg .vrow
+    RET
+.last:
+    movu      [outq], xm4
+    RET
+%endif
+
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_predict8_4tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
 ;                             const int8_t *taps, int h)

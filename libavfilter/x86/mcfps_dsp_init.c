@@ -38,6 +38,8 @@ uint32_t ff_mcfps_bilateral_sad16_avx2(const uint8_t *a, ptrdiff_t a_stride,
                                        const int8_t *w, int h, uint32_t limit);
 void ff_mcfps_predict8_8tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                                   const int8_t *taps, int h);
+void ff_mcfps_predict8_8tap_avx2(int16_t *out, const uint8_t *src, ptrdiff_t stride,
+                                 const int8_t *taps, int h);
 void ff_mcfps_predict8_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                                   const int8_t *taps, int h);
 void ff_mcfps_predict4_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
@@ -64,6 +66,7 @@ av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         c->bilateral_sad16    = ff_mcfps_bilateral_sad16_avx2;
         c->bilateral_sad_part = ff_mcfps_bilateral_sad_part_avx2;
+        c->predict8_8tap      = ff_mcfps_predict8_8tap_avx2;
     }
 #endif
 }
