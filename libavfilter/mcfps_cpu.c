@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "libavutil/intreadwrite.h"
 #include "libavutil/mem_internal.h"
 #include "libavutil/pixdesc.h"
 
@@ -387,6 +388,10 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
     *eb = sum_avg;
 }
 
+#if MCFPS_VEC_N != 4
+#error "ff_mcfps_render_rows() compares a cell's four int16_t vector entries as one 64-bit word"
+#endif
+
 #define TILE (MCFPS_CELL)   ///< largest tile: the pixels between four cell centres
 
 #if 4 * MCFPS_CELL * MCFPS_CELL * MCFPS_OBMC_RMAX > INT16_MAX
@@ -688,7 +693,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
             /* each cell's term: its ends, cb and m, and weight wy r by row */
             const int16_t *ends[8];
             int16_t coef[8], wyr[TILE][4], wy[2][TILE];
-            int cell_v[4][MCFPS_VEC_N];
+            uint64_t cell_v[4];     /* each cell's vector entries, as one word */
 
             blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
                        pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
@@ -713,8 +718,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 int pax, pay, pbx, pby;
 
                 mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
-                for (int e = 0; e < MCFPS_VEC_N; e++)
-                    cell_v[c][e] = v[e];
+                cell_v[c] = AV_RN64(v);
                 for (int y = 0; y < h; y++)
                     wyr[y][c] = wy[c >> 1][y] * MCFPS_INFO_R(info[k]);
                 if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
@@ -728,7 +732,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     /* a predicted block depends on the vector and its bend
                      * alone: a neighbour of the same has made it already */
                     for (int e = 0; e < c; e++) {
-                        if (memcmp(cell_v[e], cell_v[c], sizeof(cell_v[c])))
+                        if (cell_v[e] != cell_v[c])
                             continue;
                         if (!va_of[c])
                             va_of[c] = va_of[e];
