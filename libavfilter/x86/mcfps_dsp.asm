@@ -306,6 +306,18 @@ BILATERAL_SAD_AVX2 bilateral_sad_part, 1
     RET
 %endmacro
 
+; PRED8_HSUM: the 8-tap horizontal sums of the sample pairs in m0-m3,
+; weighed by the tap pairs in m8-m11, into m0; clobbers m1-m3
+%macro PRED8_HSUM 0
+    pmaddubsw     m0, m8
+    pmaddubsw     m1, m9
+    pmaddubsw     m2, m10
+    pmaddubsw     m3, m11
+    paddw         m0, m1
+    paddw         m2, m3
+    paddw         m0, m2
+%endmacro
+
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_predict8_8tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
 ;                             const int8_t *taps, int h)
@@ -346,13 +358,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows,
     pshufb        m1, [pred8_pairs+16]
     pshufb        m2, [pred8_pairs+32]
     pshufb        m3, [pred8_pairs+48]
-    pmaddubsw     m0, m8
-    pmaddubsw     m1, m9
-    pmaddubsw     m2, m10
-    pmaddubsw     m3, m11
-    paddw         m0, m1
-    paddw         m2, m3
-    paddw         m0, m2
+    PRED8_HSUM
     mova      [tmpq], m0
     add          tmpq, 16
     add          srcq, strideq
@@ -406,13 +412,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 17 * 16, out, src, stride, taps, h, rows,
     pshufb        m2, m0, m6
     pshufb        m3, m0, m7
     pshufb        m0, m4
-    pmaddubsw     m0, m8
-    pmaddubsw     m1, m9
-    pmaddubsw     m2, m10
-    pmaddubsw     m3, m11
-    paddw         m0, m1
-    paddw         m2, m3
-    paddw         m0, m2
+    PRED8_HSUM
     movu      [tmpq], m0
     add          tmpq, 32
     lea          srcq, [srcq+strideq*2]
@@ -456,6 +456,22 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 17 * 16, out, src, stride, taps, h, rows,
     RET
 %endif
 
+; PRED4_TAPS h01, h23, v01, v23: the taps of a 4-tap prediction, the
+; horizontal pairs (0, 1) and (2, 3) in every word of m<h01> and m<h23>, the
+; vertical ones as words, pairs in every dword of m<v01> and m<v23>
+%macro PRED4_TAPS 4
+    movd         m%2, [tapsq]
+    pshuflw      m%1, m%2, q0000
+    pshuflw      m%2, m%2, q1111
+    punpcklqdq   m%1, m%1
+    punpcklqdq   m%2, m%2
+    movd         m%4, [tapsq+4]
+    punpcklbw    m%4, m%4
+    psraw        m%4, 8
+    pshufd       m%3, m%4, q0000
+    pshufd       m%4, m%4, q1111
+%endmacro
+
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_predict8_4tap(int16_t *out, const uint8_t *src, ptrdiff_t stride,
 ;                             const int8_t *taps, int h)
@@ -464,16 +480,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 17 * 16, out, src, stride, taps, h, rows,
 ;------------------------------------------------------------------------------
 INIT_XMM ssse3
 cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows, tmp
-    movd          m9, [tapsq]
-    pshuflw       m8, m9, q0000         ; horizontal pairs (0, 1), (2, 3)
-    pshuflw       m9, m9, q1111
-    punpcklqdq    m8, m8
-    punpcklqdq    m9, m9
-    movd         m11, [tapsq+4]         ; vertical taps, to words
-    punpcklbw    m11, m11
-    psraw        m11, 8
-    pshufd       m10, m11, q0000
-    pshufd       m11, m11, q1111
+    PRED4_TAPS     8, 9, 10, 11
     sub          srcq, strideq
     lea         rowsd, [hq+3]
     mov          tmpq, rsp
@@ -504,16 +511,7 @@ cglobal mcfps_predict8_4tap, 5, 7, 12, 11 * 16, out, src, stride, taps, h, rows,
 ;------------------------------------------------------------------------------
 INIT_XMM ssse3
 cglobal mcfps_predict4_4tap, 5, 7, 8, 6 * 16, out, src, stride, taps, h, rows, tmp
-    movd          m5, [tapsq]
-    pshuflw       m4, m5, q0000         ; horizontal pairs (0, 1), (2, 3)
-    pshuflw       m5, m5, q1111
-    punpcklqdq    m4, m4
-    punpcklqdq    m5, m5
-    movd          m7, [tapsq+4]         ; vertical taps, to words
-    punpcklbw     m7, m7
-    psraw         m7, 8
-    pshufd        m6, m7, q0000
-    pshufd        m7, m7, q1111
+    PRED4_TAPS     4, 5, 6, 7
     sub          srcq, strideq
     dec          srcq
     lea         rowsd, [hq+3]
