@@ -500,10 +500,10 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
     const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy;
-    /* the samples a row that the DSP function reads: luma and wide chroma
-     * are predicted 8 samples wide, chroma up to 4 wide 4 samples wide,
-     * those beyond w unused; a footprint that crosses the plane's right
-     * edge is packed */
+    /* the samples of a row that the DSP function reads: luma and chroma
+     * tiles wider than 4 are predicted 8 samples wide, narrower chroma
+     * tiles 4 wide, the samples beyond w unused; a footprint that crosses
+     * the plane's right edge is packed */
     const int narrow = !luma && w <= TILE / 2;
     const int fw = luma ? TILE + 7 : narrow ? 8 : TILE + 3, fh = h + 2 * half - 1;
     const int pack = clamped || pl->step != 1 || x0 - half + 1 + fw > pl->w;
