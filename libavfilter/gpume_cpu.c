@@ -813,6 +813,12 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
 /* a set of vectors of [-range, range]^2, a bit each */
 #define VECTOR_SET_WORDS (FFALIGN((2 * GPUME_MAX_RANGE + 1) * (2 * GPUME_MAX_RANGE + 1), 64) / 64)
 
+/** Empties set, of the vectors of [-range, range]^2. */
+static void vector_set_clear(uint64_t *set, int range)
+{
+    memset(set, 0, FFALIGN((2 * range + 1) * (2 * range + 1), 64) / 8);
+}
+
 /** Adds vector (dx, dy), in range, to set; returns 1 where it was not in it. */
 static int vector_set_add(uint64_t *set, int dx, int dy, int range)
 {
@@ -854,8 +860,8 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
      * gpume_hme_seen(), gpume_hme_block_new() and gpume_hme_round_new() let
      * through: costed again, at that index or a higher one, it changes no
      * key, so the set of vectors costed so far stands for those tests */
-    memset(costed, 0, FFALIGN((2 * R + 1) * (2 * R + 1), 64) / 8);
-    memset(seeded, 0, FFALIGN((2 * R + 1) * (2 * R + 1), 64) / 8);
+    vector_set_clear(costed, R);
+    vector_set_clear(seeded, R);
     gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
                       cand_x0, cand_y0);
     for (int w = 0, n = GPUME_HME_WINDOW * GPUME_HME_WINDOW; w < GPUME_HME_WINDOWS; w++) {
