@@ -1124,14 +1124,31 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
+/* rendered tile rows of a plane: ff_mcfps_render_rows()'s tile row tj
+ * covers plane rows [th tj + th / 2, th tj + th / 2 + th), from tj = -1 */
+static int tile_rows(const McfpsPlane *pl)
+{
+    const int th = TILE >> pl->ly;
+    return (pl->h + th / 2 + th - 1) / th;
+}
+
+/* first plane row of tile row t of a plane (t = 0 for tj = -1) */
+static int tile_row_start(const McfpsPlane *pl, int t)
+{
+    const int th = TILE >> pl->ly;
+    return t ? FFMIN(t * th - th / 2, pl->h) : 0;
+}
+
 /* every plane in one pass: plane_jobs jobs each, so that no thread waits
- * between planes */
+ * between planes; a job renders whole tile rows, since a tile cut in two
+ * would filter its vertical footprint twice */
 static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
     const McfpsPlane *pl = &s->pl[jobnr / s->plane_jobs];
-    const int part = jobnr % s->plane_jobs;
-    const int y0 = pl->h * part / s->plane_jobs, y1 = pl->h * (part + 1) / s->plane_jobs;
+    const int part = jobnr % s->plane_jobs, rows = tile_rows(pl);
+    const int y0 = tile_row_start(pl, rows * part / s->plane_jobs);
+    const int y1 = tile_row_start(pl, rows * (part + 1) / s->plane_jobs);
     if (s->mode == MCFPS_MODE_BLEND)
         ff_mcfps_blend_rows(pl, s->p->phi, y0, y1);
     else
@@ -1143,7 +1160,7 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
 {
     McfpsCPUContext *s = priv;
     const AVFrame *fa = s->pic[a], *fb = s->pic[b];
-    int err, min_h = s->f.h[0];
+    int err, min_rows;
 
     if (!fa->data[0] || !fb->data[0] || out->hw_frames_ctx)
         return AVERROR(EINVAL);
@@ -1162,10 +1179,11 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         if (err < 0)
             return err;
     }
-    /* the least plane height bounds the jobs per plane */
+    /* the least number of tile rows bounds the jobs per plane */
+    min_rows = tile_rows(&s->pl[0]);
     for (int i = 1; i < s->f.nb_planes; i++)
-        min_h = FFMIN(min_h, s->pl[i].h);
-    s->plane_jobs = cpu_jobs(s, min_h);
+        min_rows = FFMIN(min_rows, tile_rows(&s->pl[i]));
+    s->plane_jobs = cpu_jobs(s, min_rows);
     return cpu_execute(s, cpu_render_job, s->f.nb_planes * s->plane_jobs);
 }
 
