@@ -74,8 +74,8 @@ typedef struct McfpsFormat {
 
 /**
  * Fill f for width x height pictures of the 8-bit YUV or gray software
- * format sw_format (planar, or with interleaved chroma); AVERROR(EINVAL)
- * for other formats.
+ * format sw_format (planar, or with interleaved chroma; chroma subsampled
+ * by at most 2 along each axis); AVERROR(EINVAL) for other formats.
  */
 int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw_format);
 

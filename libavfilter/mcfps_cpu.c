@@ -667,15 +667,6 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
     const int tw = TILE >> lx, th = TILE >> ly;
     const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
 
-    if (lx > 1 || ly > 1) {
-        for (int y = y0; y < y1; y++) {
-            uint8_t *dst = pl->dst + (ptrdiff_t)y * pl->sd;
-            for (int x = 0; x < pl->w; x++)
-                dst[x * step] = mcfps_render_pixel(p, pl->a, pl->sa, pl->b, pl->sb, step, pl->w, pl->h,
-                                                   lx, ly, vec, info, x, y);
-        }
-        return;
-    }
     /* tile j0 covers rows [th j0 + th / 2, th j0 + th / 2 + th), from j0 = -1 */
     for (int tj = ((y0 + th / 2) >> (MCFPS_CELL_LOG2 - ly)) - 1; ; tj++) {
         const int ty0 = FFMAX(tj * th + th / 2, y0), ty1 = FFMIN(tj * th + th / 2 + th, y1);
@@ -930,9 +921,11 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
         f->plane[i]  = c->plane;
         f->offset[i] = c->offset;
         f->step[i]   = c->step;
-        /* 8-bit samples; interleaved ones only in subsampled planes (4-tap filter) */
+        /* 8-bit samples; interleaved ones only in subsampled planes (4-tap
+         * filter); chroma subsampled by at most 2, whose positions in 1/16
+         * luma pel are at most 1/32 chroma pel (mcfps_sample4()) */
         if (c->depth != 8 || c->shift || c->plane >= f->nb_frame_planes || c->offset >= c->step ||
-            c->step > (f->lx[i] || f->ly[i] ? 2 : 1))
+            c->step > (f->lx[i] || f->ly[i] ? 2 : 1) || f->lx[i] > 1 || f->ly[i] > 1)
             return AVERROR(EINVAL);
         f->fw[c->plane]    = f->w[i] * c->step;
         f->fh[c->plane]    = f->h[i];

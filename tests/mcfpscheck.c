@@ -21,7 +21,9 @@
  *  - nv12 and nv21 against yuv420p through the CPU backend: the same
  *    pictures give the same samples, interleaved, and the bytes of the
  *    output rows past the picture are left alone; both modes, odd sizes,
- *    one and three slices.
+ *    one and three slices;
+ *  - the CPU backend's slice jobs against one job, formats of every
+ *    subsampling, odd and small sizes.
  * Last line "N passed, N failed"; exit status 1 on a failure.
  */
 
@@ -694,6 +696,7 @@ static void check_format(void)
     static const enum AVPixelFormat refused[] = {
         AV_PIX_FMT_RGB24, AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_P010LE, AV_PIX_FMT_NV24,
         AV_PIX_FMT_YUYV422, AV_PIX_FMT_PAL8, AV_PIX_FMT_GRAY16LE, AV_PIX_FMT_CUDA,
+        AV_PIX_FMT_YUV410P, AV_PIX_FMT_YUV411P,
     };
     McfpsFormat f;
     int err = ff_mcfps_format(&f, 67, 37, AV_PIX_FMT_NV21);
@@ -797,6 +800,79 @@ end:
     free(rb);
 }
 
+/**
+ * One picture through the CPU backend with the given number of slices:
+ * frames in[0] and in[1] in slots 0 and 1, fields ra and rb, into out.
+ */
+static int render_slices(const McfpsFormat *fm, int slices, AVFrame *const in[2], const McfpsParams *p,
+                         const int16_t *ra, const int16_t *rb, int mode, AVFrame *out)
+{
+    const McfpsHost host = { .nb_threads = slices };
+    const McfpsBackend *be = &ff_mcfps_backend_cpu;
+    void *ctx = calloc(1, be->priv_size);
+    int err = ctx ? be->init(ctx, &host, fm) : AVERROR(ENOMEM);
+
+    if (err < 0) {
+        free(ctx);
+        return err;
+    }
+    for (int n = 0; n < 2 && err >= 0; n++)
+        err = be->load(ctx, n, in[n]);
+    if (err >= 0 && mode == MCFPS_MODE_MC)
+        err = be->fields(ctx, p, ra, rb);
+    if (err >= 0)
+        err = be->render(ctx, p, mode, 0, 1, out);
+    be->uninit(ctx);
+    free(ctx);
+    return err;
+}
+
+/**
+ * The CPU backend's slice jobs (whole tile rows of every plane) against one
+ * job: the same samples in every plane, at random phases.
+ */
+static void check_backend_slices(int w, int h, enum AVPixelFormat fmt, int mode)
+{
+    static const int slices[] = { 2, 3, 5 };
+    McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8,
+                      .lambda = rnd() % 3, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI };
+    const int cells = p.cw * p.ch;
+    int16_t *ra = malloc(cells * 4), *rb = malloc(cells * 4);
+    AVFrame *in[2] = { mcfps_test_frame(w, h, fmt), mcfps_test_frame(w, h, fmt) };
+    AVFrame *ref = mcfps_test_frame(w, h, fmt), *out = mcfps_test_frame(w, h, fmt);
+    McfpsFormat fm;
+    int err = ra && rb && in[0] && in[1] && ref && out ? ff_mcfps_format(&fm, w, h, fmt) : AVERROR(ENOMEM);
+    int bad = 0, n = 0;
+
+    for (int f = 0; f < 2 && err >= 0; f++)
+        for (int i = 0; i < fm.nb_planes; i++)
+            for (int y = 0; y < fm.h[i]; y++)
+                for (int x = 0; x < fm.w[i]; x++)
+                    *mcfps_test_sample(&fm, in[f], i, x, y) = rnd() & 255;
+    if (err >= 0) {
+        random_field(ra, cells, 24);
+        random_field(rb, cells, 24);
+        p.phi = 1 + rnd() % 255;
+        err = render_slices(&fm, 1, in, &p, ra, rb, mode, ref);
+    }
+    for (int k = 0; k < FF_ARRAY_ELEMS(slices) && err >= 0 && !bad; k++) {
+        n   = slices[k];
+        err = render_slices(&fm, n, in, &p, ra, rb, mode, out);
+        for (int i = 0; i < fm.nb_planes && err >= 0; i++)
+            for (int y = 0; y < fm.h[i]; y++)
+                for (int x = 0; x < fm.w[i]; x++)
+                    bad += *mcfps_test_sample(&fm, out, i, x, y) != *mcfps_test_sample(&fm, ref, i, x, y);
+    }
+    CHECK(err >= 0 && !bad, "%s %dx%d %s at phi %d: %d samples of %d slices differ from one slice's (%d)",
+          av_get_pix_fmt_name(fmt), w, h, mode == MCFPS_MODE_MC ? "mc" : "blend", p.phi, bad, n, err);
+    av_frame_free(&in[0]);
+    av_frame_free(&in[1]);
+    av_frame_free(&ref);
+    av_frame_free(&out);
+    free(ra);
+    free(rb);
+}
+
 int main(void)
 {
     check_sampler();
@@ -841,6 +917,18 @@ int main(void)
     check_interleaved(17, 9, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 1);
     check_interleaved(1, 1, AV_PIX_FMT_NV12, MCFPS_MODE_MC, 1);
     check_interleaved(77, 45, AV_PIX_FMT_NV12, MCFPS_MODE_BLEND, 3);
+    {
+        static const enum AVPixelFormat fmts[] = {
+            AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P,
+            AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVA420P, AV_PIX_FMT_GRAY8,
+        };
+        static const int sizes[][2] = { { 96, 64 }, { 77, 45 }, { 33, 130 }, { 17, 9 }, { 5, 3 } };
+        for (int f = 0; f < FF_ARRAY_ELEMS(fmts); f++)
+            for (int i = 0; i < FF_ARRAY_ELEMS(sizes); i++)
+                check_backend_slices(sizes[i][0], sizes[i][1], fmts[f], MCFPS_MODE_MC);
+        check_backend_slices(77, 45, AV_PIX_FMT_YUV420P, MCFPS_MODE_BLEND);
+        check_backend_slices(33, 130, AV_PIX_FMT_YUV440P, MCFPS_MODE_BLEND);
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
