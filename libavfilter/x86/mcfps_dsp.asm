@@ -306,6 +306,16 @@ BILATERAL_SAD_AVX2 bilateral_sad_part, 1
     RET
 %endmacro
 
+; PRED8_FOOTPRINT: srcq to the footprint's first sample (3 rows up, 3
+; samples left), rowsd to its h + 7 rows, tmpq to the stack's first row
+%macro PRED8_FOOTPRINT 0
+    lea         rowsq, [strideq*3]
+    sub          srcq, rowsq
+    sub          srcq, 3
+    lea         rowsd, [hq+7]
+    mov          tmpq, rsp
+%endmacro
+
 ; PRED8_HSUM: the 8-tap horizontal sums of the sample pairs in m0-m3,
 ; weighed by the tap pairs in m8-m11, into m0; clobbers m1-m3
 %macro PRED8_HSUM 0
@@ -343,11 +353,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 15 * 16, out, src, stride, taps, h, rows,
     pshufd       m13, m15, q1111
     pshufd       m14, m15, q2222
     pshufd       m15, m15, q3333
-    lea         rowsq, [strideq*3]
-    sub          srcq, rowsq
-    sub          srcq, 3
-    lea         rowsd, [hq+7]
-    mov          tmpq, rsp
+    PRED8_FOOTPRINT
 .hrow:
     movq          m0, [srcq]
     movhps        m0, [srcq+7]
@@ -394,11 +400,7 @@ cglobal mcfps_predict8_8tap, 5, 7, 16, 17 * 16, out, src, stride, taps, h, rows,
     vbroadcasti128 m5, [pred8_pairs+16]
     vbroadcasti128 m6, [pred8_pairs+32]
     vbroadcasti128 m7, [pred8_pairs+48]
-    lea         rowsq, [strideq*3]
-    sub          srcq, rowsq
-    sub          srcq, 3
-    lea         rowsd, [hq+7]
-    mov          tmpq, rsp
+    PRED8_FOOTPRINT
 .hrow:
     movq         xm0, [srcq]            ; the high lane zero
     movhps       xm0, [srcq+7]
