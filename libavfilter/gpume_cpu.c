@@ -63,7 +63,13 @@ typedef struct GpumeCPUContext {
     GpumePU pu[GPUME_MAX_PUS];
     uint16_t fixed_pus[GPUME_MAX_OUT_PER_CTU];  ///< exported PUs in fixed-block mode
     int nb_fixed_pus;
-    uint16_t grid_pus[GPUME_MAX_OUT_PER_CTU];   ///< block=8: the PU of each 8x8 block of a CTU, in raster order
+    /**
+     * Fixed-block mode: the PUs in the order of the integer search's keys,
+     * fixed_pus[z] as search_pus[search_pos[z]]; with block=8 the 8x8
+     * blocks in raster order, as sad8x8_grid() gives their SADs
+     */
+    uint16_t search_pus[GPUME_MAX_OUT_PER_CTU];
+    uint16_t search_pos[GPUME_MAX_OUT_PER_CTU];
     /** hme: the vector costs of a 4x4 block's level-1 search, hme_vector_costs4x4() */
     uint16_t vcost4x4[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
@@ -177,11 +183,11 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     s->levels = p->algo == GPUME_ALGO_HME ? GPUME_HME_LEVELS + 1 : 1;
     ff_gpume_pu_tables(p, s->pu, s->fixed_pus);
     s->nb_fixed_pus = p->nb_fixed_pus;
-    if (p->block == 8)
-        for (int i = 0; i < s->nb_fixed_pus; i++) {
-            const GpumePU pu = s->pu[s->fixed_pus[i]];
-            s->grid_pus[pu.t / 2 * (p->ctu / 8) + pu.l / 2] = s->fixed_pus[i];
-        }
+    for (int z = 0; z < s->nb_fixed_pus; z++) {
+        const GpumePU pu = s->pu[s->fixed_pus[z]];
+        s->search_pos[z] = p->block == 8 ? pu.t / 2 * (p->ctu / 8) + pu.l / 2 : z;
+        s->search_pus[s->search_pos[z]] = s->fixed_pus[z];
+    }
     if (p->algo == GPUME_ALGO_HME)
         hme_vector_costs4x4(s->vcost4x4, p->lambda, gpume_hme_l1_block_range(p->range));
     ff_gpume_dsp_init(&s->dsp);
@@ -433,8 +439,9 @@ static inline uint64_t key_limit(uint64_t best, uint32_t idx)
 /**
  * Fixed-block mode's step of the PU-table search: the SAD of each PU of
  * list, the part of it within the valid vw x vh, directly; the same sums as
- * the unit table's without the table. A PU's SAD stops once its cost can no
- * longer win, but where whole 8x8 blocks have theirs at once.
+ * the unit table's without the table. best[i] is the key of list[i]. A PU's
+ * SAD stops once its cost can no longer win, but where whole 8x8 blocks
+ * have theirs at once.
  */
 static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                                 const uint8_t *ref, int rs, int vw, int vh,
@@ -446,14 +453,11 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
     uint32_t grid[(GPUME_MAX_CTU / 8) * (GPUME_MAX_CTU / 8)];
     int cols = 0, rows = 0;
 
-    /* a whole CTU, and list is s->fixed_pus: its blocks in raster order */
+    /* a whole CTU, and list is s->search_pus: its blocks in raster order */
     if (s->p.block == 8 && vw == s->p.ctu && vh == s->p.ctu) {
-        av_assert2(list == s->fixed_pus && nb == (vw / 8) * (vh / 8));
+        av_assert2(list == s->search_pus && nb == (vw / 8) * (vh / 8));
         s->dsp.sad8x8_grid(grid, cur, cs, ref, rs, vw / 8, vh / 8);
-        for (int g = 0; g < nb; g++) {
-            uint64_t *b = &best[s->grid_pus[g]];
-            *b = FFMIN(*b, gpume_key(mvc + grid[g], idx));
-        }
+        s->dsp.min_keys(best, grid, mvc, idx, nb);
         return;
     }
     if (s->p.block == 8 && vw >= 16 && vh >= 8) {
@@ -470,10 +474,10 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
         uint32_t cost = mvc;
 
         if (x < 8 * cols && y < 8 * rows) {
-            best[k] = FFMIN(best[k], gpume_key(cost + grid[y / 8 * cols + x / 8], idx));
+            best[i] = FFMIN(best[i], gpume_key(cost + grid[y / 8 * cols + x / 8], idx));
             continue;
         }
-        limit = key_limit(best[k], idx);
+        limit = key_limit(best[i], idx);
         if (cost >= limit)
             continue;
         if (w > 0 && h > 0) {
@@ -482,14 +486,14 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
             cost = sad ? cost + sad(c, cs, r, rs) : sad_rect_until(c, cs, r, rs, w, h, cost, limit);
         }
         if (cost < limit)
-            best[k] = gpume_key(cost, idx);
+            best[i] = gpume_key(cost, idx);
     }
 }
 
 /**
  * Evaluate integer candidate (dx, dy) with index idx for every PU in list
  * (fixed-block mode) or of the table (list NULL), keeping the smallest key
- * per PU.
+ * per PU: best[i] for list[i], or for PU i of the table.
  */
 static void pu_table_candidate(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                                const CPUPlane *ref, int x0, int y0, int vw, int vh,
@@ -603,6 +607,12 @@ static void sad8x8_grid_c(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_strid
                               ref + 8 * (j * ref_stride + i), ref_stride, 8, 8);
 }
 
+static void min_keys_c(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n)
+{
+    for (int i = 0; i < n; i++)
+        keys[i] = FFMIN(keys[i], gpume_key(cost[i] + add, idx));
+}
+
 static int first_least_c(const uint16_t *v, int n)
 {
     int least = 0;
@@ -619,6 +629,7 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
     c->sad_qpel    = sad_qpel_c;
     c->sad8x8_grid = sad8x8_grid_c;
     c->first_least = first_least_c;
+    c->min_keys    = min_keys_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -831,7 +842,7 @@ static int vector_set_add(uint64_t *set, int dx, int dy, int range)
     return 1;
 }
 
-/** PU-table search of one CTU (full or hme); fills best integer keys per PU. */
+/** PU-table search of one CTU (full or hme): the best integer keys, best[i] for list[i] or for PU i. */
 static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
                                int cx, int cy, int px, int py,
                                const uint16_t *list, int nb, uint64_t *best,
@@ -897,7 +908,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
         int16_t sx[GPUME_HME_SEEDS(GPUME_MAX_CTU)], sy[GPUME_HME_SEEDS(GPUME_MAX_CTU)];
 
         for (int i = 0; i < ns; i++) {
-            const int k = list ? list[i] : gpume_hme_seed_pu(p->ctu, i);
+            const int k = list ? i : gpume_hme_seed_pu(p->ctu, i);
             int vx, vy;
             gpume_key_vector(best[k], p->algo, R, cand_x0, cand_y0, &vx, &vy);
             sx[i] = vx;
@@ -932,7 +943,7 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
     int cand_x0[GPUME_HME_WINDOWS] = { 0 }, cand_y0[GPUME_HME_WINDOWS] = { 0 }, nb, n = 0;
 
     if (p->block) {
-        ctu_integer_search(s, job, cx, cy, px, py, s->fixed_pus, s->nb_fixed_pus, best,
+        ctu_integer_search(s, job, cx, cy, px, py, s->search_pus, s->nb_fixed_pus, best,
                            cand_x0, cand_y0);
         memcpy(chosen, s->fixed_pus, s->nb_fixed_pus * sizeof(*chosen));
         nb = s->nb_fixed_pus;
@@ -955,7 +966,8 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
         uint32_t sad;
         if (w <= 0 || h <= 0)
             continue;
-        gpume_key_vector(best[chosen[i]], p->algo, p->range, cand_x0, cand_y0, &vx, &vy);
+        gpume_key_vector(best[p->block ? s->search_pos[i] : chosen[i]], p->algo, p->range,
+                         cand_x0, cand_y0, &vx, &vy);
         qx = 4 * vx;
         qy = 4 * vy;
         sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],

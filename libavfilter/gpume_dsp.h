@@ -58,6 +58,12 @@ typedef struct GpumeDSPContext {
      * n is a positive multiple of 8.
      */
     int (*first_least)(const uint16_t *v, int n);
+
+    /**
+     * keys[i] = FFMIN(keys[i], gpume_key(cost[i] + add, idx)) for
+     * i = 0 .. n - 1, the sums below 2^32; n is a positive multiple of 4.
+     */
+    void (*min_keys)(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

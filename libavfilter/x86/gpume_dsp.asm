@@ -23,6 +23,7 @@
 SECTION_RODATA
 
 pw_2048: times 8 dw 2048
+pq_top_bit: dq 0x8000000000000000
 ; the bilinear weights (4 - fx) (4 - fy), fx (4 - fy), (4 - fx) fy, fx fy of
 ; the quarter-pel fractions fy * 4 + fx
 bilinear_weights:
@@ -311,6 +312,36 @@ cglobal gpume_sad_qpel, 8, 13, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     vextracti128 xm0, m4, 1
     paddq      xm0, xm4
     movd       eax, xm0
+    RET
+
+;------------------------------------------------------------------------------
+; void ff_gpume_min_keys(uint64_t *keys, const uint32_t *cost, uint32_t add,
+;                        uint32_t idx, int n)
+;
+; Four keys a step. pcmpgtq compares signed quadwords: both keys have their
+; top bit flipped for it.
+;------------------------------------------------------------------------------
+cglobal gpume_min_keys, 5, 5, 7, keys, cost, add, idx, n
+    movd        xm2, addd
+    vpbroadcastq m2, xm2                ; add, quadwords
+    movd        xm3, idxd
+    vpbroadcastq m3, xm3                ; idx, quadwords
+    vpbroadcastq m4, [pq_top_bit]
+.loop:
+    pmovzxdq     m0, [costq]
+    paddq        m0, m2
+    psllq        m0, 32
+    por          m0, m3                 ; the new keys
+    movu         m1, [keysq]
+    pxor         m5, m1, m4
+    pxor         m6, m0, m4
+    pcmpgtq      m5, m6                 ; where the new key is less
+    pblendvb     m1, m1, m0, m5
+    movu   [keysq], m1
+    add       costq, 16
+    add       keysq, 32
+    sub          nd, 4
+    jg .loop
     RET
 %endif
 

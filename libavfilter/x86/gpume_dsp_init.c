@@ -36,6 +36,7 @@ uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 uint32_t ff_gpume_sad_qpel_avx2(const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+void ff_gpume_min_keys_avx2(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 {
@@ -53,6 +54,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
         c->sad_qpel    = ff_gpume_sad_qpel_avx2;
+        c->min_keys    = ff_gpume_min_keys_avx2;
     }
 #endif
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checkasm.h"
+#include "libavfilter/gpume.h"
 #include "libavfilter/gpume_dsp.h"
 #include "libavutil/macros.h"
 #include "libavutil/mem_internal.h"
@@ -143,6 +144,46 @@ static void check_first_least(const GpumeDSPContext *c)
     report("first_least");
 }
 
+#define MAX_KEYS (GPUME_MAX_OUT_PER_CTU)
+
+static void check_min_keys(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_32(uint64_t, keys, [MAX_KEYS]);
+    LOCAL_ALIGNED_32(uint64_t, keys_ref, [MAX_KEYS]);
+    LOCAL_ALIGNED_32(uint64_t, keys_new, [MAX_KEYS]);
+    LOCAL_ALIGNED_32(uint32_t, cost, [MAX_KEYS]);
+
+    declare_func(void, uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
+
+    if (check_func(c->min_keys, "gpume_min_keys")) {
+        for (int t = 0; t < 64; t++) {
+            const int n = t ? 4 * (1 + rnd() % (MAX_KEYS / 4)) : MAX_KEYS;
+            /* small costs as a CTU has them; or costs from 2^31 on, whose
+             * keys have the top bit set; the sums stay below 2^32 */
+            const uint32_t base = t % 2 ? 0 : 0x80000000u, add = rnd() % 4096, idx = rnd() % 9000;
+
+            for (int i = 0; i < n; i++) {
+                const uint32_t old = base + rnd() % 8192, v = rnd() % 4;
+                cost[i] = base + rnd() % 4096;
+                /* no key yet; an equal cost with a lower, equal or higher
+                 * index; or any */
+                keys[i] = v == 0 ? GPUME_INVALID_KEY :
+                          v == 1 ? gpume_key(cost[i] + add, idx + rnd() % 3 - 1) :
+                                   gpume_key(old, rnd() % 9000);
+            }
+            memcpy(keys_ref, keys, n * sizeof(*keys));
+            memcpy(keys_new, keys, n * sizeof(*keys));
+            call_ref(keys_ref, cost, add, idx, n);
+            call_new(keys_new, cost, add, idx, n);
+            if (memcmp(keys_ref, keys_new, n * sizeof(*keys)))
+                fail();
+        }
+        /* the 16 blocks of a CTU of 32 */
+        bench_new(keys_new, cost, 5, 7, 16);
+    }
+    report("min_keys");
+}
+
 void checkasm_check_vf_gpume(void)
 {
     GpumeDSPContext c;
@@ -152,4 +193,5 @@ void checkasm_check_vf_gpume(void)
     check_sad_qpel(&c);
     check_sad8x8_grid(&c);
     check_first_least(&c);
+    check_min_keys(&c);
 }
