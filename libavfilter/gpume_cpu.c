@@ -283,8 +283,8 @@ static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint
 {
     uint32_t sad = 0;
 
-    /* four columns at a time where the width allows: the level-1 blocks
-     * of hme are 4 to 32 samples wide, and this loop is most of its time */
+    /* four columns at a time where the width allows: without SIMD,
+     * sad_rect_c() takes the level-1 blocks of hme, 4 to 32 samples wide */
     if (!(vw & 3)) {
         for (int y = 0; y < vh; y++, cur += cs, ref += rs)
             for (int x = 0; x < vw; x += 4)
@@ -301,17 +301,14 @@ static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint
     return sad;
 }
 
-/**
- * sad_rect() added to cost, stopped after the row where the sum reaches
- * limit: the result is the exact sum when that is below limit, else some
- * value of at least limit.
- */
-static av_always_inline uint32_t sad_rect_until(const uint8_t *cur, int cs, const uint8_t *ref, int rs,
-                                                int vw, int vh, uint32_t cost, uint64_t limit)
+static uint32_t sad_rect_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                           int w, int h, uint32_t limit)
 {
-    for (int y = 0; y < vh && cost < limit; y++, cur += cs, ref += rs)
-        cost += sad_rect(cur, cs, ref, rs, vw, 1);
-    return cost;
+    uint32_t sad = 0;
+
+    for (int y = 0; y < h && sad < limit; y++, cur += cs, ref += rs)
+        sad += sad_rect(cur, cs, ref, rs, w, 1);
+    return sad;
 }
 
 /** pixelutils' SAD of vw x vh blocks, or NULL where the size needs the C code. */
@@ -325,7 +322,7 @@ static uint32_t block_sad(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                           const uint8_t *ref, int rs, int vw, int vh)
 {
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
-    return sad ? sad(cur, cs, ref, rs) : sad_rect(cur, cs, ref, rs, vw, vh);
+    return sad ? sad(cur, cs, ref, rs) : s->dsp.sad_rect(cur, cs, ref, rs, vw, vh, UINT32_MAX);
 }
 
 /**
@@ -483,7 +480,9 @@ static void fixed_pus_candidate(const GpumeCPUContext *s, const uint8_t *cur, in
         if (w > 0 && h > 0) {
             const av_pixelutils_sad_fn sad = square_sad_fn(s, w, h);
             const uint8_t *c = cur + y * cs + x, *r = ref + y * rs + x;
-            cost = sad ? cost + sad(c, cs, r, rs) : sad_rect_until(c, cs, r, rs, w, h, cost, limit);
+            /* the exact cost below limit, else at least limit */
+            cost += sad ? sad(c, cs, r, rs) :
+                          s->dsp.sad_rect(c, cs, r, rs, w, h, FFMIN(limit - cost, UINT32_MAX));
         }
         if (cost < limit)
             best[i] = gpume_key(cost, idx);
@@ -630,6 +629,7 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
     c->sad8x8_grid = sad8x8_grid_c;
     c->first_least = first_least_c;
     c->min_keys    = min_keys_c;
+    c->sad_rect    = sad_rect_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -655,7 +655,7 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
         for (int dx = -r; dx <= r; dx++) {
             const uint8_t *rr = rb + dy * rs + dx;
             cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
-                           (sad ? sad(cb, cs, rr, rs) : sad_rect(cb, cs, rr, rs, vw, vh));
+                           (sad ? sad(cb, cs, rr, rs) : s->dsp.sad_rect(cb, cs, rr, rs, vw, vh, UINT32_MAX));
             least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
         }
         row_least[dy + r] = least;

@@ -54,6 +54,15 @@ typedef struct GpumeDSPContext {
                         const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
 
     /**
+     * SAD of the w x h block at cur against the one at ref (1 <= w <= 64),
+     * stopped after the row where it reaches limit: the exact sum where that
+     * is below limit, else some value of at least limit. Reads
+     * FFALIGN(w, 16) samples of each row of both.
+     */
+    uint32_t (*sad_rect)(const uint8_t *cur, ptrdiff_t cur_stride,
+                         const uint8_t *ref, ptrdiff_t ref_stride, int w, int h, uint32_t limit);
+
+    /**
      * Index of the least of v[0] .. v[n - 1], the first where several are;
      * n is a positive multiple of 8.
      */

@@ -24,6 +24,9 @@ SECTION_RODATA
 
 pw_2048: times 8 dw 2048
 pq_top_bit: dq 0x8000000000000000
+; the mask of a row's first n bytes is the 16 bytes from first_bytes + 16 - n on
+first_bytes: times 16 db 0xff
+             times 16 db 0
 ; the bilinear weights (4 - fx) (4 - fy), fx (4 - fy), (4 - fx) fy, fx fy of
 ; the quarter-pel fractions fy * 4 + fx
 bilinear_weights:
@@ -119,6 +122,56 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     shr        maskd, 1
     sub           iq, nq
     lea          eax, [iq+maskq]
+    RET
+
+;------------------------------------------------------------------------------
+; uint32_t ff_gpume_sad_rect(const uint8_t *cur, ptrdiff_t cur_stride,
+;                            const uint8_t *ref, ptrdiff_t ref_stride,
+;                            int w, int h, uint32_t limit)
+;
+; 16 samples a step; the last step of a row clears the samples from w on in
+; both rows.
+;------------------------------------------------------------------------------
+INIT_XMM sse2
+cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, last, sum
+    movsxdifnidn  wq, wd
+    lea        lastq, [wq-1]
+    and        lastq, ~15               ; where the last step starts
+    sub           wq, lastq             ; its samples, 1 to 16
+    neg           wq
+    lea           xq, [first_bytes]
+    movu          m3, [xq+wq+16]
+    pxor          m4, m4                ; the sum, two quadwords
+.row:
+    xor           xq, xq
+    cmp           xq, lastq
+    jge .last
+.col:
+    movu          m0, [curq+xq]
+    movu          m1, [refq+xq]
+    psadbw        m0, m1
+    paddq         m4, m0
+    add           xq, 16
+    cmp           xq, lastq
+    jl .col
+.last:
+    movu          m0, [curq+xq]
+    movu          m1, [refq+xq]
+    pand          m0, m3
+    pand          m1, m3
+    psadbw        m0, m1
+    paddq         m4, m0
+    pshufd        m0, m4, q1032
+    paddq         m0, m4
+    movd        sumd, m0
+    cmp         sumd, limitd
+    jae .end
+    add         curq, cstrideq
+    add         refq, rstrideq
+    dec           hd
+    jg .row
+.end:
+    mov          eax, sumd
     RET
 
 ;------------------------------------------------------------------------------

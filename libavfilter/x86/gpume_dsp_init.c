@@ -36,6 +36,8 @@ uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 uint32_t ff_gpume_sad_qpel_avx2(const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+uint32_t ff_gpume_sad_rect_sse2(const uint8_t *cur, ptrdiff_t cur_stride,
+                                const uint8_t *ref, ptrdiff_t ref_stride, int w, int h, uint32_t limit);
 void ff_gpume_min_keys_avx2(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
@@ -43,8 +45,10 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 #if ARCH_X86_64 && HAVE_X86ASM
     const int cpu_flags = av_get_cpu_flags();
 
-    if (EXTERNAL_SSE2(cpu_flags))
+    if (EXTERNAL_SSE2(cpu_flags)) {
         c->sad8x8_grid = ff_gpume_sad8x8_grid_sse2;
+        c->sad_rect    = ff_gpume_sad_rect_sse2;
+    }
     if (EXTERNAL_SSSE3(cpu_flags))
         c->sad_qpel = ff_gpume_sad_qpel_ssse3;
     if (EXTERNAL_SSE4(cpu_flags)) {

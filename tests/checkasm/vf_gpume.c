@@ -144,6 +144,40 @@ static void check_first_least(const GpumeDSPContext *c)
     report("first_least");
 }
 
+static void check_sad_rect(const GpumeDSPContext *c)
+{
+    /* rows of 64 samples and the 15 that the last step may read past them */
+    const int rows = 64;
+    LOCAL_ALIGNED_16(uint8_t, cur, [64 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, ref, [64 * STRIDE]);
+
+    declare_func(uint32_t, const uint8_t *cur, ptrdiff_t cur_stride,
+                 const uint8_t *ref, ptrdiff_t ref_stride, int w, int h, uint32_t limit);
+
+    if (check_func(c->sad_rect, "gpume_sad_rect")) {
+        for (int t = 0; t < 256; t++) {
+            /* every width, heights 1 to 64 */
+            const int w = 1 + t % 64, h = 1 + rnd() % rows;
+            uint32_t limit = UINT32_MAX, r, n;
+
+            fill(cur, rows * STRIDE, t % 5 == 0);
+            fill(ref, rows * STRIDE, t % 5 == 0);
+            r = call_ref(cur, STRIDE, ref, STRIDE, w, h, limit);
+            n = call_new(cur, STRIDE, ref, STRIDE, w, h, limit);
+            if (r != n)
+                fail();
+            /* a limit the sum reaches: any value of at least it will do */
+            limit = 1 + rnd() % (r + 1);
+            r = call_ref(cur, STRIDE, ref, STRIDE, w, h, limit);
+            n = call_new(cur, STRIDE, ref, STRIDE, w, h, limit);
+            if (r < limit ? n != r : n < limit)
+                fail();
+        }
+        bench_new(cur, STRIDE, ref, STRIDE, 22, 16, UINT32_MAX);
+    }
+    report("sad_rect");
+}
+
 #define MAX_KEYS (GPUME_MAX_OUT_PER_CTU)
 
 static void check_min_keys(const GpumeDSPContext *c)
@@ -193,5 +227,6 @@ void checkasm_check_vf_gpume(void)
     check_sad_qpel(&c);
     check_sad8x8_grid(&c);
     check_first_least(&c);
+    check_sad_rect(&c);
     check_min_keys(&c);
 }
