@@ -375,8 +375,7 @@ static uint32_t sad_qpel(const GpumeCPUContext *s, const uint8_t *cur, int cs,
 
     if (!fx && !fy)
         return block_sad(s, cur, cs, r, rs, vw, vh);
-    return vw & 7 ? sad_qpel_c(cur, cs, r, rs, fx, fy, vw, vh) :
-                    s->dsp.sad_qpel(cur, cs, r, rs, fx, fy, vw, vh);
+    return s->dsp.sad_qpel(cur, cs, r, rs, fx, fy, vw, vh);
 }
 
 /**

@@ -40,8 +40,9 @@ typedef struct GpumeDSPContext {
      * SAD of the w x h block at cur against the reference at ref displaced
      * by the quarter-pel fractions (fx, fy), not both 0: bilinear samples
      * ((4 - fx) (4 - fy) r(x, y) + fx (4 - fy) r(x + 1, y) +
-     * (4 - fx) fy r(x, y + 1) + fx fy r(x + 1, y + 1) + 8) >> 4. w is a
-     * multiple of 8. Reads (w + 1) x (h + 1) samples of ref.
+     * (4 - fx) fy r(x, y + 1) + fx fy r(x + 1, y + 1) + 8) >> 4, w >= 1.
+     * Reads FFALIGN(w, 8) samples of each row of cur and FFALIGN(w, 8) + 1
+     * of h + 1 rows of ref.
      */
     uint32_t (*sad_qpel)(const uint8_t *cur, ptrdiff_t cur_stride,
                          const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);

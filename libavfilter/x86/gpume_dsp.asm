@@ -181,9 +181,43 @@ cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, la
 ;
 ; pmaddubsw weighs pairs of neighbouring samples of two rows; the
 ; interpolated samples fit bytes, so psadbw sums their errors, 8 at a time.
+; Where w is not a multiple of 8, the last 8 of a row have the samples from
+; w on cleared in both rows.
 ;------------------------------------------------------------------------------
+; QPEL_MASK mask, rem: the mask of the first rem (w & 7) bytes into the low
+; quadword of xm<mask>, for the last samples of a row; negates rem, clobbers
+; fxq (the weights are loaded by then)
+%macro QPEL_MASK 2
+    neg          %2q
+    lea         fxq, [first_bytes]
+    movq        xm%1, [fxq+%2q+16]
+%endmacro
+
+; QPEL8 dst, src, stride, cur, mask: the SAD of 8 interpolated samples of a
+; row from src against cur, masked where mask is not 0, into the low
+; quadword of dst (xmm registers, weights in m5 and m6); clobbers m1-m3
+%macro QPEL8 4-5
+    movq          %1, [%2]
+    movq         xm1, [%2+1]
+    movq         xm2, [%2+%3]
+    movq         xm3, [%2+%3+1]
+    punpcklbw     %1, xm1
+    punpcklbw    xm2, xm3
+    pmaddubsw     %1, xm5
+    pmaddubsw    xm2, xm6
+    paddw         %1, xm2
+    pmulhrsw      %1, xm7               ; (x + 8) >> 4
+    packuswb      %1, %1
+    movq         xm1, [%4]
+%if %0 == 5
+    pand          %1, %5
+    pand         xm1, %5
+%endif
+    psadbw        %1, xm1               ; the low quadword is the row's
+%endmacro
+
 INIT_XMM ssse3
-cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp
+cglobal gpume_sad_qpel, 8, 11, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp, full
     lea         fyd, [fyq*4+fxq]
     lea        tmpq, [bilinear_weights]
     movd          m6, [tmpq+fyq*4]
@@ -193,32 +227,47 @@ cglobal gpume_sad_qpel, 8, 10, 8, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     punpcklqdq    m6, m6
     mova          m7, [pw_2048]
     pxor          m4, m4
-    movsxdifnidn  wq, wd
+    mov        fulld, wd
+    and        fulld, ~7                ; the samples of whole steps
+    mov         tmpd, wd
+    and         tmpd, 7
+    jz .row
+    QPEL_MASK      8, tmp
+    jmp .row_part
 .row:
     xor           xq, xq
 .col:
     lea         tmpq, [refq+xq]
-    movq          m0, [tmpq]
-    movq          m1, [tmpq+1]
-    movq          m2, [tmpq+rstrideq]
-    movq          m3, [tmpq+rstrideq+1]
-    punpcklbw     m0, m1
-    punpcklbw     m2, m3
-    pmaddubsw     m0, m5
-    pmaddubsw     m2, m6
-    paddw         m0, m2
-    pmulhrsw      m0, m7                ; (x + 8) >> 4
-    packuswb      m0, m0
-    movq          m1, [curq+xq]
-    psadbw        m0, m1                ; the low quadword is the row's
+    QPEL8         m0, tmpq, rstrideq, curq+xq
     paddd         m4, m0
     add           xq, 8
-    cmp           xq, wq
+    cmp           xq, fullq
     jl .col
     add         curq, cstrideq
     add         refq, rstrideq
     dec           hd
     jg .row
+    jmp .end
+.row_part:
+    xor           xq, xq
+    test       fulld, fulld
+    jz .part
+.col_part:
+    lea         tmpq, [refq+xq]
+    QPEL8         m0, tmpq, rstrideq, curq+xq
+    paddd         m4, m0
+    add           xq, 8
+    cmp           xq, fullq
+    jl .col_part
+.part:
+    lea         tmpq, [refq+xq]
+    QPEL8         m0, tmpq, rstrideq, curq+xq, m8
+    paddd         m4, m0
+    add         curq, cstrideq
+    add         refq, rstrideq
+    dec           hd
+    jg .row_part
+.end:
     movd         eax, m4
     RET
 
@@ -300,26 +349,16 @@ SAD8X8_GRID
 ; Each source row's pairs of neighbours are interleaved once and weighed as
 ; row 0 of the output row it starts and row 1 of the one above it.
 ;------------------------------------------------------------------------------
-cglobal gpume_sad_qpel, 8, 13, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp, cblk, rblk, rows
-    lea        fyd, [fyq*4+fxq]
-    lea       tmpq, [bilinear_weights]
-    vpbroadcastw m5, [tmpq+fyq*4]       ; row 0 pairs
-    vpbroadcastw m6, [tmpq+fyq*4+2]     ; row 1 pairs
-    vbroadcasti128 m7, [pw_2048]
-    pxor        m4, m4
-    pxor        m8, m8
-    movsxdifnidn wq, wd
-    xor         xq, xq
-.col:
-    lea      cblkq, [curq+xq]
-    lea      rblkq, [refq+xq]
+; QPEL_COLUMN masked: the SADs of the 8 columns from rblkq and cblkq on, all
+; rows, into m4, masked by m9 where masked is 1
+%macro QPEL_COLUMN 1
     mov      rowsd, hd
     movq       xm0, [rblkq]
     movq       xm1, [rblkq+1]
     punpcklbw  xm0, xm1                 ; pairs of source row 0
     cmp      rowsd, 2
-    jl .last
-.rows:
+    jl %%last
+%%rows:
     movq       xm1, [rblkq+rstrideq]
     movq       xm2, [rblkq+rstrideq+1]
     punpcklbw  xm1, xm2                 ; source row 1
@@ -337,16 +376,20 @@ cglobal gpume_sad_qpel, 8, 13, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     movq       xm1, [cblkq]
     movq       xm3, [cblkq+cstrideq]
     vinserti128 m1, m1, xm3, 1
+%if %1
+    pand        m0, m9
+    pand        m1, m9
+%endif
     psadbw      m0, m1
     paddq       m4, m0
     lea      cblkq, [cblkq+cstrideq*2]
     mova       xm0, xm2                 ; source row 2 starts the next pair
     sub      rowsd, 2
     cmp      rowsd, 2
-    jge .rows
-.last:
+    jge %%rows
+%%last:
     test     rowsd, rowsd
-    jz .next
+    jz %%end
     movq       xm1, [rblkq+rstrideq]
     movq       xm2, [rblkq+rstrideq+1]
     punpcklbw  xm1, xm2
@@ -356,12 +399,44 @@ cglobal gpume_sad_qpel, 8, 13, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     pmulhrsw   xm0, xm7
     packuswb   xm0, xm8
     movq       xm1, [cblkq]
+%if %1
+    pand       xm0, xm9
+    pand       xm1, xm9
+%endif
     psadbw     xm0, xm1                 ; the high lane of m0 is 0
     paddq       m4, m0
-.next:
+%%end:
+%endmacro
+
+cglobal gpume_sad_qpel, 8, 13, 10, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp, cblk, rblk, rows
+    lea        fyd, [fyq*4+fxq]
+    lea       tmpq, [bilinear_weights]
+    vpbroadcastw m5, [tmpq+fyq*4]       ; row 0 pairs
+    vpbroadcastw m6, [tmpq+fyq*4+2]     ; row 1 pairs
+    vbroadcasti128 m7, [pw_2048]
+    pxor        m4, m4
+    pxor        m8, m8
+    xor         xq, xq
+    mov        tmpd, wd
+    and        tmpd, 7                  ; the samples past the whole steps
+    and         wd, ~7
+    jz .part
+.col:
+    lea      cblkq, [curq+xq]
+    lea      rblkq, [refq+xq]
+    QPEL_COLUMN  0
     add         xq, 8
-    cmp         xq, wq
+    cmp         xd, wd
     jl .col
+.part:
+    test       tmpd, tmpd
+    jz .end
+    QPEL_MASK    9, tmp
+    vpbroadcastq m9, xm9
+    lea      cblkq, [curq+xq]
+    lea      rblkq, [refq+xq]
+    QPEL_COLUMN  1
+.end:
     vextracti128 xm0, m4, 1
     paddq      xm0, xm4
     movd       eax, xm0

@@ -72,10 +72,13 @@ static void check_sad_qpel(const GpumeDSPContext *c)
                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
     if (check_func(c->sad_qpel, "gpume_sad_qpel")) {
-        for (int w = 8; w <= 32; w *= 2) {
+        /* the block sizes, and the widths of blocks cut by the edge */
+        static const int widths[] = { 8, 16, 32, 1, 3, 6, 7, 13, 22, 31 };
+        for (int i = 0; i < FF_ARRAY_ELEMS(widths); i++) {
+            const int w = widths[i];
             for (int f = 1; f < 16; f++) {
-                /* even and odd heights */
-                const int fx = f & 3, fy = f >> 2, h = f & 2 ? w >> (f & 1) : w - f % 7;
+                /* even and odd heights, 1 to 32 */
+                const int fx = f & 3, fy = f >> 2, h = 1 + (3 * w + 5 * f) % 32;
                 uint32_t r, n;
                 fill(cur, h * STRIDE, f == 15);
                 fill(ref, (h + 1) * STRIDE, f == 15);
