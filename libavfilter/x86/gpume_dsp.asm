@@ -124,6 +124,19 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     lea          eax, [iq+maskq]
     RET
 
+; SAD16 [mask]: the SAD of the 16 samples from curq+xq and refq+xq on,
+; both cleared where mask is 0, added to m4
+%macro SAD16 0-1
+    movu          m0, [curq+xq]
+    movu          m1, [refq+xq]
+%if %0
+    pand          m0, %1
+    pand          m1, %1
+%endif
+    psadbw        m0, m1
+    paddq         m4, m0
+%endmacro
+
 ;------------------------------------------------------------------------------
 ; uint32_t ff_gpume_sad_rect(const uint8_t *cur, ptrdiff_t cur_stride,
 ;                            const uint8_t *ref, ptrdiff_t ref_stride,
@@ -147,20 +160,12 @@ cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, la
     cmp           xq, lastq
     jge .last
 .col:
-    movu          m0, [curq+xq]
-    movu          m1, [refq+xq]
-    psadbw        m0, m1
-    paddq         m4, m0
+    SAD16
     add           xq, 16
     cmp           xq, lastq
     jl .col
 .last:
-    movu          m0, [curq+xq]
-    movu          m1, [refq+xq]
-    pand          m0, m3
-    pand          m1, m3
-    psadbw        m0, m1
-    paddq         m4, m0
+    SAD16         m3
     pshufd        m0, m4, q1032
     paddq         m0, m4
     movd        sumd, m0
@@ -216,6 +221,34 @@ cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, la
     psadbw        %1, xm1               ; the low quadword is the row's
 %endmacro
 
+; QPEL_ROWS part: the rows, whole steps of 8 while x < full, then where
+; part is 1 the last samples, masked by m8
+%macro QPEL_ROWS 1
+%%row:
+    xor           xq, xq
+%if %1
+    test       fulld, fulld
+    jz %%part
+%endif
+%%col:
+    lea         tmpq, [refq+xq]
+    QPEL8         m0, tmpq, rstrideq, curq+xq
+    paddd         m4, m0
+    add           xq, 8
+    cmp           xq, fullq
+    jl %%col
+%if %1
+%%part:
+    lea         tmpq, [refq+xq]
+    QPEL8         m0, tmpq, rstrideq, curq+xq, m8
+    paddd         m4, m0
+%endif
+    add         curq, cstrideq
+    add         refq, rstrideq
+    dec           hd
+    jg %%row
+%endmacro
+
 INIT_XMM ssse3
 cglobal gpume_sad_qpel, 8, 11, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, tmp, full
     lea         fyd, [fyq*4+fxq]
@@ -231,42 +264,12 @@ cglobal gpume_sad_qpel, 8, 11, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     and        fulld, ~7                ; the samples of whole steps
     mov         tmpd, wd
     and         tmpd, 7
-    jz .row
-    QPEL_MASK      8, tmp
-    jmp .row_part
-.row:
-    xor           xq, xq
-.col:
-    lea         tmpq, [refq+xq]
-    QPEL8         m0, tmpq, rstrideq, curq+xq
-    paddd         m4, m0
-    add           xq, 8
-    cmp           xq, fullq
-    jl .col
-    add         curq, cstrideq
-    add         refq, rstrideq
-    dec           hd
-    jg .row
+    jnz .part
+    QPEL_ROWS      0
     jmp .end
-.row_part:
-    xor           xq, xq
-    test       fulld, fulld
-    jz .part
-.col_part:
-    lea         tmpq, [refq+xq]
-    QPEL8         m0, tmpq, rstrideq, curq+xq
-    paddd         m4, m0
-    add           xq, 8
-    cmp           xq, fullq
-    jl .col_part
 .part:
-    lea         tmpq, [refq+xq]
-    QPEL8         m0, tmpq, rstrideq, curq+xq, m8
-    paddd         m4, m0
-    add         curq, cstrideq
-    add         refq, rstrideq
-    dec           hd
-    jg .row_part
+    QPEL_MASK      8, tmp
+    QPEL_ROWS      1
 .end:
     movd         eax, m4
     RET
