@@ -706,14 +706,22 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int16_t *v = vec + MCFPS_VEC_N * k;
                 const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]);
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
-                int pax, pay, pbx, pby;
+                int pax, pay, pbx, pby, clamped;
 
                 mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
                 cell_v[c] = AV_RN64(v);
                 for (int y = 0; y < h; y++)
                     wyr[y][c] = wy[c >> 1][y] * MCFPS_INFO_R(info[k]);
-                if (inside(pax, pax + ex, sx, pl->w, half) && inside(pbx, pbx + ex, sx, pl->w, half) &&
-                    inside(pay, pay + ey, sy, pl->h, half) && inside(pby, pby + ey, sy, pl->h, half)) {
+                /* footprints that cross an edge of the plane are predicted
+                 * from clamped copies; while the ends themselves lie inside
+                 * over the whole tile, the term is still the block's */
+                clamped = !inside(pax, pax + ex, sx, pl->w, half) || !inside(pbx, pbx + ex, sx, pl->w, half) ||
+                          !inside(pay, pay + ey, sy, pl->h, half) || !inside(pby, pby + ey, sy, pl->h, half);
+                if (!clamped ||
+                    (!mcfps_end_outside(pl->w, pl->h, sx, sy, pax, pay) &&
+                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pax + ex, pay + ey) &&
+                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pbx, pby) &&
+                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pbx + ex, pby + ey))) {
                     if (!m) {
                         /* the term is the plain average: (256 avg + 128) >> 8 */
                         ends[2 * c] = ends[2 * c + 1] = avg;
@@ -731,11 +739,11 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                             vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
-                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, 0, pred[c][0]);
+                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, clamped, pred[c][0]);
                         va_of[c] = pred[c][0];
                     }
                     if (side != MCFPS_SIDE_A && !vb_of[c]) {
-                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 0, pred[c][1]);
+                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, clamped, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
                     ends[2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
@@ -743,7 +751,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     coef[c]         = side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
                     coef[4 + c]     = m;
                 } else {
-                    /* a footprint crosses an edge of the plane: both
+                    /* an end leaves the plane somewhere in the tile: both
                      * predictions from clamped copies, mcfps_render_term()'s
                      * test of the ends sample by sample; the term itself
                      * takes the place of the prediction, unfaded */
