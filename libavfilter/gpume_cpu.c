@@ -515,12 +515,14 @@ static void pu_table_candidate(const GpumeCPUContext *s, const uint8_t *cur, int
     }
 }
 
-/** Half- then quarter-pel refinement of quarter-pel vector *q; returns the SAD at the result. */
+/**
+ * Half- then quarter-pel refinement of quarter-pel vector *q, whose SAD is
+ * best_sad; returns the SAD at the result.
+ */
 static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int cs,
                               const CPUPlane *ref, int x, int y, int w, int h,
-                              int *qx, int *qy, int px, int py)
+                              int *qx, int *qy, int px, int py, uint32_t best_sad)
 {
-    uint32_t best_sad = sad_qpel(s, cur, cs, ref, x, y, w, h, *qx, *qy);
 
     for (int step = 2; step >= 1; step--) {
         uint64_t best;
@@ -961,16 +963,19 @@ static void ctu_pu_search(GpumeCPUContext *s, const EstimateJob *job, int cx, in
         const int x = x0 + 4 * pu.l, y = y0 + 4 * pu.t;
         const int w = FFMIN(4 * (pu.r - pu.l), p->width - x);
         const int h = FFMIN(4 * (pu.b - pu.t), p->height - y);
+        const uint64_t key = best[p->block ? s->search_pos[i] : chosen[i]];
         int vx, vy, qx, qy;
         uint32_t sad;
         if (w <= 0 || h <= 0)
             continue;
-        gpume_key_vector(best[p->block ? s->search_pos[i] : chosen[i]], p->algo, p->range,
-                         cand_x0, cand_y0, &vx, &vy);
+        gpume_key_vector(key, p->algo, p->range, cand_x0, cand_y0, &vx, &vy);
         qx = 4 * vx;
         qy = 4 * vy;
+        /* the key's cost is the SAD of the PU's part in the picture plus
+         * the vector's cost */
+        sad = (uint32_t)(key >> 32) - gpume_mv_cost(p->lambda, qx, qy, px, py);
         sad = subpel_refine(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0],
-                            x, y, w, h, &qx, &qy, px, py);
+                            x, y, w, h, &qx, &qy, px, py, sad);
         out[n++] = gpume_make_block(x, y, w, h, qx, qy, sad);
     }
     job->res->counts[ctu_idx] = n;

@@ -1723,7 +1723,8 @@ static void test_dsp(void)
     av_force_cpu_flags(-1);
     ff_gpume_dsp_init(&simd);
     if ((simd.sad4x4_rows == c.sad4x4_rows || simd.sad_qpel == c.sad_qpel ||
-         simd.sad8x8_grid == c.sad8x8_grid || simd.first_least == c.first_least) && st.verbose)
+         simd.sad8x8_grid == c.sad8x8_grid || simd.first_least == c.first_least ||
+         simd.min_keys == c.min_keys || simd.sad_rect == c.sad_rect) && st.verbose)
         printf("  (a function has no SIMD version on this CPU: C against C)\n");
     for (int t = 0; t < 64 && cur && ref; t++) {
         Rng r = rng_init(case_seed("dsp", t));
@@ -1749,12 +1750,14 @@ static void test_dsp(void)
                 }
         report(name, ok);
     }
-    for (int t = 0; t < 64 && cur && ref; t++) {
+    for (int t = 0; t < 96 && cur && ref; t++) {
         Rng r = rng_init(case_seed("dsp qpel", t));
-        const int w = 8 * (1 + t % 8), h = 1 + rnd(&r, 64), extreme = t % 4 == 3;
+        /* the block widths, then any width (blocks cut by the edge): the
+         * SIMD reads FFALIGN(w, 8) samples of a row */
+        const int w = t < 64 ? 8 * (1 + t % 8) : 1 + rnd(&r, 64), h = 1 + rnd(&r, 64), extreme = t % 4 == 3;
         const int fx = t % 4, fy = fx ? t / 4 % 4 : 1 + t / 4 % 3;
-        const int cx = rnd(&r, W - w + 1), cy = rnd(&r, H - h + 1);
-        const int rx = rnd(&r, W - w - 1 + 1), ry = rnd(&r, H - h - 1 + 1);
+        const int cx = rnd(&r, W - FFALIGN(w, 8) + 1), cy = rnd(&r, H - h + 1);
+        const int rx = rnd(&r, W - FFALIGN(w, 8) - 1 + 1), ry = rnd(&r, H - h - 1 + 1);
         char name[96];
         uint32_t want, got;
 
@@ -1783,6 +1786,58 @@ static void test_dsp(void)
         c.sad8x8_grid(want, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
         simd.sad8x8_grid(got, cur + cy * W + cx, W, ref + ry * W + rx, W, cols, rows);
         report(name, !memcmp(want, got, cols * rows * sizeof(*want)));
+    }
+    for (int t = 0; t < 64 && cur && ref; t++) {
+        Rng r = rng_init(case_seed("dsp rect", t));
+        /* any width and height; the SIMD reads FFALIGN(w, 16) samples of
+         * a row */
+        const int w = 1 + t % 64, h = 1 + rnd(&r, 64), extreme = t % 4 == 3;
+        const int cx = rnd(&r, W - FFALIGN(w, 16) + 1), cy = rnd(&r, H - h + 1);
+        const int rx = rnd(&r, W - FFALIGN(w, 16) + 1), ry = rnd(&r, H - h + 1);
+        uint32_t limit = UINT32_MAX, want, got;
+        char name[96];
+        int ok;
+
+        snprintf(name, sizeof(name), "dsp sad_rect %dx%d%s", w, h, extreme ? " 0/255" : "");
+        if (!selected(name))
+            continue;
+        dsp_content(&r, cur, ref, W * H, extreme);
+        want = c.sad_rect(cur + cy * W + cx, W, ref + ry * W + rx, W, w, h, limit);
+        got  = simd.sad_rect(cur + cy * W + cx, W, ref + ry * W + rx, W, w, h, limit);
+        ok   = want == got;
+        /* a limit the sum reaches: the exact sum below it, else at least it */
+        limit = 1 + rnd(&r, want + 1);
+        want = c.sad_rect(cur + cy * W + cx, W, ref + ry * W + rx, W, w, h, limit);
+        got  = simd.sad_rect(cur + cy * W + cx, W, ref + ry * W + rx, W, w, h, limit);
+        ok  &= want < limit ? got == want : got >= limit;
+        if (!ok)
+            detail("SIMD %" PRIu32 ", C %" PRIu32 ", limit %" PRIu32 "\n", got, want, limit);
+        report(name, ok);
+    }
+    for (int t = 0; t < 24; t++) {
+        Rng r = rng_init(case_seed("dsp keys", t));
+        /* a CTU's blocks at block=8, and any multiple of 4; keys unset,
+         * of equal cost and a near index, or any, below and above 2^63 */
+        const int n = t < 3 ? 4 << 2 * t : 4 * (1 + rnd(&r, GPUME_MAX_OUT_PER_CTU / 4));
+        const uint32_t base = t % 2 ? 0 : 0x80000000u, add = rnd(&r, 4096), idx = rnd(&r, 9000);
+        uint64_t want[GPUME_MAX_OUT_PER_CTU], got[GPUME_MAX_OUT_PER_CTU];
+        uint32_t cost[GPUME_MAX_OUT_PER_CTU];
+        char name[96];
+
+        snprintf(name, sizeof(name), "dsp min_keys n=%d%s", n, base ? " high" : "");
+        if (!selected(name))
+            continue;
+        for (int i = 0; i < n; i++) {
+            const int kind = rnd(&r, 4);
+            cost[i] = base + rnd(&r, 4096);
+            want[i] = kind == 0 ? GPUME_INVALID_KEY :
+                      kind == 1 ? gpume_key(cost[i] + add, idx + rnd(&r, 3) - 1) :
+                                  gpume_key(base + rnd(&r, 8192), rnd(&r, 9000));
+            got[i]  = want[i];
+        }
+        c.min_keys(want, cost, add, idx, n);
+        simd.min_keys(got, cost, add, idx, n);
+        report(name, !memcmp(want, got, n * sizeof(*want)));
     }
     for (int t = 0; t < 24; t++) {
         Rng r = rng_init(case_seed("dsp least", t));
