@@ -645,10 +645,28 @@ static av_always_inline void blend_tile_c(int16_t *avg, const uint8_t *a, ptrdif
             avg[y * TILE + x] = mcfps_blend_pixel(a[y * sa + x * step], b[y * sb + x * step], phi);
 }
 
+/**
+ * blend_tile_c() of a tile n samples wide, n constant, in 16-bit lanes: the
+ * sum (256 - phi) a + phi b + 128 is below 2^16.
+ */
+static av_always_inline void blend_tile_n(int16_t *avg, const uint8_t *a, ptrdiff_t sa,
+                                          const uint8_t *b, ptrdiff_t sb, int phi, int n, int h)
+{
+    const uint16_t wa = MCFPS_PHI_ONE - phi, wb = phi;
+
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < n; x++)
+            avg[y * TILE + x] = (uint16_t)(a[y * sa + x] * wa + b[y * sb + x] * wb + 128) >> 8;
+}
+
 static MCFPS_VECTORIZE void blend_tile(int16_t *avg, const uint8_t *a, ptrdiff_t sa,
                                        const uint8_t *b, ptrdiff_t sb, int step, int phi, int w, int h)
 {
-    if (step == 1)
+    if (step == 1 && w == TILE)
+        blend_tile_n(avg, a, sa, b, sb, phi, TILE, h);
+    else if (step == 1 && w == TILE / 2)
+        blend_tile_n(avg, a, sa, b, sb, phi, TILE / 2, h);
+    else if (step == 1)
         blend_tile_c(avg, a, sa, b, sb, 1, phi, w, h);
     else
         blend_tile_c(avg, a, sa, b, sb, step, phi, w, h);
