@@ -240,6 +240,36 @@ static void pad_plane(CPUPlane *pl, int pad)
     }
 }
 
+/* FFmpeg builds with -fno-tree-vectorize; the integer loops of the SADs, of
+ * the sub-pel predictions and of the pyramid are written for the vectoriser */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GPUME_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define GPUME_VECTORIZE
+#endif
+
+/**
+ * A pyramid level, dw x dh, from the one below it, sw x sh:
+ * gpume_downscale_px(), without its clamps where the 2x2 samples lie inside.
+ */
+static GPUME_VECTORIZE void downscale_plane(uint8_t *dst, ptrdiff_t ds, int dw, int dh,
+                                            const uint8_t *src, ptrdiff_t ss, int sw, int sh)
+{
+    const int iw = FFMIN(dw, sw / 2), ih = FFMIN(dh, sh / 2);
+
+    for (int y = 0; y < dh; y++) {
+        const uint8_t *r0 = src + 2 * y * ss, *r1 = r0 + ss;
+        uint8_t *d = dst + y * ds;
+        int x = 0;
+
+        if (y < ih)
+            for (; x < iw; x++)
+                d[x] = (uint16_t)(r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2;
+        for (; x < dw; x++)
+            d[x] = gpume_downscale_px(src, ss, sw, sh, x, y);
+    }
+}
+
 static int cpu_load(void *priv, int slot, const AVFrame *frame)
 {
     GpumeCPUContext *s = priv;
@@ -249,34 +279,19 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
         return AVERROR(EINVAL);
     for (int y = 0; y < lv[0].h; y++)
         memcpy(lv[0].data + y * lv[0].stride, frame->data[0] + y * frame->linesize[0], lv[0].w);
-    for (int k = 1; k < s->levels; k++) {
-        for (int y = 0; y < lv[k].h; y++)
-            for (int x = 0; x < lv[k].w; x++)
-                lv[k].data[y * lv[k].stride + x] =
-                    gpume_downscale_px(lv[k - 1].data, lv[k - 1].stride,
-                                       lv[k - 1].w, lv[k - 1].h, x, y);
-    }
+    for (int k = 1; k < s->levels; k++)
+        downscale_plane(lv[k].data, lv[k].stride, lv[k].w, lv[k].h,
+                        lv[k - 1].data, lv[k - 1].stride, lv[k - 1].w, lv[k - 1].h);
     for (int k = 0; k < s->levels; k++)
         pad_plane(&lv[k], s->pad);
     /* dis's levels beyond hme's, which are made above */
     for (int k = GPUME_HME_LEVELS + 1; s->dis && k <= s->dis_coarsest; k++) {
         const GpumeDisLevel *src = &s->dis_level[k - 1], *dst = &s->dis_level[k];
-        const uint8_t *sp = dis_plane(s, slot, k - 1);
-        uint8_t *dp = dis_plane(s, slot, k);
-        for (int y = 0; y < dst->h; y++)
-            for (int x = 0; x < dst->w; x++)
-                dp[y * dst->pitch + x] = gpume_downscale_px(sp, src->pitch, src->w, src->h, x, y);
+        downscale_plane(dis_plane(s, slot, k), dst->pitch, dst->w, dst->h,
+                        dis_plane(s, slot, k - 1), src->pitch, src->w, src->h);
     }
     return 0;
 }
-
-/* FFmpeg builds with -fno-tree-vectorize; the integer loops of the SADs and
- * of the sub-pel predictions are written for the vectoriser */
-#if defined(__GNUC__) && !defined(__clang__)
-#define GPUME_VECTORIZE __attribute__((optimize("tree-vectorize")))
-#else
-#define GPUME_VECTORIZE
-#endif
 
 /** SAD of a vw x vh region; ref may point into the border. */
 static av_always_inline uint32_t sad_rect(const uint8_t *cur, int cs, const uint8_t *ref, int rs, int vw, int vh)
