@@ -46,6 +46,9 @@ typedef struct CPUPlane {
 #define HME_L1_MAX_R    ((GPUME_MAX_RANGE + 1) >> 1)
 #define HME_L1_MAX_SIDE (2 * HME_L1_MAX_R + 1)
 #define HME_L1_SAD_STRIDE FFALIGN(HME_L1_MAX_SIDE, 8)
+/* hme level 2: the side of a CTU's search, its SADs' row stride */
+#define HME_L2_MAX_SIDE (2 * ((GPUME_MAX_RANGE + 3) >> 2) + 1)
+#define HME_L2_SAD_STRIDE FFALIGN(HME_L2_MAX_SIDE, 8)
 
 /* above every cost of a 4x4 block's candidates: the pads after each row */
 #define HME_PAD_COST 0x8000
@@ -815,9 +818,30 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     GpumeHmeCoarse *out = &s->coarse[cy * p->ctu_cols + cx];
 
     /* candidate c is vector (c % n - r, c / n - r) */
-    for (int c = 0, dy = -r; dy <= r; dy++)
-        for (int dx = -r; dx <= r; dx++, c++)
-            keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, dx, dy, c);
+    if (vw == p->ctu >> 2 && vh == p->ctu >> 2) {
+        /* a whole block: the SADs of its 4x4 parts, every candidate of a
+         * row at once, added (16 x 16 x 255 fits 16 bits) */
+        const int stride = FFALIGN(n, 8);
+        const uint8_t *cb = cur->data + y0 * cur->stride + x0;
+        const uint8_t *rb = ref->data + (y0 - r) * ref->stride + x0 - r;
+        uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE], part[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
+
+        for (int y = 0; y < vh; y += 4) {
+            for (int x = 0; x < vw; x += 4) {
+                s->dsp.sad4x4_rows(x || y ? part : sad, stride, cb + y * cur->stride + x, cur->stride,
+                                   rb + y * ref->stride + x, ref->stride, n, n);
+                if (x || y)
+                    add_u16(sad, sad, part, n * stride);
+            }
+        }
+        for (int c = 0, dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++, c++)
+                keys[c] = gpume_key(sad[(dy + r) * stride + dx + r] + p->lambda * (FFABS(dx) + FFABS(dy)), c);
+    } else {
+        for (int c = 0, dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++, c++)
+                keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, dx, dy, c);
+    }
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         uint64_t best = GPUME_INVALID_KEY;
         int v1x = 0, v1y = 0;
