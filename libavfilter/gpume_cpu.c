@@ -541,7 +541,6 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
                               const CPUPlane *ref, int x, int y, int w, int h,
                               int *qx, int *qy, int px, int py, uint32_t best_sad)
 {
-
     for (int step = 2; step >= 1; step--) {
         uint64_t best;
         int cx = *qx, cy = *qy;
@@ -674,7 +673,8 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
         for (int dx = -r; dx <= r; dx++) {
             const uint8_t *rr = rb + dy * rs + dx;
             cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
-                           (sad ? sad(cb, cs, rr, rs) : s->dsp.sad_rect(cb, cs, rr, rs, vw, vh, UINT32_MAX));
+                           (sad ? sad(cb, cs, rr, rs) :
+                                  s->dsp.sad_rect(cb, cs, rr, rs, vw, vh, UINT32_MAX));
             least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
         }
         row_least[dy + r] = least;
@@ -828,7 +828,8 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
 
         for (int y = 0; y < vh; y += 4) {
             for (int x = 0; x < vw; x += 4) {
-                s->dsp.sad4x4_rows(x || y ? part : sad, stride, cb + y * cur->stride + x, cur->stride,
+                s->dsp.sad4x4_rows(x || y ? part : sad, stride,
+                                   cb + y * cur->stride + x, cur->stride,
                                    rb + y * ref->stride + x, ref->stride, n, n);
                 if (x || y)
                     add_u16(sad, sad, part, n * stride);
@@ -836,7 +837,8 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         }
         for (int c = 0, dy = -r; dy <= r; dy++)
             for (int dx = -r; dx <= r; dx++, c++)
-                keys[c] = gpume_key(sad[(dy + r) * stride + dx + r] + p->lambda * (FFABS(dx) + FFABS(dy)), c);
+                keys[c] = gpume_key(sad[(dy + r) * stride + dx + r] + p->lambda * (FFABS(dx) + FFABS(dy)),
+                                    c);
     } else {
         for (int c = 0, dy = -r; dy <= r; dy++)
             for (int dx = -r; dx <= r; dx++, c++)

@@ -733,8 +733,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 /* footprints that cross an edge of the plane are predicted
                  * from clamped copies; while the ends themselves lie inside
                  * over the whole tile, the term is still the block's */
-                clamped = !inside(pax, pax + ex, sx, pl->w, half) || !inside(pbx, pbx + ex, sx, pl->w, half) ||
-                          !inside(pay, pay + ey, sy, pl->h, half) || !inside(pby, pby + ey, sy, pl->h, half);
+                clamped = !inside(pax, pax + ex, sx, pl->w, half) ||
+                          !inside(pbx, pbx + ex, sx, pl->w, half) ||
+                          !inside(pay, pay + ey, sy, pl->h, half) ||
+                          !inside(pby, pby + ey, sy, pl->h, half);
                 if (!clamped ||
                     (!mcfps_end_outside(pl->w, pl->h, sx, sy, pax, pay) &&
                      !mcfps_end_outside(pl->w, pl->h, sx, sy, pax + ex, pay + ey) &&
