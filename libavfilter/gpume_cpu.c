@@ -565,13 +565,19 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
     return best_sad;
 }
 
+/** Key of integer vector (dx, dy) of a coarse level's block whose SAD is sad. */
+static uint64_t level_key_sad(const GpumeCPUContext *s, uint32_t sad, int dx, int dy, uint32_t idx)
+{
+    return gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)), idx);
+}
+
 /** Key of integer vector (dx, dy) for the block at (x0, y0), vw x vh, of a pyramid level. */
 static uint64_t level_key(const GpumeCPUContext *s, const CPUPlane *cur, const CPUPlane *ref,
                           int x0, int y0, int vw, int vh, int dx, int dy, uint32_t idx)
 {
     const uint32_t sad = block_sad(s, cur->data + y0 * cur->stride + x0, cur->stride,
                                    ref->data + (y0 + dy) * ref->stride + x0 + dx, ref->stride, vw, vh);
-    return gpume_key(sad + s->p.lambda * (FFABS(dx) + FFABS(dy)), idx);
+    return level_key_sad(s, sad, dx, dy, idx);
 }
 
 /** Integer full search of a block at a pyramid level around (cxv, cyv); returns the best vector. */
@@ -813,18 +819,17 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const int x0 = (cx * p->ctu) >> 2, y0 = (cy * p->ctu) >> 2;
     const int vw = FFMIN(p->ctu >> 2, cur->w - x0), vh = FFMIN(p->ctu >> 2, cur->h - y0);
     const int r = gpume_hme_l2_range(p->range), n = 2 * r + 1;
-    uint64_t keys[(2 * ((GPUME_MAX_RANGE + 3) >> 2) + 1) * (2 * ((GPUME_MAX_RANGE + 3) >> 2) + 1)];
+    const int whole = vw == p->ctu >> 2 && vh == p->ctu >> 2, stride = FFALIGN(n, 8);
+    uint64_t keys[HME_L2_MAX_SIDE * HME_L2_MAX_SIDE];
+    uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE], part[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
     GpumeHmeCoarse *out = &s->coarse[cy * p->ctu_cols + cx];
 
-    /* candidate c is vector (c % n - r, c / n - r) */
-    if (vw == p->ctu >> 2 && vh == p->ctu >> 2) {
+    if (whole) {
         /* a whole block: the SADs of its 4x4 parts, every candidate of a
          * row at once, added (16 x 16 x 255 fits 16 bits) */
-        const int stride = FFALIGN(n, 8);
         const uint8_t *cb = cur->data + y0 * cur->stride + x0;
         const uint8_t *rb = ref->data + (y0 - r) * ref->stride + x0 - r;
-        uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE], part[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
 
         for (int y = 0; y < vh; y += 4) {
             for (int x = 0; x < vw; x += 4) {
@@ -835,15 +840,12 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
                     add_u16(sad, sad, part, n * stride);
             }
         }
-        for (int c = 0, dy = -r; dy <= r; dy++)
-            for (int dx = -r; dx <= r; dx++, c++)
-                keys[c] = gpume_key(sad[(dy + r) * stride + dx + r] + p->lambda * (FFABS(dx) + FFABS(dy)),
-                                    c);
-    } else {
-        for (int c = 0, dy = -r; dy <= r; dy++)
-            for (int dx = -r; dx <= r; dx++, c++)
-                keys[c] = level_key(s, cur, ref, x0, y0, vw, vh, dx, dy, c);
     }
+    /* candidate c is vector (c % n - r, c / n - r) */
+    for (int c = 0, dy = -r; dy <= r; dy++)
+        for (int dx = -r; dx <= r; dx++, c++)
+            keys[c] = whole ? level_key_sad(s, sad[(dy + r) * stride + dx + r], dx, dy, c) :
+                              level_key(s, cur, ref, x0, y0, vw, vh, dx, dy, c);
     for (int k = 0; k < GPUME_HME_MINIMA; k++) {
         uint64_t best = GPUME_INVALID_KEY;
         int v1x = 0, v1y = 0;
