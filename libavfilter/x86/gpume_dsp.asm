@@ -124,6 +124,14 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     lea          eax, [iq+maskq]
     RET
 
+; FIRST_BYTES dst, n, tmp: the mask of the first n bytes (0 to 16) into
+; xm<dst>; negates n, clobbers tmpq
+%macro FIRST_BYTES 3
+    neg          %2q
+    lea          %3q, [first_bytes]
+    movu       xm%1, [%3q+%2q+16]
+%endmacro
+
 ; SAD16 [mask]: the SAD of the 16 samples from curq+xq and refq+xq on,
 ; both cleared where mask is 0, added to m4
 %macro SAD16 0-1
@@ -151,9 +159,7 @@ cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, la
     lea        lastq, [wq-1]
     and        lastq, ~15               ; where the last step starts
     sub           wq, lastq             ; its samples, 1 to 16
-    neg           wq
-    lea           xq, [first_bytes]
-    movu          m3, [xq+wq+16]
+    FIRST_BYTES    3, w, x
     pxor          m4, m4                ; the sum, two quadwords
 .row:
     xor           xq, xq
@@ -189,15 +195,6 @@ cglobal gpume_sad_rect, 7, 10, 5, cur, cstride, ref, rstride, w, h, limit, x, la
 ; Where w is not a multiple of 8, the last 8 of a row have the samples from
 ; w on cleared in both rows.
 ;------------------------------------------------------------------------------
-; QPEL_MASK mask, rem: the mask of the first rem (w & 7) bytes into the low
-; quadword of xm<mask>, for the last samples of a row; negates rem, clobbers
-; fxq (the weights are loaded by then)
-%macro QPEL_MASK 2
-    neg          %2q
-    lea         fxq, [first_bytes]
-    movq        xm%1, [fxq+%2q+16]
-%endmacro
-
 ; QPEL8 dst, src, stride, cur, mask: the SAD of 8 interpolated samples of a
 ; row from src against cur, masked where mask is not 0, into the low
 ; quadword of dst (xmm registers, weights in m5 and m6); clobbers m1-m3
@@ -268,7 +265,7 @@ cglobal gpume_sad_qpel, 8, 11, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
     QPEL_ROWS      0
     jmp .end
 .part:
-    QPEL_MASK      8, tmp
+    FIRST_BYTES    8, tmp, fx           ; of the last w & 7 samples; fx is free
     QPEL_ROWS      1
 .end:
     movd         eax, m4
@@ -434,7 +431,7 @@ cglobal gpume_sad_qpel, 8, 13, 10, cur, cstride, ref, rstride, fx, fy, w, h, x, 
 .part:
     test       tmpd, tmpd
     jz .end
-    QPEL_MASK    9, tmp
+    FIRST_BYTES  9, tmp, fx             ; of the last w & 7 samples; fx is free
     vpbroadcastq m9, xm9
     lea      cblkq, [curq+xq]
     lea      rblkq, [refq+xq]
