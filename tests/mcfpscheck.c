@@ -719,13 +719,43 @@ static void check_format(void)
 }
 
 /**
+ * The CPU backend in *ctx with the given number of slices, frames in[0]
+ * and in[1] in slots 0 and 1 and, in mode mc, fields ra and rb; *ctx is
+ * NULL after a failure.
+ */
+static int open_cpu_backend(void **ctx, int slices, const McfpsFormat *fm, AVFrame *const in[2],
+                            const McfpsParams *p, const int16_t *ra, const int16_t *rb, int mode)
+{
+    const McfpsHost host = { .nb_threads = slices };
+    const McfpsBackend *be = &ff_mcfps_backend_cpu;
+    int err;
+
+    *ctx = calloc(1, be->priv_size);
+    err  = *ctx ? be->init(*ctx, &host, fm) : AVERROR(ENOMEM);
+    if (err < 0) {
+        free(*ctx);
+        *ctx = NULL;
+        return err;
+    }
+    for (int n = 0; n < 2 && err >= 0; n++)
+        err = be->load(*ctx, n, in[n]);
+    if (err >= 0 && mode == MCFPS_MODE_MC)
+        err = be->fields(*ctx, p, ra, rb);
+    if (err < 0) {
+        be->uninit(*ctx);
+        free(*ctx);
+        *ctx = NULL;
+    }
+    return err;
+}
+
+/**
  * The CPU backend on frames of fmt (interleaved chroma) against the same
  * pictures as yuv420p, pairs (0, 1) in slots (0, 1) at several phases.
  */
 static void check_interleaved(int w, int h, enum AVPixelFormat fmt, int mode, int threads)
 {
     static const int phases[] = { 1, 64, 128, 171, 255 };
-    const McfpsHost host = { .nb_threads = threads };
     const McfpsBackend *be = &ff_mcfps_backend_cpu;
     McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8,
                       .lambda = rnd() % 3, .rel_lo = MCFPS_REL_LO, .rel_hi = MCFPS_REL_HI,
@@ -735,7 +765,7 @@ static void check_interleaved(int w, int h, enum AVPixelFormat fmt, int mode, in
     McfpsFormat fm[2];
     AVFrame *in[2][2] = { { NULL } };
     void *ctx[2] = { NULL };
-    int ready[2] = { 0 }, bad = 0, guard = 0, err = 0;
+    int bad = 0, guard = 0, err = 0;
 
     /* format 0: yuv420p, 1: fmt; the same random samples in both */
     if (ff_mcfps_format(&fm[0], w, h, AV_PIX_FMT_YUV420P) < 0 || ff_mcfps_format(&fm[1], w, h, fmt) < 0) {
@@ -757,15 +787,8 @@ static void check_interleaved(int w, int h, enum AVPixelFormat fmt, int mode, in
     }
     random_field(ra, cells, 64);
     random_field(rb, cells, 64);
-    for (int f = 0; f < 2 && err >= 0; f++) {
-        ctx[f] = calloc(1, be->priv_size);
-        err = ctx[f] ? be->init(ctx[f], &host, &fm[f]) : AVERROR(ENOMEM);
-        ready[f] = err >= 0;
-        for (int n = 0; n < 2 && err >= 0; n++)
-            err = be->load(ctx[f], n, in[f][n]);
-        if (err >= 0 && mode == MCFPS_MODE_MC)
-            err = be->fields(ctx[f], &p, ra, rb);
-    }
+    for (int f = 0; f < 2 && err >= 0; f++)
+        err = open_cpu_backend(&ctx[f], threads, &fm[f], in[f], &p, ra, rb, mode);
     for (int k = 0; k < FF_ARRAY_ELEMS(phases) && err >= 0; k++) {
         AVFrame *out[2] = { mcfps_test_frame(w, h, AV_PIX_FMT_YUV420P), mcfps_test_frame(w, h, fmt) };
         p.phi = phases[k];
@@ -790,7 +813,7 @@ end:
           "%s %dx%d %s, %d slices: %d samples differ from yuv420p's, %d padding bytes written (%d)",
           av_get_pix_fmt_name(fmt), w, h, mode == MCFPS_MODE_MC ? "mc" : "blend", threads, bad, guard, err);
     for (int f = 0; f < 2; f++) {
-        if (ready[f])
+        if (ctx[f])
             be->uninit(ctx[f]);
         free(ctx[f]);
         av_frame_free(&in[f][0]);
@@ -807,21 +830,13 @@ end:
 static int render_slices(const McfpsFormat *fm, int slices, AVFrame *const in[2], const McfpsParams *p,
                          const int16_t *ra, const int16_t *rb, int mode, AVFrame *out)
 {
-    const McfpsHost host = { .nb_threads = slices };
     const McfpsBackend *be = &ff_mcfps_backend_cpu;
-    void *ctx = calloc(1, be->priv_size);
-    int err = ctx ? be->init(ctx, &host, fm) : AVERROR(ENOMEM);
+    void *ctx;
+    int err = open_cpu_backend(&ctx, slices, fm, in, p, ra, rb, mode);
 
-    if (err < 0) {
-        free(ctx);
+    if (err < 0)
         return err;
-    }
-    for (int n = 0; n < 2 && err >= 0; n++)
-        err = be->load(ctx, n, in[n]);
-    if (err >= 0 && mode == MCFPS_MODE_MC)
-        err = be->fields(ctx, p, ra, rb);
-    if (err >= 0)
-        err = be->render(ctx, p, mode, 0, 1, out);
+    err = be->render(ctx, p, mode, 0, 1, out);
     be->uninit(ctx);
     free(ctx);
     return err;
