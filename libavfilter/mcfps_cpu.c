@@ -258,15 +258,27 @@ static av_always_inline void copy_clamped(uint8_t *dst, int ds, const uint8_t *p
 #error "cell_sad() takes the windows' width from bilateral_sad16()"
 #endif
 
+void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
+                        int w, int h, int pad)
+{
+    for (int y = -pad; y < h + pad; y++) {
+        const uint8_t *row = src + (ptrdiff_t)av_clip(y, 0, h - 1) * src_stride;
+        uint8_t *d = dst + (ptrdiff_t)y * dst_stride;
+        memset(d - pad, row[0], pad);
+        memcpy(d, row, w);
+        memset(d + w, row[w - 1], pad);
+    }
+}
+
 /**
- * mcfps_bilateral_sad(): where every sample read lies inside the planes,
- * in place; elsewhere on copies of the footprints clamped into the planes,
- * which give the same samples. A sum that reaches limit may stop there
- * (window_sad()). The DSP functions read 17 samples a row, whatever the
- * window's width.
+ * mcfps_bilateral_sad(): where every sample read lies inside the planes
+ * or their pads, in place; elsewhere on copies of the footprints clamped
+ * into the planes, which give the same samples. A sum that reaches limit
+ * may stop there (window_sad()). The DSP functions read 17 samples a row,
+ * whatever the window's width.
  */
 static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
-                         const uint8_t *a, int sa, const uint8_t *b, int sb,
+                         const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
                          int x0, int x1, int y0, int y1, int oax, int oay, int dx, int dy,
                          uint32_t limit)
 {
@@ -279,7 +291,9 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
 
     bilinear_weights(wt, fax, fay);
     bilinear_weights(wt + 4, fbx, fby);
-    if (mcfps_window_inside(p, x0, x0 + MCFPS_WIN, y0, y1, oax, oay, dx, dy)) {
+    /* mcfps_window_inside() of the window's full width, the planes grown by pad */
+    if (FFMIN(ax, bx) >= -pad && FFMAX(ax, bx) + MCFPS_WIN < p->width + pad &&
+        FFMIN(ay, by) >= -pad && FFMAX(ay, by) + h < p->height + pad) {
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {
@@ -301,7 +315,7 @@ void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t 
 }
 
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
-                          const uint8_t *a, int sa, const uint8_t *b, int sb,
+                          const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           const int16_t *fp, const uint8_t *smooth, int trust,
                           int16_t *vec, uint16_t *info, int j0, int j1)
@@ -328,7 +342,7 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                     limit = st.best_cost > vc ? st.best_cost - vc : 0;
                 }
                 mcfps_search_update(p, &st, q, dx, dy,
-                                    cell_sad(p, dsp, a, sa, b, sb, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
+                                    cell_sad(p, dsp, a, sa, b, sb, pad, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
             }
             info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, fp, smooth, i, j, &st, n, trust, vec);
         }
@@ -966,11 +980,18 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
  * reading software frames in place. */
 
 #define JOBS_PER_THREAD 16  ///< slice jobs of a pass per thread (cpu_jobs())
+/** samples beyond each edge of the selection's padded luma planes: the
+ * windows of most vectors near the edges then read them in place */
+#define SELECT_PAD      32
 
 typedef struct McfpsCPUContext {
     McfpsHost host;
     McfpsFormat f;
     AVFrame *pic[MCFPS_SLOTS];
+    uint8_t *luma[MCFPS_SLOTS];     ///< each slot's luma plane padded by SELECT_PAD, from its first sample
+    int luma_padded[MCFPS_SLOTS];   ///< luma[] holds the slot's picture
+    uint8_t *luma_buf;
+    ptrdiff_t luma_stride;
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
     uint8_t *smooth;            ///< mcfps_bend_smooth() of each cell of fp
@@ -984,6 +1005,7 @@ typedef struct McfpsCPUContext {
     const McfpsParams *p;
     McfpsPlane pl[MCFPS_MAX_PLANES];
     int mode, plane_jobs;
+    int slot_a, slot_b;
     int check_phi;
     const AVFrame *check_pic[3];    ///< P, A, B
     McfpsDSPContext dsp;
@@ -994,6 +1016,7 @@ static void cpu_uninit(void *priv)
     McfpsCPUContext *s = priv;
     for (int i = 0; i < MCFPS_SLOTS; i++)
         av_frame_free(&s->pic[i]);
+    av_freep(&s->luma_buf);
     av_freep(&s->check_sum);
     av_freep(&s->raw[0]);
     av_freep(&s->raw[1]);
@@ -1028,9 +1051,14 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->smooth = av_malloc(cells);
     s->vec    = av_malloc_array(cells, MCFPS_VEC_N * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
+    s->luma_stride = FFALIGN(f->width + 2 * SELECT_PAD, 32);
+    s->luma_buf    = av_malloc_array(MCFPS_SLOTS * (f->height + 2 * SELECT_PAD), s->luma_stride);
     if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->fp || !s->smooth ||
-        !s->vec || !s->info)
+        !s->vec || !s->info || !s->luma_buf)
         goto fail;
+    for (int i = 0; i < MCFPS_SLOTS; i++)
+        s->luma[i] = s->luma_buf + (i * (f->height + 2 * SELECT_PAD) + SELECT_PAD) * s->luma_stride +
+                     SELECT_PAD;
     return 0;
 fail:
     cpu_uninit(s);
@@ -1044,6 +1072,7 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
         frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     av_frame_unref(s->pic[slot]);
+    s->luma_padded[slot] = 0;
     return av_frame_ref(s->pic[slot], frame);
 }
 
@@ -1138,11 +1167,22 @@ static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi
 static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const McfpsPlane *pl = &s->pl[0];
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_select_rows(s->p, &s->dsp, pl->a, pl->sa, pl->b, pl->sb,
+    ff_mcfps_select_rows(s->p, &s->dsp, s->luma[s->slot_a], s->luma_stride,
+                         s->luma[s->slot_b], s->luma_stride, SELECT_PAD,
                          s->ra, s->rb, s->fa, s->fb, s->fp, s->smooth, s->trust, s->vec, s->info, j0, j1);
     return 0;
+}
+
+/** The padded luma plane of slot, made once for the slot's picture. */
+static void pad_luma(McfpsCPUContext *s, int slot)
+{
+    const AVFrame *f = s->pic[slot];
+    if (s->luma_padded[slot])
+        return;
+    ff_mcfps_pad_plane(s->luma[slot], s->luma_stride, f->data[s->f.plane[0]] + s->f.offset[0],
+                       f->linesize[s->f.plane[0]], s->f.width, s->f.height, SELECT_PAD);
+    s->luma_padded[slot] = 1;
 }
 
 /* rendered tile rows of a plane: ff_mcfps_render_rows()'s tile row tj
@@ -1196,6 +1236,10 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         };
     }
     if (mode == MCFPS_MODE_MC) {
+        pad_luma(s, a);
+        pad_luma(s, b);
+        s->slot_a = a;
+        s->slot_b = b;
         err = cpu_execute(s, cpu_select_job, cpu_jobs(s, p->ch));
         if (err < 0)
             return err;

@@ -81,13 +81,22 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t *smooth, int j0, int j1);
 
 /**
+ * A w x h plane with pad samples beyond each of its edges, each a copy of
+ * the nearest sample of the plane, as mcfps_sample() clamps positions:
+ * dst points at the plane's first sample, and dst_stride >= w + 2 pad.
+ */
+void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
+                        int w, int h, int pad);
+
+/**
  * Vectors with their bends (MCFPS_VEC_N entries a cell) and info words of
- * the intermediate frame's cell rows [j0, j1) (luma planes a, b); fp: the
+ * the intermediate frame's cell rows [j0, j1) (luma planes a, b, padded by
+ * pad samples as ff_mcfps_pad_plane() pads them, 0 for none); fp: the
  * previous pair's smoothed B field, read where p->bend is not 0, and
  * smooth: NULL or ff_mcfps_bend_smooth_rows() of it.
  */
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
-                          const uint8_t *a, int sa, const uint8_t *b, int sb,
+                          const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           const int16_t *fp, const uint8_t *smooth, int trust,
                           int16_t *vec, uint16_t *info, int j0, int j1);

@@ -251,7 +251,7 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, ra, rb, fa, fb, fp, NULL, MCFPS_PHI_ONE, vec, info,
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, 0, ra, rb, fa, fb, fp, NULL, MCFPS_PHI_ONE, vec, info,
                              p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
         ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
@@ -405,7 +405,7 @@ static void check_rows(int w, int h, int phi, int range)
     p.bend = piecewise || rnd() % 2 ? mcfps_bend_weight(phi, p.phi_a) : 0;
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, ra, rb, fa, fb, fp, smooth, trust, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, 0, ra, rb, fa, fb, fp, smooth, trust, vec, info, 0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
@@ -415,6 +415,24 @@ static void check_rows(int w, int h, int phi, int range)
         }
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
           w, h, phi, range, bad_sel);
+    /* the same from padded planes, whose windows near the edges read the pads */
+    {
+        const int pad = 1 + rnd() % 40, ps = w + 2 * pad + rnd() % 8;
+        uint8_t *pa = malloc((size_t)ps * (h + 2 * pad)), *pb = malloc((size_t)ps * (h + 2 * pad));
+        uint8_t *a0 = pa + (size_t)pad * ps + pad, *b0 = pb + (size_t)pad * ps + pad;
+        int bad_pad = 0;
+
+        ff_mcfps_pad_plane(a0, ps, a, w, w, h, pad);
+        ff_mcfps_pad_plane(b0, ps, b, w, w, h, pad);
+        ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, ra, rb, fa, fb, fp, smooth, trust, vec1, info1,
+                             0, p.ch);
+        for (int k = 0; k < cells; k++)
+            bad_pad += info1[k] != info[k] ||
+                       memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
+        CHECK(!bad_pad, "select rows, %dx%d phi %d range %d, planes padded by %d: %d cells differ",
+              w, h, phi, range, pad, bad_pad);
+        free(pa); free(pb);
+    }
     for (int k = 0; k < cells; k++)
         bent += vec[MCFPS_VEC_N * k + 2] || vec[MCFPS_VEC_N * k + 3];
     CHECK(!piecewise || cells < 16 || !range || bent, "select rows, %dx%d phi %d: no trajectory bent", w, h, phi);
