@@ -382,6 +382,38 @@ static GPUME_VECTORIZE uint32_t sad_qpel_c(const uint8_t *cur, ptrdiff_t cs, con
 }
 
 /**
+ * sad_hpel() of GpumeDSPContext in C: per pixel, the 3x3 samples around
+ * it give all eight half-pel points, (a + b + 1) >> 1 between two samples
+ * and (a + b + c + d + 2) >> 2 between four, sad_qpel_c()'s values at
+ * fractions 2 and 0.
+ */
+static GPUME_VECTORIZE void sad_hpel_c(uint32_t *sad, const uint8_t *cur, ptrdiff_t cs,
+                                       const uint8_t *ref, ptrdiff_t rs, int w, int h)
+{
+    uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *c = cur + y * cs, *r0 = ref + (y - 1) * rs, *r1 = r0 + rs, *r2 = r1 + rs;
+        for (int x = 0; x < w; x++) {
+            const int v = c[x], e = r1[x];
+            const int up = r0[x - 1] + r0[x], dn = r2[x - 1] + r2[x];
+            const int le = r1[x - 1] + e, ri = e + r1[x + 1];
+            const int upr = r0[x] + r0[x + 1], dnr = r2[x] + r2[x + 1];
+            s0 += abs(v - ((up + le + 2) >> 2));
+            s1 += abs(v - ((r0[x] + e + 1) >> 1));
+            s2 += abs(v - ((upr + ri + 2) >> 2));
+            s3 += abs(v - ((le + 1) >> 1));
+            s4 += abs(v - ((ri + 1) >> 1));
+            s5 += abs(v - ((le + dn + 2) >> 2));
+            s6 += abs(v - ((e + r2[x] + 1) >> 1));
+            s7 += abs(v - ((ri + dnr + 2) >> 2));
+        }
+    }
+    sad[0] = s0; sad[1] = s1; sad[2] = s2; sad[3] = s3;
+    sad[4] = s4; sad[5] = s5; sad[6] = s6; sad[7] = s7;
+}
+
+/**
  * SAD of a region against the reference displaced by quarter-pel (qx, qy);
  * the padded reference makes unclamped reads equal gpume_sample_qpel().
  */
@@ -542,17 +574,23 @@ static uint32_t subpel_refine(const GpumeCPUContext *s, const uint8_t *cur, int 
                               int *qx, int *qy, int px, int py, uint32_t best_sad)
 {
     for (int step = 2; step >= 1; step--) {
+        uint32_t hpel[8];
         uint64_t best;
         int cx = *qx, cy = *qy;
+        /* the half-pel points around an integer vector at once */
+        const int batch = step == 2 && !(cx & 3) && !(cy & 3) && !(w & 7);
         if (step == 2 ? s->p.subpel < 1 : s->p.subpel < 2)
             continue;
+        if (batch)
+            s->dsp.sad_hpel(hpel, cur, cs, ref->data + (y + (cy >> 2)) * ref->stride + x + (cx >> 2),
+                            ref->stride, w, h);
         best = gpume_key(best_sad + gpume_mv_cost(s->p.lambda, cx, cy, px, py), 0);
         for (int i = 1; i < 9; i++) {
             int ox, oy;
             uint32_t sad;
             uint64_t key;
             gpume_subpel_offset(i, step, &ox, &oy);
-            sad = sad_qpel(s, cur, cs, ref, x, y, w, h, cx + ox, cy + oy);
+            sad = batch ? hpel[i - 1] : sad_qpel(s, cur, cs, ref, x, y, w, h, cx + ox, cy + oy);
             key = gpume_key(sad + gpume_mv_cost(s->p.lambda, cx + ox, cy + oy, px, py), i);
             if (key < best) {
                 best     = key;
@@ -650,6 +688,7 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
     c->sad4x4_rows = sad4x4_rows_c;
     c->sad_qpel    = sad_qpel_c;
+    c->sad_hpel    = sad_hpel_c;
     c->sad8x8_grid = sad8x8_grid_c;
     c->first_least = first_least_c;
     c->min_keys    = min_keys_c;

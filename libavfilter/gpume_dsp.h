@@ -48,6 +48,15 @@ typedef struct GpumeDSPContext {
                          const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 
     /**
+     * sad_qpel() of the w x h block at cur at the eight half-pel points
+     * around the integer position ref, into sad[i - 1] for the point
+     * gpume_subpel_offset(i, 2), i = 1 .. 8; w is a positive multiple of
+     * 8. Reads rows -1 .. h of ref, samples -1 .. w of each.
+     */
+    void (*sad_hpel)(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                     const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+
+    /**
      * SADs of the cols x rows 8x8 blocks of cur against those of ref, in
      * raster order; cols is even.
      */

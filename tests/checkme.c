@@ -1722,7 +1722,7 @@ static void test_dsp(void)
     ff_gpume_dsp_init(&c);
     av_force_cpu_flags(-1);
     ff_gpume_dsp_init(&simd);
-    if ((simd.sad4x4_rows == c.sad4x4_rows || simd.sad_qpel == c.sad_qpel ||
+    if ((simd.sad4x4_rows == c.sad4x4_rows || simd.sad_qpel == c.sad_qpel || simd.sad_hpel == c.sad_hpel ||
          simd.sad8x8_grid == c.sad8x8_grid || simd.first_least == c.first_least ||
          simd.min_keys == c.min_keys || simd.sad_rect == c.sad_rect) && st.verbose)
         printf("  (a function has no SIMD version on this CPU: C against C)\n");
@@ -1770,6 +1770,35 @@ static void test_dsp(void)
         if (want != got)
             detail("SIMD %" PRIu32 ", C %" PRIu32 "\n", got, want);
         report(name, want == got);
+    }
+    for (int t = 0; t < 48 && cur && ref; t++) {
+        Rng r = rng_init(case_seed("dsp hpel", t));
+        /* every width up to 64, against the C sad_qpel() of each point:
+         * the C and the SIMD sad_hpel() */
+        const int w = 8 * (1 + t % 8), h = 1 + rnd(&r, 64), extreme = t % 4 == 3;
+        const int cx = rnd(&r, W - w + 1), cy = rnd(&r, H - h + 1);
+        const int rx = 1 + rnd(&r, W - w - 1), ry = 1 + rnd(&r, H - h - 1);
+        const uint8_t *cb = cur + cy * W + cx, *rb = ref + ry * W + rx;
+        uint32_t want[8], got_c[8], got[8];
+        char name[96];
+        int ok;
+
+        snprintf(name, sizeof(name), "dsp sad_hpel %dx%d%s", w, h, extreme ? " 0/255" : "");
+        if (!selected(name))
+            continue;
+        dsp_content(&r, cur, ref, W * H, extreme);
+        for (int i = 1; i < 9; i++) {
+            int ox, oy;
+            gpume_subpel_offset(i, 2, &ox, &oy);
+            want[i - 1] = c.sad_qpel(cb, W, rb + (oy >> 2) * W + (ox >> 2), W, ox & 3, oy & 3, w, h);
+        }
+        c.sad_hpel(got_c, cb, W, rb, W, w, h);
+        simd.sad_hpel(got, cb, W, rb, W, w, h);
+        ok = !memcmp(want, got_c, sizeof(want)) && !memcmp(want, got, sizeof(want));
+        for (int i = 0; i < 8 && !ok; i++)
+            detail("point %d: sad_qpel %" PRIu32 ", C %" PRIu32 ", SIMD %" PRIu32 "\n",
+                   i + 1, want[i], got_c[i], got[i]);
+        report(name, ok);
     }
     for (int t = 0; t < 24 && cur && ref; t++) {
         Rng r = rng_init(case_seed("dsp grid", t));

@@ -22,6 +22,7 @@
 
 SECTION_RODATA
 
+pw_2:    times 8 dw 2
 pw_2048: times 8 dw 2048
 pq_top_bit: dq 0x8000000000000000
 ; the mask of a row's first n bytes is the 16 bytes from first_bytes + 16 - n on
@@ -270,6 +271,121 @@ cglobal gpume_sad_qpel, 8, 11, 9, cur, cstride, ref, rstride, fx, fy, w, h, x, t
 .end:
     movd         eax, m4
     RET
+
+;------------------------------------------------------------------------------
+; void ff_gpume_sad_hpel(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+;                        const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
+;
+; Columns of 8, row by row. Each source row is read once: its samples
+; between neighbours, pavgb, are the horizontal points of the output row it
+; is, and its pairs L + C and C + R, as words, give with those of the next
+; row the diagonal points below it and above the next: (sum + 2) >> 2.
+; Two points' samples share a register, so that psadbw against the current
+; row in both quadwords sums both.
+;------------------------------------------------------------------------------
+; HPEL_SOURCE hl, hr, hmid, c, t1, t2: row [rblkq] with its samples c (bytes,
+; loaded) into words L + C in hl and C + R in hr, and its horizontal points
+; (C with L, C with R) into the two quadwords of hmid; clobbers t1, t2
+%macro HPEL_SOURCE 6
+    movq          %5, [rblkq-1]
+    movq          %6, [rblkq+1]
+    pavgb         %3, %5, %4
+    pavgb         %1, %6, %4
+    punpcklqdq    %3, %1
+    punpcklbw     %5, m0
+    punpcklbw     %6, m0
+    punpcklbw     %1, %4, m0
+    paddw         %2, %1, %6
+    paddw         %1, %5
+%endmacro
+
+; HPEL_DIAG dst, hl, hr, hl2, hr2: the diagonal points between two source
+; rows, left then right, as bytes in the two quadwords of dst (dst may be hl)
+%macro HPEL_DIAG 5
+    paddw         %1, %2, %4
+    paddw        m15, %3, %5
+    paddw         %1, m1
+    paddw        m15, m1
+    psrlw         %1, 2
+    psrlw        m15, 2
+    packuswb      %1, m15
+%endmacro
+
+%macro SAD_HPEL 0
+cglobal gpume_sad_hpel, 7, 11, 16, sad, cur, cstride, ref, rstride, w, h, x, rows, cblk, rblk
+    movsxdifnidn  wq, wd
+    pxor          m0, m0
+    mova          m1, [pw_2]
+    pxor          m2, m2                ; points 1 and 3 (up left, up right)
+    pxor          m3, m3                ; 6 and 8 (down left, down right)
+    pxor          m4, m4                ; 2 and 7 (up, down)
+    pxor          m5, m5                ; 4 and 5 (left, right)
+    xor           xq, xq
+.strip:
+    lea        rblkq, [refq+xq]
+    sub        rblkq, rstrideq          ; source row -1
+    lea        cblkq, [curq+xq]
+    mov        rowsd, hd
+    movq          m8, [rblkq]
+    HPEL_SOURCE   m6, m7, m11, m8, m12, m13
+    add        rblkq, rstrideq
+    movq         m14, [rblkq]           ; row 0
+    HPEL_SOURCE  m12, m13, m11, m14, m9, m10
+    HPEL_DIAG     m9, m6, m7, m12, m13  ; output row 0's up left and up right
+    pavgb        m10, m8, m14           ; its up
+    mova          m6, m12
+    mova          m7, m13
+    mova          m8, m14
+.row:
+    ; in: m6, m7 the pairs of source row y, m8 its samples, m9 output row
+    ; y's diagonal points above it, m10 its up point, m11 its horizontal
+    movq         m12, [cblkq]
+    punpcklqdq   m12, m12
+    psadbw        m9, m12
+    psadbw       m11, m12
+    paddq         m2, m9
+    paddq         m5, m11
+    add        rblkq, rstrideq
+    movq         m15, [rblkq]           ; source row y + 1
+    pavgb         m9, m8, m15           ; the down point, the up of row y + 1
+    punpcklqdq   m10, m9
+    psadbw       m10, m12
+    paddq         m4, m10
+    mova         m10, m9
+    HPEL_SOURCE  m13, m14, m11, m15, m8, m9
+    mova          m8, m15
+    HPEL_DIAG     m6, m6, m7, m13, m14
+    mova          m9, m6                ; the diagonal points below, above row y + 1
+    psadbw        m6, m12
+    paddq         m3, m6
+    mova          m6, m13
+    mova          m7, m14
+    add        cblkq, cstrideq
+    dec        rowsd
+    jg .row
+    add           xq, 8
+    cmp           xq, wq
+    jl .strip
+    ; the sums, in the order of gpume_subpel_offset()
+    movd   [sadq+ 0], m2
+    movd   [sadq+ 4], m4
+    movd   [sadq+12], m5
+    movd   [sadq+20], m3
+    punpckhqdq    m2, m2
+    punpckhqdq    m3, m3
+    punpckhqdq    m4, m4
+    punpckhqdq    m5, m5
+    movd   [sadq+ 8], m2
+    movd   [sadq+16], m5
+    movd   [sadq+24], m4
+    movd   [sadq+28], m3
+    RET
+%endmacro
+
+INIT_XMM sse2
+SAD_HPEL
+INIT_XMM avx
+SAD_HPEL
 
 ; SAD8ROWS sum, tmp, tmp2: the SADs of 8 rows of cblk against rblk, one
 ; per quadword, into sum; both pointers move 8 rows down

@@ -36,6 +36,10 @@ uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 uint32_t ff_gpume_sad_qpel_avx2(const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
+void ff_gpume_sad_hpel_sse2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                            const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+void ff_gpume_sad_hpel_avx(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                           const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
 uint32_t ff_gpume_sad_rect_sse2(const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int w, int h, uint32_t limit);
 void ff_gpume_min_keys_avx2(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
@@ -48,6 +52,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
     if (EXTERNAL_SSE2(cpu_flags)) {
         c->sad8x8_grid = ff_gpume_sad8x8_grid_sse2;
         c->sad_rect    = ff_gpume_sad_rect_sse2;
+        c->sad_hpel    = ff_gpume_sad_hpel_sse2;
     }
     if (EXTERNAL_SSSE3(cpu_flags))
         c->sad_qpel = ff_gpume_sad_qpel_ssse3;
@@ -55,6 +60,8 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad4x4_rows = ff_gpume_sad4x4_rows_sse4;
         c->first_least = ff_gpume_first_least_sse4;
     }
+    if (EXTERNAL_AVX(cpu_flags))
+        c->sad_hpel = ff_gpume_sad_hpel_avx;
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
         c->sad_qpel    = ff_gpume_sad_qpel_avx2;

@@ -93,6 +93,33 @@ static void check_sad_qpel(const GpumeDSPContext *c)
     report("sad_qpel");
 }
 
+static void check_sad_hpel(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, cur, [64 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, ref, [66 * STRIDE]);
+    uint32_t sad_ref[8], sad_new[8];
+
+    declare_func(void, uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
+                 const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
+
+    if (check_func(c->sad_hpel, "gpume_sad_hpel")) {
+        for (int w = 8; w <= 64; w += 8) {
+            for (int t = 0; t < 4; t++) {
+                /* even and odd heights, 1 to 64; ref points at row 1, sample 1 */
+                const int h = t ? 1 + (5 * w + 7 * t) % 64 : 64;
+                fill(cur, h * STRIDE, t == 3);
+                fill(ref, (h + 2) * STRIDE, t == 3);
+                call_ref(sad_ref, cur, STRIDE, ref + STRIDE + 1, STRIDE, w, h);
+                call_new(sad_new, cur, STRIDE, ref + STRIDE + 1, STRIDE, w, h);
+                if (memcmp(sad_ref, sad_new, sizeof(sad_ref)))
+                    fail();
+            }
+        }
+        bench_new(sad_new, cur, STRIDE, ref + STRIDE + 1, STRIDE, 8, 8);
+    }
+    report("sad_hpel");
+}
+
 static void check_sad8x8_grid(const GpumeDSPContext *c)
 {
     LOCAL_ALIGNED_16(uint8_t, cur, [32 * STRIDE]);
@@ -228,6 +255,7 @@ void checkasm_check_vf_gpume(void)
     ff_gpume_dsp_init(&c);
     check_sad4x4_rows(&c);
     check_sad_qpel(&c);
+    check_sad_hpel(&c);
     check_sad8x8_grid(&c);
     check_first_least(&c);
     check_sad_rect(&c);
