@@ -980,8 +980,10 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
  * reading software frames in place. */
 
 #define JOBS_PER_THREAD 16  ///< slice jobs of a pass per thread (cpu_jobs())
-/** samples beyond each edge of the selection's padded luma planes: the
- * windows of most vectors near the edges then read them in place */
+/**
+ * Samples beyond each edge of the selection's padded luma planes: the
+ * windows of most vectors near the edges then read them in place.
+ */
 #define SELECT_PAD      32
 
 typedef struct McfpsCPUContext {
