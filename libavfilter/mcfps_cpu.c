@@ -992,7 +992,7 @@ typedef struct McfpsCPUContext {
     AVFrame *pic[MCFPS_SLOTS];
     uint8_t *luma[MCFPS_SLOTS];     ///< each slot's luma plane padded by SELECT_PAD, from its first sample
     int luma_padded[MCFPS_SLOTS];   ///< luma[] holds the slot's picture
-    uint8_t *luma_buf;
+    uint8_t *luma_buf;              ///< luma[]'s, allocated at the first selection
     ptrdiff_t luma_stride;
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
@@ -1053,14 +1053,9 @@ static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
     s->smooth = av_malloc(cells);
     s->vec    = av_malloc_array(cells, MCFPS_VEC_N * sizeof(*s->vec));
     s->info   = av_malloc_array(cells, sizeof(*s->info));
-    s->luma_stride = FFALIGN(f->width + 2 * SELECT_PAD, 32);
-    s->luma_buf    = av_malloc_array(MCFPS_SLOTS * (f->height + 2 * SELECT_PAD), s->luma_stride);
     if (!s->check_sum || !s->raw[0] || !s->raw[1] || !s->fa || !s->fb || !s->fp || !s->smooth ||
-        !s->vec || !s->info || !s->luma_buf)
+        !s->vec || !s->info)
         goto fail;
-    for (int i = 0; i < MCFPS_SLOTS; i++)
-        s->luma[i] = s->luma_buf + (i * (f->height + 2 * SELECT_PAD) + SELECT_PAD) * s->luma_stride +
-                     SELECT_PAD;
     return 0;
 fail:
     cpu_uninit(s);
@@ -1177,14 +1172,24 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 }
 
 /** The padded luma plane of slot, made once for the slot's picture. */
-static void pad_luma(McfpsCPUContext *s, int slot)
+static int pad_luma(McfpsCPUContext *s, int slot)
 {
     const AVFrame *f = s->pic[slot];
-    if (s->luma_padded[slot])
-        return;
-    ff_mcfps_pad_plane(s->luma[slot], s->luma_stride, f->data[s->f.plane[0]] + s->f.offset[0],
-                       f->linesize[s->f.plane[0]], s->f.width, s->f.height, SELECT_PAD);
+
+    if (!s->luma_buf) {
+        s->luma_stride = FFALIGN(s->f.width + 2 * SELECT_PAD, 32);
+        s->luma_buf    = av_malloc_array(MCFPS_SLOTS * (s->f.height + 2 * SELECT_PAD), s->luma_stride);
+        if (!s->luma_buf)
+            return AVERROR(ENOMEM);
+        for (int i = 0; i < MCFPS_SLOTS; i++)
+            s->luma[i] = s->luma_buf + (i * (s->f.height + 2 * SELECT_PAD) + SELECT_PAD) * s->luma_stride +
+                         SELECT_PAD;
+    }
+    if (!s->luma_padded[slot])
+        ff_mcfps_pad_plane(s->luma[slot], s->luma_stride, f->data[s->f.plane[0]] + s->f.offset[0],
+                           f->linesize[s->f.plane[0]], s->f.width, s->f.height, SELECT_PAD);
     s->luma_padded[slot] = 1;
+    return 0;
 }
 
 /* rendered tile rows of a plane: ff_mcfps_render_rows()'s tile row tj
@@ -1238,8 +1243,8 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         };
     }
     if (mode == MCFPS_MODE_MC) {
-        pad_luma(s, a);
-        pad_luma(s, b);
+        if ((err = pad_luma(s, a)) < 0 || (err = pad_luma(s, b)) < 0)
+            return err;
         s->slot_a = a;
         s->slot_b = b;
         err = cpu_execute(s, cpu_select_job, cpu_jobs(s, p->ch));
