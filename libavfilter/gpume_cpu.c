@@ -702,6 +702,31 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
 #define ROW_LEAST(cost, x) ((uint32_t)(cost) << 7 | (x))
 
 /**
+ * The SADs of a vw x vh block at cb against the n x n blocks from rb on, in
+ * raster order, into sad[]; vw, vh <= GPUME_MAX_CTU / 2 and one of them
+ * below 4 keep them in 16 bits. Each column x of the reference is copied with rows n apart, so
+ * that a sample of the block meets all n x n candidates in one run.
+ */
+static GPUME_VECTORIZE void hme_narrow_sads(uint16_t *sad, const uint8_t *cb, int cs,
+                                            const uint8_t *rb, int rs, int vw, int vh, int n)
+{
+    uint8_t col[(HME_L1_MAX_SIDE + GPUME_MAX_CTU / 2) * HME_L1_MAX_SIDE];
+
+    for (int i = 0; i < n * n; i++)
+        sad[i] = 0;
+    for (int x = 0; x < vw; x++) {
+        for (int y = 0; y < n + vh - 1; y++)
+            memcpy(col + y * n, rb + y * rs + x, n);
+        for (int y = 0; y < vh; y++) {
+            const int v = cb[y * cs + x];
+            const uint8_t *c = col + y * n;
+            for (int i = 0; i < n * n; i++)
+                sad[i] += abs(v - c[i]);
+        }
+    }
+}
+
+/**
  * hme level 1, one block of vw x vh at cb, not 4x4: the costs of its full
  * search over (dx, dy) in [-r, r]^2 around rb, in raster order, and the
  * least of each row with its first column (ROW_LEAST()).
@@ -712,16 +737,29 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
 {
     const av_pixelutils_sad_fn sad = square_sad_fn(s, vw, vh);
     const int n = 2 * r + 1;
+    uint16_t narrow_sads[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE];
+    const uint16_t *narrow = NULL;
 
+    /* a block cut at the picture's edge to fewer than 4 columns or rows */
+    if (vw < 4 || vh < 4) {
+        hme_narrow_sads(narrow_sads, cb, cs, rb - r * rs - r, rs, vw, vh, n);
+        narrow = narrow_sads;
+    }
     for (int dy = -r; dy <= r; dy++, cost += n) {
         uint32_t least = UINT32_MAX;
-        for (int dx = -r; dx <= r; dx++) {
-            const uint8_t *rr = rb + dy * rs + dx;
-            cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
-                           (sad ? sad(cb, cs, rr, rs) :
-                                  s->dsp.sad_rect(cb, cs, rr, rs, vw, vh, UINT32_MAX));
-            least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
+        if (narrow) {
+            for (int dx = -r; dx <= r; dx++)
+                cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) + narrow[(dy + r) * n + dx + r];
+        } else {
+            for (int dx = -r; dx <= r; dx++) {
+                const uint8_t *rr = rb + dy * rs + dx;
+                cost[dx + r] = s->p.lambda * (FFABS(dx) + FFABS(dy)) +
+                               (sad ? sad(cb, cs, rr, rs) :
+                                      s->dsp.sad_rect(cb, cs, rr, rs, vw, vh, UINT32_MAX));
+            }
         }
+        for (int dx = -r; dx <= r; dx++)
+            least = FFMIN(least, ROW_LEAST(cost[dx + r], dx + r));
         row_least[dy + r] = least;
     }
 }
