@@ -73,7 +73,7 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         if (live)
             mcfps_search_offsets(p, a.f.fa, a.f.fp, 0, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
-        inside = live && mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy);
+        inside = live && mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy, 0);
         for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
             const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
             if (x < x1 && y < y1)

@@ -466,15 +466,16 @@ MCFPS_FN int mcfps_sample_inside(const MCFPS_GLOBAL uint8_t *p, int stride, int 
 /**
  * Whether every sample that the bilateral errors of vector (dx, dy), read at
  * offset (oax, oay) in A, over the window [x0, x1) x [y0, y1) read lies
- * inside both planes, so that mcfps_bilateral_px_inside() gives them.
+ * inside both planes grown by margin samples on each side; with margin 0,
+ * inside the planes, so that mcfps_bilateral_px_inside() gives them.
  */
 MCFPS_FN int mcfps_window_inside(const McfpsParams *p, int x0, int x1, int y0, int y1,
-                                 int oax, int oay, int dx, int dy)
+                                 int oax, int oay, int dx, int dy, int margin)
 {
     const int ax = x0 + (oax >> 2), ay = y0 + (oay >> 2);
     const int bx = x0 + ((oax + dx) >> 2), by = y0 + ((oay + dy) >> 2);
-    return (ax < bx ? ax : bx) >= 0 && (ax > bx ? ax : bx) + (x1 - x0) < p->width &&
-           (ay < by ? ay : by) >= 0 && (ay > by ? ay : by) + (y1 - y0) < p->height;
+    return (ax < bx ? ax : bx) >= -margin && (ax > bx ? ax : bx) + (x1 - x0) < p->width + margin &&
+           (ay < by ? ay : by) >= -margin && (ay > by ? ay : by) + (y1 - y0) < p->height + margin;
 }
 
 /** mcfps_bilateral_px() of a pixel of a window for which mcfps_window_inside() holds. */

@@ -291,9 +291,8 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
 
     bilinear_weights(wt, fax, fay);
     bilinear_weights(wt + 4, fbx, fby);
-    /* mcfps_window_inside() of the window's full width, the planes grown by pad */
-    if (FFMIN(ax, bx) >= -pad && FFMAX(ax, bx) + MCFPS_WIN < p->width + pad &&
-        FFMIN(ay, by) >= -pad && FFMAX(ay, by) + h < p->height + pad) {
+    /* the window's full width, as the DSP functions read it */
+    if (mcfps_window_inside(p, x0, x0 + MCFPS_WIN, y0, y1, oax, oay, dx, dy, pad)) {
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {

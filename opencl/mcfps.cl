@@ -67,7 +67,7 @@ void mcfps_select(McfpsParams p, __global const uchar *a, int sa, __global const
         mcfps_search_offsets(&p, fa, fp, 0, i, j, dx, dy, &oax, &oay);
         /* most probes read inside both planes: no clamping then */
         sum[t] = x >= x1 || y >= y1 ? 0 :
-                 mcfps_window_inside(&p, x0, x1, y0, y1, oax, oay, dx, dy) ?
+                 mcfps_window_inside(&p, x0, x1, y0, y1, oax, oay, dx, dy, 0) ?
                  mcfps_bilateral_px_inside(&p, a, sa, b, sb, x, y, oax, oay, dx, dy) :
                  mcfps_bilateral_px(&p, a, sa, b, sb, x, y, oax, oay, dx, dy);
         barrier(CLK_LOCAL_MEM_FENCE);
