@@ -502,25 +502,27 @@ static int inside(int pos0, int pos1, int s, int size, int half)
 /**
  * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
  * pl of src, its first pixel's end at (px, py) in units of 1/(16 * 2^l)
- * pixel. Where clamped is set, the footprint may cross the plane's edges:
- * it is copied with every sample clamped into the plane, as
- * mcfps_sample8() and mcfps_sample4() clamp them. Rows of out are TILE
- * apart.
+ * pixel. A footprint that crosses the edges of the plane and its pads is
+ * copied with every sample clamped into the plane, as mcfps_sample8() and
+ * mcfps_sample4() clamp them. Rows of out are TILE apart.
  */
 static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
-                          int px, int py, int w, int h, int clamped, int16_t *out)
+                          int px, int py, int w, int h, int16_t *out)
 {
     const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
     const int x0 = px >> sx, y0 = py >> sy;
     /* the samples of a row that the DSP function reads: luma and chroma
      * tiles wider than 4 are predicted 8 samples wide, narrower chroma
-     * tiles 4 wide, the samples beyond w unused; a footprint that crosses
-     * the plane's right edge is packed */
+     * tiles 4 wide, the samples beyond w unused */
     const int narrow = !luma && w <= TILE / 2;
     const int fw = luma ? TILE + 7 : narrow ? 8 : TILE + 3, fh = h + 2 * half - 1;
-    const int pack = clamped || pl->step != 1 || x0 - half + 1 + fw > pl->w;
-    /* the footprint's samples, packed: interleaved chroma, clamped or narrow */
+    const int left = x0 - half + 1, top = y0 - half + 1, pad = pl->pad;
+    /* read in place where the footprint lies inside the plane or its pads,
+     * which hold what the clamps would read */
+    const int pack = pl->step != 1 || left < -pad || left + fw > pl->w + pad ||
+                                      top  < -pad || top + fh > pl->h + pad;
+    /* the footprint's samples, packed: interleaved chroma, or clamped */
     uint8_t packed[(TILE + 7) * (TILE + 7)];
     int8_t taps[16];
 
@@ -772,11 +774,11 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                             vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
-                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, clamped, pred[c][0]);
+                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
                         va_of[c] = pred[c][0];
                     }
                     if (side != MCFPS_SIDE_A && !vb_of[c]) {
-                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, clamped, pred[c][1]);
+                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
                     ends[2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
@@ -790,8 +792,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                      * takes the place of the prediction, unfaded */
                     int16_t *term = pred[c][0];
 
-                    predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, 1, pred[c][0]);
-                    predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, 1, pred[c][1]);
+                    predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                    predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
                     for (int y = 0; y < h; y++) {
                         for (int x = 0; x < w; x++) {
                             const int o = y * TILE + x;
@@ -980,19 +982,21 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
 
 #define JOBS_PER_THREAD 16  ///< slice jobs of a pass per thread (cpu_jobs())
 /**
- * Samples beyond each edge of the selection's padded luma planes: the
- * windows of most vectors near the edges then read them in place.
+ * Samples beyond each edge of the padded planes: the selection's windows
+ * and the predictions of most vectors near the edges then read them in
+ * place.
  */
-#define SELECT_PAD      32
+#define PLANE_PAD       32
 
 typedef struct McfpsCPUContext {
     McfpsHost host;
     McfpsFormat f;
     AVFrame *pic[MCFPS_SLOTS];
-    uint8_t *luma[MCFPS_SLOTS];     ///< each slot's luma plane padded by SELECT_PAD, from its first sample
-    int luma_padded[MCFPS_SLOTS];   ///< luma[] holds the slot's picture
-    uint8_t *luma_buf;              ///< luma[]'s, allocated at the first selection
-    ptrdiff_t luma_stride;
+    /** each slot's planes of step 1 padded by PLANE_PAD, from their first sample */
+    uint8_t *padded[MCFPS_SLOTS][MCFPS_MAX_PLANES];
+    int padded_stride[MCFPS_MAX_PLANES];
+    int is_padded[MCFPS_SLOTS];     ///< padded[] holds the slot's picture
+    uint8_t *padded_buf;            ///< padded[]'s, allocated at the first motion-compensated frame
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
     uint8_t *smooth;            ///< mcfps_bend_smooth() of each cell of fp
@@ -1017,7 +1021,7 @@ static void cpu_uninit(void *priv)
     McfpsCPUContext *s = priv;
     for (int i = 0; i < MCFPS_SLOTS; i++)
         av_frame_free(&s->pic[i]);
-    av_freep(&s->luma_buf);
+    av_freep(&s->padded_buf);
     av_freep(&s->check_sum);
     av_freep(&s->raw[0]);
     av_freep(&s->raw[1]);
@@ -1068,7 +1072,7 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
         frame->width != s->f.width || frame->height != s->f.height)
         return AVERROR(EINVAL);
     av_frame_unref(s->pic[slot]);
-    s->luma_padded[slot] = 0;
+    s->is_padded[slot] = 0;
     return av_frame_ref(s->pic[slot], frame);
 }
 
@@ -1164,30 +1168,39 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
-    ff_mcfps_select_rows(s->p, &s->dsp, s->luma[s->slot_a], s->luma_stride,
-                         s->luma[s->slot_b], s->luma_stride, SELECT_PAD,
+    ff_mcfps_select_rows(s->p, &s->dsp, s->padded[s->slot_a][0], s->padded_stride[0],
+                         s->padded[s->slot_b][0], s->padded_stride[0], PLANE_PAD,
                          s->ra, s->rb, s->fa, s->fb, s->fp, s->smooth, s->trust, s->vec, s->info, j0, j1);
     return 0;
 }
 
-/** The padded luma plane of slot, made once for the slot's picture. */
-static int pad_luma(McfpsCPUContext *s, int slot)
+/** The padded planes of slot, made once for the slot's picture. */
+static int pad_planes(McfpsCPUContext *s, int slot)
 {
     const AVFrame *f = s->pic[slot];
 
-    if (!s->luma_buf) {
-        s->luma_stride = FFALIGN(s->f.width + 2 * SELECT_PAD, 32);
-        s->luma_buf    = av_malloc_array(MCFPS_SLOTS * (s->f.height + 2 * SELECT_PAD), s->luma_stride);
-        if (!s->luma_buf)
+    if (!s->padded_buf) {
+        size_t size = 0, offset[MCFPS_MAX_PLANES] = { 0 };
+        for (int i = 0; i < s->f.nb_planes; i++) {
+            if (s->f.step[i] != 1)
+                continue;
+            s->padded_stride[i] = FFALIGN(s->f.w[i] + 2 * PLANE_PAD, 32);
+            offset[i] = size + (size_t)PLANE_PAD * s->padded_stride[i] + PLANE_PAD;
+            size     += (size_t)(s->f.h[i] + 2 * PLANE_PAD) * s->padded_stride[i];
+        }
+        s->padded_buf = av_malloc_array(MCFPS_SLOTS, size);
+        if (!s->padded_buf)
             return AVERROR(ENOMEM);
-        for (int i = 0; i < MCFPS_SLOTS; i++)
-            s->luma[i] = s->luma_buf + (i * (s->f.height + 2 * SELECT_PAD) + SELECT_PAD) * s->luma_stride +
-                         SELECT_PAD;
+        for (int k = 0; k < MCFPS_SLOTS; k++)
+            for (int i = 0; i < s->f.nb_planes; i++)
+                s->padded[k][i] = s->f.step[i] == 1 ? s->padded_buf + k * size + offset[i] : NULL;
     }
-    if (!s->luma_padded[slot])
-        ff_mcfps_pad_plane(s->luma[slot], s->luma_stride, f->data[s->f.plane[0]] + s->f.offset[0],
-                           f->linesize[s->f.plane[0]], s->f.width, s->f.height, SELECT_PAD);
-    s->luma_padded[slot] = 1;
+    for (int i = 0; i < s->f.nb_planes && !s->is_padded[slot]; i++)
+        if (s->padded[slot][i])
+            ff_mcfps_pad_plane(s->padded[slot][i], s->padded_stride[i],
+                               f->data[s->f.plane[i]] + s->f.offset[i], f->linesize[s->f.plane[i]],
+                               s->f.w[i], s->f.h[i], PLANE_PAD);
+    s->is_padded[slot] = 1;
     return 0;
 }
 
@@ -1242,8 +1255,17 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         };
     }
     if (mode == MCFPS_MODE_MC) {
-        if ((err = pad_luma(s, a)) < 0 || (err = pad_luma(s, b)) < 0)
+        if ((err = pad_planes(s, a)) < 0 || (err = pad_planes(s, b)) < 0)
             return err;
+        /* the predictions read the same planes, padded */
+        for (int i = 0; i < s->f.nb_planes; i++) {
+            if (!s->padded[a][i])
+                continue;
+            s->pl[i].a   = s->padded[a][i];
+            s->pl[i].b   = s->padded[b][i];
+            s->pl[i].sa  = s->pl[i].sb = s->padded_stride[i];
+            s->pl[i].pad = PLANE_PAD;
+        }
         s->slot_a = a;
         s->slot_b = b;
         err = cpu_execute(s, cpu_select_job, cpu_jobs(s, p->ch));

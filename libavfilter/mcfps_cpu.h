@@ -44,6 +44,7 @@ typedef struct McfpsPlane {
     int step;           ///< 1, or 2 for interleaved chroma (nv12; subsampled planes only)
     int w, h;
     int lx, ly;         ///< log2 subsampling against luma
+    int pad;            ///< samples beyond each edge of a and b that repeat the edge's (ff_mcfps_pad_plane()), or 0
 } McfpsPlane;
 
 /**

@@ -457,6 +457,29 @@ static void check_rows(int w, int h, int phi, int range)
             for (int x = 0; x < pl.w; x++)
                 bad_px += o[y * w + x * step] != mcfps_render_pixel(&p, a, w, b, w, step, pl.w, pl.h, lx, ly,
                                                                     vec, info, x, y);
+        /* the same from padded planes, whose predictions near the edges read the pads */
+        if (step == 1) {
+            const int pad = 1 + rnd() % 40, ps = pl.w + 2 * pad + rnd() % 8;
+            uint8_t *pa = malloc((size_t)ps * (pl.h + 2 * pad)), *pb = malloc((size_t)ps * (pl.h + 2 * pad));
+            uint8_t *a0 = pa + (size_t)pad * ps + pad, *b0 = pb + (size_t)pad * ps + pad;
+            uint8_t *o2 = malloc((size_t)w * h);
+            McfpsPlane pp = pl;
+            int bad_pad = 0;
+
+            ff_mcfps_pad_plane(a0, ps, a, w, pl.w, pl.h, pad);
+            ff_mcfps_pad_plane(b0, ps, b, w, pl.w, pl.h, pad);
+            pp.a   = a0;
+            pp.b   = b0;
+            pp.sa  = pp.sb = ps;
+            pp.dst = o2;
+            pp.pad = pad;
+            ff_mcfps_render_rows(&p, &dsp, &pp, vec, info, 0, pl.h);
+            for (int y = 0; y < pl.h; y++)
+                bad_pad += memcmp(o + y * w, o2 + y * w, pl.w) != 0;
+            CHECK(!bad_pad, "render rows, %dx%d plane %d phi %d range %d, planes padded by %d: %d rows differ",
+                  w, h, l, phi, range, pad, bad_pad);
+            free(pa); free(pb); free(o2);
+        }
     }
     CHECK(!bad_px, "render rows, %dx%d phi %d range %d: %d samples differ from mcfps_render_pixel",
           w, h, phi, range, bad_px);
