@@ -704,8 +704,9 @@ void ff_gpume_dsp_init(GpumeDSPContext *c)
 /**
  * The SADs of a vw x vh block at cb against the n x n blocks from rb on, in
  * raster order, into sad[]; vw, vh <= GPUME_MAX_CTU / 2 and one of them
- * below 4 keep them in 16 bits. Each column x of the reference is copied with rows n apart, so
- * that a sample of the block meets all n x n candidates in one run.
+ * below 4 keep them in 16 bits. Each column x of the reference is copied
+ * with rows n apart, so that a sample of the block meets all n x n
+ * candidates in one run.
  */
 static GPUME_VECTORIZE void hme_narrow_sads(uint16_t *sad, const uint8_t *cb, int cs,
                                             const uint8_t *rb, int rs, int vw, int vh, int n)
