@@ -745,9 +745,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 cell_v[c] = AV_RN64(v);
                 for (int y = 0; y < h; y++)
                     wyr[y][c] = wy[c >> 1][y] * MCFPS_INFO_R(info[k]);
-                /* footprints that cross an edge of the plane are predicted
-                 * from clamped copies; while the ends themselves lie inside
-                 * over the whole tile, the term is still the block's */
+                /* only where a footprint crosses an edge of the plane can
+                 * an end leave it; while the ends lie inside over the whole
+                 * tile, the term is still the block's, its samples clamped
+                 * as predict_block() reads them */
                 clamped = !inside(pax, pax + ex, sx, pl->w, half) ||
                           !inside(pbx, pbx + ex, sx, pl->w, half) ||
                           !inside(pay, pay + ey, sy, pl->h, half) ||
