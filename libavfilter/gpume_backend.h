@@ -72,8 +72,9 @@ typedef struct GpumeBackend {
     const char *name;
     size_t      priv_size;
     /**
-     * estimate() returns with its result written: no frame waits in flight,
-     * so that none is held longer than its vectors need (a graph that the
+     * The estimates issued are done when sync() returns, which the caller
+     * calls before it takes the next frame: no frame waits in flight, so
+     * that none is held longer than its vectors need (a graph that the
      * ffmpeg CLI replaces at a change of size loses what its filters hold).
      */
     int         synchronous;

@@ -57,7 +57,29 @@ typedef struct CPUPlane {
 #error "hme_minima4x4() keeps the costs of 4x4 blocks in 15 bits"
 #endif
 
-typedef struct GpumeCPUContext {
+/** Estimates run together: the two directions of a frame. */
+#define CPU_BATCH 2
+
+typedef struct GpumeCPUContext GpumeCPUContext;
+
+typedef struct EstimateJob {
+    GpumeCPUContext *s;
+    const CPUPlane *cur, *ref;  ///< pyramids (coarse levels for hme only)
+    int cur_slot, ref_slot;     ///< their slots, where dis finds its levels beyond hme's
+    const int16_t *pred;
+    GpumeResult *res;
+    GpumeHmeCoarse *coarse;     ///< hme: the coarse results of each CTU
+    /* dis: the level being searched, its pictures, and its field's coarser level */
+    const uint8_t *dis_cur, *dis_ref;
+    int dis_stride, dis_w, dis_h;
+    const int32_t *dis_coarse;  ///< NULL at the coarsest level
+    int dis_coarse_w;
+    int32_t *dis_field;         ///< the field this level writes
+    int dis_finest;             ///< this level is the finest searched: hme's blocks (res) may start its patches
+    int dis_export;             ///< estimate_ctus() exports dis's blocks
+} EstimateJob;
+
+struct GpumeCPUContext {
     const GpumeHost *host;
     GpumeParams p;      ///< for dis, its hme search (algo=hme), which starts dis's finest level
     int dis;            ///< algo=dis
@@ -77,8 +99,18 @@ typedef struct GpumeCPUContext {
     uint16_t vcost4x4[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
     CPUPlane pic[GPUME_NB_SLOTS][GPUME_HME_LEVELS + 1];
     GpumeResult res[GPUME_NB_RESULTS];          ///< where each result slot was written
-    int16_t *pred;                              ///< predictors taken from a result slot
-    GpumeHmeCoarse *coarse;                     ///< hme: nb_ctus coarse results of the estimate
+    /**
+     * The estimates issued and not yet run (cpu_sync()): the two directions
+     * of a frame share their passes, so that the slice threads wake half as
+     * often. Each has its predictors and, for hme, its CTUs' coarse results.
+     */
+    EstimateJob batch[CPU_BATCH];
+    GpumeResult batch_res[CPU_BATCH];
+    int batch_out[CPU_BATCH];                   ///< their result slots
+    int nb_batch;
+    int batch_jobs;                             ///< slice jobs of each estimate of a pass
+    int16_t *pred[CPU_BATCH];
+    GpumeHmeCoarse *coarse[CPU_BATCH];
     /* dis: its pyramid's levels beyond hme's in a buffer of each slot (the
      * others are pic[slot][]), and the patch vectors and fields of one estimate */
     int dis_coarsest, dis_finest;
@@ -88,22 +120,7 @@ typedef struct GpumeCPUContext {
     int64_t *dis_acc;   ///< the densification's sums, 3 a pixel of the finest level searched
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
     GpumeDSPContext dsp;
-} GpumeCPUContext;
-
-typedef struct EstimateJob {
-    GpumeCPUContext *s;
-    const CPUPlane *cur, *ref;  ///< pyramids (coarse levels for hme only)
-    const int16_t *pred;
-    GpumeResult *res;
-    /* dis: the level being searched, its pictures, and its field's coarser level */
-    const uint8_t *dis_cur, *dis_ref;
-    int dis_stride, dis_w, dis_h;
-    const int32_t *dis_coarse;  ///< NULL at the coarsest level
-    int dis_coarse_w;
-    int32_t *dis_field;         ///< the field this level writes
-    int dis_finest;             ///< this level is the finest searched: hme's blocks (res) may start its patches
-    int dis_export;             ///< estimate_ctus() exports dis's blocks
-} EstimateJob;
+};
 
 static void cpu_uninit(void *priv)
 {
@@ -111,8 +128,11 @@ static void cpu_uninit(void *priv)
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         for (int k = 0; k <= GPUME_HME_LEVELS; k++)
             av_freep(&s->pic[i][k].buf);
-    av_freep(&s->pred);
-    av_freep(&s->coarse);
+    for (int i = 0; i < CPU_BATCH; i++) {
+        av_freep(&s->pred[i]);
+        av_freep(&s->coarse[i]);
+    }
+    s->nb_batch = 0;
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
         av_freep(&s->dis_pic[i]);
     av_freep(&s->dis_patch);
@@ -200,8 +220,14 @@ static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
     for (int k = 0; k < FF_ARRAY_ELEMS(s->square_sad); k++)
         s->square_sad[k] = av_pixelutils_get_sad_fn(k + 3, k + 3, 0, host->log_ctx);
 #endif
-    if (p->algo == GPUME_ALGO_HME && !(s->coarse = av_calloc(p->nb_ctus, sizeof(*s->coarse))))
-        return AVERROR(ENOMEM);
+    for (int i = 0; i < CPU_BATCH; i++) {
+        if (!(s->pred[i] = av_malloc_array(p->nb_ctus, 2 * sizeof(*s->pred[i]))) ||
+            (p->algo == GPUME_ALGO_HME && !(s->coarse[i] = av_calloc(p->nb_ctus, sizeof(*s->coarse[i]))))) {
+            cpu_uninit(s);
+            return AVERROR(ENOMEM);
+        }
+    }
+    s->batch_jobs = host->nb_threads > 1 ? FFMIN(p->nb_ctus, 32 * host->nb_threads) : 1;
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
         for (int k = 0; k < s->levels; k++) {
@@ -901,7 +927,7 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     uint64_t keys[HME_L2_MAX_SIDE * HME_L2_MAX_SIDE];
     uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE], part[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
-    GpumeHmeCoarse *out = &s->coarse[cy * p->ctu_cols + cx];
+    GpumeHmeCoarse *out = &job->coarse[cy * p->ctu_cols + cx];
 
     if (whole) {
         /* a whole block: the SADs of its 4x4 parts, every candidate of a
@@ -995,7 +1021,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
      * key, so the set of vectors costed so far stands for those tests */
     vector_set_clear(costed, R);
     vector_set_clear(seeded, R);
-    gpume_hme_windows(s->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
+    gpume_hme_windows(job->coarse, p->ctu_cols, p->ctu_rows, cy * p->ctu_cols + cx, px, py, R,
                       cand_x0, cand_y0);
     for (int w = 0, n = GPUME_HME_WINDOW * GPUME_HME_WINDOW; w < GPUME_HME_WINDOWS; w++) {
         /* a window equal to an earlier one is costed already (most repeat) */
@@ -1015,7 +1041,7 @@ static void ctu_integer_search(const GpumeCPUContext *s, const EstimateJob *job,
 
     /* the block vectors, in range */
     {
-        const GpumeHmeCoarse *coarse = &s->coarse[cy * p->ctu_cols + cx];
+        const GpumeHmeCoarse *coarse = &job->coarse[cy * p->ctu_cols + cx];
         for (int j = 0; j < gpume_hme_nb_block_vectors(p->ctu, p->block); j++) {
             const int dx = coarse->b[j][0], dy = coarse->b[j][1];
             if (vector_set_add(costed, dx, dy, R))
@@ -1460,48 +1486,90 @@ static int estimate_ctus(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
+/* a pass over the CTUs of every estimate of the batch: job k is job
+ * k % batch_jobs of estimate k / batch_jobs */
+static int batch_coarse_ctus(void *arg, int jobnr, int nb_jobs)
+{
+    GpumeCPUContext *s = arg;
+    return coarse_ctus(&s->batch[jobnr / s->batch_jobs], jobnr % s->batch_jobs, s->batch_jobs);
+}
+
+static int batch_estimate_ctus(void *arg, int jobnr, int nb_jobs)
+{
+    GpumeCPUContext *s = arg;
+    return estimate_ctus(&s->batch[jobnr / s->batch_jobs], jobnr % s->batch_jobs, s->batch_jobs);
+}
+
+/** Run the estimates issued since the last run into their results. */
+static int run_batch(GpumeCPUContext *s)
+{
+    const int n = s->nb_batch;
+    int err = 0;
+
+    s->nb_batch = 0;
+    if (!n)
+        return 0;
+    if (s->p.algo == GPUME_ALGO_HME)
+        err = s->host->execute(s->host->exec_opaque, batch_coarse_ctus, s, n * s->batch_jobs);
+    if (err >= 0)
+        err = s->host->execute(s->host->exec_opaque, batch_estimate_ctus, s, n * s->batch_jobs);
+    /* dis: from hme's blocks, just written into res, to its own */
+    for (int i = 0; i < n && s->dis && err >= 0; i++) {
+        EstimateJob *job = &s->batch[i];
+        err = dis_levels(s, job, job->cur_slot, job->ref_slot,
+                         s->host->nb_threads > 1 ? 8 * s->host->nb_threads : 1);
+        job->dis_export = 1;
+        if (err >= 0)
+            err = s->host->execute(s->host->exec_opaque, estimate_ctus, job, s->batch_jobs);
+    }
+    return err;
+}
+
 static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int pred_from,
                         int out, GpumeResult *res)
 {
     GpumeCPUContext *s = priv;
-    EstimateJob job = { s, s->pic[cur], s->pic[ref], pred, res };
-    const int nb_jobs = s->host->nb_threads > 1 ? FFMIN(s->p.nb_ctus, 32 * s->host->nb_threads) : 1;
-    int err;
+    int run = s->nb_batch == CPU_BATCH, n, err;
 
     if (!ff_gpume_is_search_algo(s->p.algo))
         return AVERROR(ENOSYS);
     if (out < 0 || out >= GPUME_NB_RESULTS || pred_from >= GPUME_NB_RESULTS ||
         (pred_from >= 0 && !s->res[pred_from].blocks))
         return AVERROR_BUG;
+    /* the batch runs first when it is full, or when it writes the result
+     * that the predictors are taken from */
+    for (int i = 0; i < s->nb_batch; i++)
+        run |= s->batch_out[i] == pred_from;
+    if (run && (err = run_batch(s)) < 0)
+        return err;
+
+    n = s->nb_batch++;
     if (pred_from >= 0) {
-        /* estimates are done when estimate() returns: the host arrays hold it */
-        if (av_reallocp_array(&s->pred, 2 * s->p.nb_ctus, sizeof(*s->pred)) < 0)
-            return AVERROR(ENOMEM);
         for (int c = 0; c < s->p.nb_ctus; c++)
             gpume_ctu_predictor(s->res[pred_from].blocks, s->res[pred_from].counts,
-                                s->p.max_out, c, s->pred);
-        job.pred = s->pred;
+                                s->p.max_out, c, s->pred[n]);
+    } else {
+        memcpy(s->pred[n], pred, 2 * s->p.nb_ctus * sizeof(*pred));
     }
-    s->res[out] = *res;
-    if (s->p.algo == GPUME_ALGO_HME) {
-        err = s->host->execute(s->host->exec_opaque, coarse_ctus, &job, nb_jobs);
-        if (err < 0)
-            return err;
-    }
-    err = s->host->execute(s->host->exec_opaque, estimate_ctus, &job, nb_jobs);
-    if (err < 0 || !s->dis)
-        return err;
-    /* dis: from hme's blocks, just written into res, to its own */
-    err = dis_levels(s, &job, cur, ref, s->host->nb_threads > 1 ? 8 * s->host->nb_threads : 1);
-    if (err < 0)
-        return err;
-    job.dis_export = 1;
-    return s->host->execute(s->host->exec_opaque, estimate_ctus, &job, nb_jobs);
+    s->res[out]     = *res;
+    s->batch_res[n] = *res;
+    s->batch_out[n] = out;
+    s->batch[n]     = (EstimateJob) {
+        .s        = s,
+        .cur      = s->pic[cur],
+        .ref      = s->pic[ref],
+        .cur_slot = cur,
+        .ref_slot = ref,
+        .pred     = s->pred[n],
+        .res      = &s->batch_res[n],
+        .coarse   = s->coarse[n],
+    };
+    return 0;
 }
 
 static int cpu_sync(void *priv)
 {
-    return 0;
+    return run_batch(priv);
 }
 
 const GpumeBackend ff_gpume_backend_cpu = {
