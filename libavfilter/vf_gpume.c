@@ -501,6 +501,11 @@ static int config_output(AVFilterLink *outlink)
 
 /** Jobs that turn a frame's results into side data; CTU rows split between them. */
 #define EXPORT_JOBS 8
+/**
+ * Blocks of a job at least: a slice thread takes longer to wake than this
+ * thread to write a few thousand vectors.
+ */
+#define EXPORT_JOB_BLOCKS 2048
 
 typedef struct ExportJobs {
     const GpumeContext *s;
@@ -550,15 +555,16 @@ static int export_ctus(void *arg, int jobnr, int nb_jobs)
 }
 
 /**
- * Write the vectors of res (direction d) into mv on the slice threads and
+ * Write the nb vectors of res (direction d) into mv on the slice threads and
  * return the sum of their SADs and the area of the badly predicted blocks.
  */
-static void export_vectors(AVFilterContext *ctx, const GpumeResult *res, int d,
+static void export_vectors(AVFilterContext *ctx, const GpumeResult *res, int d, int nb,
                            AVMotionVector *mv, uint64_t *sad_sum, uint64_t *bad_area)
 {
     GpumeContext *s = ctx->priv;
     ExportJobs e = { .s = s, .res = res, .d = d, .mv = mv };
-    const int nb_jobs = s->host.nb_threads > 1 ? FFMIN(s->params.nb_ctus, EXPORT_JOBS) : 1;
+    const int nb_jobs = FFMIN3(s->params.nb_ctus, s->host.nb_threads > 1 ? EXPORT_JOBS : 1,
+                               1 + nb / EXPORT_JOB_BLOCKS);
 
     ff_gpume_execute_slices(&s->slices, export_ctus, &e, nb_jobs);
     *sad_sum = *bad_area = 0;
@@ -693,9 +699,9 @@ static int finish_oldest(AVFilterContext *ctx)
             goto fail;
         }
         if (n[0])
-            export_vectors(ctx, &res[0], 0, (AVMotionVector *)sd->data, &sad_sum, &bad_area);
+            export_vectors(ctx, &res[0], 0, n[0], (AVMotionVector *)sd->data, &sad_sum, &bad_area);
         if (n[1])
-            export_vectors(ctx, &res[1], 1, (AVMotionVector *)sd->data + n[0], &sad_bwd, &bad_bwd);
+            export_vectors(ctx, &res[1], 1, n[1], (AVMotionVector *)sd->data + n[0], &sad_bwd, &bad_bwd);
     }
     /* the metadata describe one direction on every frame: the backward
      * vectors with dir=bwd, else the forward ones (none on the first frame) */

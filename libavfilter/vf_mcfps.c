@@ -802,12 +802,24 @@ typedef struct PairVectors {
     int right, bottom;          ///< out: the furthest block ends
 } PairVectors;
 
+/**
+ * Vectors of a pair's two frames below which its fields are made on this
+ * thread: a slice thread takes longer to wake than this thread to read them.
+ */
+#define PAIR_JOB_VECTORS 4096
+
+static int nb_side_vectors(const AVFrame *frame)
+{
+    const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    return sd ? sd->size / sizeof(AVMotionVector) : 0;
+}
+
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     PairVectors *v = (PairVectors *)arg + jobnr;
     const AVFrameSideData *sd = av_frame_get_side_data(v->frame, AV_FRAME_DATA_MOTION_VECTORS);
     const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
-    const int nb = sd ? sd->size / sizeof(AVMotionVector) : 0;
+    const int nb = nb_side_vectors(v->frame);
 
     v->nb      = 0;
     v->outside = 0;
@@ -885,7 +897,12 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     s->pair_cut   = 0;
     s->pair_blend = 0;
     s->pair_phi_a = 0;
-    ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
+    if (nb_side_vectors(a) + nb_side_vectors(b) >= PAIR_JOB_VECTORS) {
+        ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
+    } else {
+        pair_vectors(ctx, v, 0, 2);
+        pair_vectors(ctx, v, 1, 2);
+    }
     na = v[0].nb;
     nb = v[1].nb;
     if (!na && !nb) {
