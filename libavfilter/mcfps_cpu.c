@@ -222,6 +222,49 @@ static uint32_t bilateral_sad_part_c(const uint8_t *a, ptrdiff_t a_stride,
     return window_sad(a, a_stride, b, b_stride, w, width, h, limit);
 }
 
+static void bilinear_plane_c(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
+                             const int8_t *w, int width, int h)
+{
+    for (int y = 0; y < h; y++, dst += dst_stride, src += src_stride)
+        for (int x = 0; x < width; x++)
+            dst[x] = bilinear(src + x, src_stride, w);
+}
+
+static uint32_t plane_sad(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t sb,
+                          int w, int h, uint32_t limit)
+{
+    uint32_t sad = 0;
+
+    for (int y = 0; y < h && sad < limit; y++, a += sa, b += sb)
+        for (int x = 0; x < w; x++)
+            sad += abs(a[x] - b[x]);
+    return sad;
+}
+
+static uint32_t sad16_c(const uint8_t *a, ptrdiff_t a_stride, const uint8_t *b, ptrdiff_t b_stride,
+                        int h, uint32_t limit)
+{
+    return plane_sad(a, a_stride, b, b_stride, 16, h, limit);
+}
+
+static uint32_t sad_part_c(const uint8_t *a, ptrdiff_t a_stride, const uint8_t *b, ptrdiff_t b_stride,
+                           int h, uint32_t limit, int width)
+{
+    return plane_sad(a, a_stride, b, b_stride, width, h, limit);
+}
+
+void ff_mcfps_phase_rows(const McfpsDSPContext *dsp, uint8_t *const *phase,
+                         const uint8_t *src, int stride, int w, int pad, int y0, int y1)
+{
+    const ptrdiff_t o = (ptrdiff_t)y0 * stride - pad;
+
+    for (int f = 1; f < MCFPS_NB_PHASES && y1 > y0; f++) {
+        int8_t wt[4];
+        bilinear_weights(wt, f & 3, f >> 2);
+        dsp->bilinear_plane(phase[f] + o, stride, src + o, stride, wt, w + 2 * pad - 1, y1 - y0);
+    }
+}
+
 /**
  * The n x rows samples of plane p (pw x ph, samples step bytes apart in a
  * row) from sample (x, y) on, each clamped into the plane as mcfps_sample()
@@ -279,6 +322,7 @@ void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, 
  */
 static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
                          const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
+                         const uint8_t *const *pha, const uint8_t *const *phb,
                          int x0, int x1, int y0, int y1, int oax, int oay, int dx, int dy,
                          uint32_t limit)
 {
@@ -293,6 +337,13 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
     bilinear_weights(wt + 4, fbx, fby);
     /* the window's full width, as the DSP functions read it */
     if (mcfps_window_inside(p, x0, x0 + MCFPS_WIN, y0, y1, oax, oay, dx, dy, pad)) {
+        if (pha) {
+            /* the samples of both windows made already */
+            a = pha[MCFPS_PHASE(fax, fay)] + (ptrdiff_t)ay * sa + ax;
+            b = phb[MCFPS_PHASE(fbx, fby)] + (ptrdiff_t)by * sb + bx;
+            return w == MCFPS_WIN ? dsp->sad16(a, sa, b, sb, h, limit) :
+                                    dsp->sad_part(a, sa, b, sb, h, limit, w);
+        }
         a += (ptrdiff_t)ay * sa + ax;
         b += (ptrdiff_t)by * sb + bx;
     } else {
@@ -315,6 +366,7 @@ void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t 
 
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
+                          const uint8_t *const *pha, const uint8_t *const *phb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           const int16_t *fp, const uint8_t *smooth, int trust,
                           int16_t *vec, uint16_t *info, int j0, int j1)
@@ -341,7 +393,7 @@ void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                     limit = st.best_cost > vc ? st.best_cost - vc : 0;
                 }
                 mcfps_search_update(p, &st, q, dx, dy,
-                                    cell_sad(p, dsp, a, sa, b, sb, pad, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
+                                    cell_sad(p, dsp, a, sa, b, sb, pad, pha, phb, x0, x1, y0, y1, oax, oay, dx, dy, limit), n);
             }
             info[j * p->cw + i] = mcfps_search_finish(p, fa, fb, fp, smooth, i, j, &st, n, trust, vec);
         }
@@ -641,6 +693,9 @@ void ff_mcfps_dsp_init(McfpsDSPContext *c)
 {
     c->bilateral_sad16    = bilateral_sad16_c;
     c->bilateral_sad_part = bilateral_sad_part_c;
+    c->bilinear_plane     = bilinear_plane_c;
+    c->sad16              = sad16_c;
+    c->sad_part           = sad_part_c;
     c->predict8_8tap      = predict8_8tap_c;
     c->predict8_4tap      = predict8_4tap_c;
     c->predict4_4tap      = predict4_4tap_c;
@@ -988,6 +1043,12 @@ int ff_mcfps_format(McfpsFormat *f, int width, int height, enum AVPixelFormat sw
  * place.
  */
 #define PLANE_PAD       32
+/**
+ * Largest set of phase planes: beyond it, the selection's reads of 16
+ * planes of each picture miss the caches more than the interpolation in
+ * place costs (pictures above about 854x480)
+ */
+#define PHASE_MAX_BYTES (8 << 20)
 
 typedef struct McfpsCPUContext {
     McfpsHost host;
@@ -998,6 +1059,17 @@ typedef struct McfpsCPUContext {
     int padded_stride[MCFPS_MAX_PLANES];
     int is_padded[MCFPS_SLOTS];     ///< padded[] holds the slot's picture
     uint8_t *padded_buf;            ///< padded[]'s, allocated at the first motion-compensated frame
+    /**
+     * The padded luma of A and B at the quarter-pel fractions
+     * (ff_mcfps_phase_rows()) where they fit PHASE_MAX_BYTES, so that the
+     * errors of the selection read samples made once a picture: two sets,
+     * a slot's, -1: none; [0] of the pass of the moment is the slot's plane
+     */
+    uint8_t *phase[2][MCFPS_NB_PHASES];
+    int phase_slot[2];
+    uint8_t *phase_buf;
+    int phase_todo[2], nb_phase_todo;   ///< the sets that the pass of the moment makes
+    int phase_a;                        ///< A's set; B's is the other
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
     uint8_t *smooth;            ///< mcfps_bend_smooth() of each cell of fp
@@ -1023,6 +1095,7 @@ static void cpu_uninit(void *priv)
     for (int i = 0; i < MCFPS_SLOTS; i++)
         av_frame_free(&s->pic[i]);
     av_freep(&s->padded_buf);
+    av_freep(&s->phase_buf);
     av_freep(&s->check_sum);
     av_freep(&s->raw[0]);
     av_freep(&s->raw[1]);
@@ -1074,6 +1147,9 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
         return AVERROR(EINVAL);
     av_frame_unref(s->pic[slot]);
     s->is_padded[slot] = 0;
+    for (int i = 0; i < 2; i++)
+        if (s->phase_slot[i] == slot)
+            s->phase_slot[i] = -1;
     return av_frame_ref(s->pic[slot], frame);
 }
 
@@ -1171,6 +1247,8 @@ static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
     const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
     ff_mcfps_select_rows(s->p, &s->dsp, s->padded[s->slot_a][0], s->padded_stride[0],
                          s->padded[s->slot_b][0], s->padded_stride[0], PLANE_PAD,
+                         s->phase_buf ? (const uint8_t *const *)s->phase[s->phase_a] : NULL,
+                         s->phase_buf ? (const uint8_t *const *)s->phase[!s->phase_a] : NULL,
                          s->ra, s->rb, s->fa, s->fb, s->fp, s->smooth, s->trust, s->vec, s->info, j0, j1);
     return 0;
 }
@@ -1181,7 +1259,7 @@ static int pad_planes(McfpsCPUContext *s, int slot)
     const AVFrame *f = s->pic[slot];
 
     if (!s->padded_buf) {
-        size_t size = 0, offset[MCFPS_MAX_PLANES] = { 0 };
+        size_t size = 0, offset[MCFPS_MAX_PLANES] = { 0 }, plane_size;
         for (int i = 0; i < s->f.nb_planes; i++) {
             if (s->f.step[i] != 1)
                 continue;
@@ -1189,12 +1267,24 @@ static int pad_planes(McfpsCPUContext *s, int slot)
             offset[i] = size + (size_t)PLANE_PAD * s->padded_stride[i] + PLANE_PAD;
             size     += (size_t)(s->f.h[i] + 2 * PLANE_PAD) * s->padded_stride[i];
         }
-        s->padded_buf = av_malloc_array(MCFPS_SLOTS, size);
+        plane_size = (size_t)(s->f.h[0] + 2 * PLANE_PAD) * s->padded_stride[0];
+        /* bilinear_plane() reads one sample beyond the last row */
+        s->padded_buf = av_malloc(MCFPS_SLOTS * size + 16);
         if (!s->padded_buf)
             return AVERROR(ENOMEM);
         for (int k = 0; k < MCFPS_SLOTS; k++)
             for (int i = 0; i < s->f.nb_planes; i++)
                 s->padded[k][i] = s->f.step[i] == 1 ? s->padded_buf + k * size + offset[i] : NULL;
+        if ((MCFPS_NB_PHASES - 1) * plane_size <= PHASE_MAX_BYTES) {
+            s->phase_buf = av_malloc(2 * (MCFPS_NB_PHASES - 1) * plane_size);
+            if (!s->phase_buf)
+                return AVERROR(ENOMEM);
+            for (int k = 0; k < 2; k++) {
+                for (int f = 1; f < MCFPS_NB_PHASES; f++)
+                    s->phase[k][f] = s->phase_buf + (k * (MCFPS_NB_PHASES - 1) + f - 1) * plane_size + offset[0];
+                s->phase_slot[k] = -1;
+            }
+        }
     }
     for (int i = 0; i < s->f.nb_planes && !s->is_padded[slot]; i++)
         if (s->padded[slot][i])
@@ -1202,6 +1292,45 @@ static int pad_planes(McfpsCPUContext *s, int slot)
                                f->data[s->f.plane[i]] + s->f.offset[i], f->linesize[s->f.plane[i]],
                                s->f.w[i], s->f.h[i], PLANE_PAD);
     s->is_padded[slot] = 1;
+    return 0;
+}
+
+/* the phase sets in phase_todo[], rows split between the jobs */
+static int cpu_phase_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int per = nb_jobs / s->nb_phase_todo, set = s->phase_todo[jobnr / per], part = jobnr % per;
+    const int rows = s->f.h[0] + 2 * PLANE_PAD - 1;
+    ff_mcfps_phase_rows(&s->dsp, s->phase[set], s->phase[set][0], s->padded_stride[0], s->f.w[0],
+                        PLANE_PAD, rows * part / per - PLANE_PAD, rows * (part + 1) / per - PLANE_PAD);
+    return 0;
+}
+
+/* the phase sets of A and B (phase_a and the other), made where they are not yet */
+static int make_phases(McfpsCPUContext *s, int a, int b)
+{
+    const int slot[2] = { a, b };
+    int set[2];
+
+    /* A's set is the one that holds A, else the one that does not hold B */
+    set[0] = s->phase_slot[0] == a || (s->phase_slot[1] != a && s->phase_slot[0] != b) ? 0 : 1;
+    set[1] = !set[0];
+    s->nb_phase_todo = 0;
+    for (int i = 0; i < 2; i++) {
+        s->phase[set[i]][0] = s->padded[slot[i]][0];
+        if (s->phase_slot[set[i]] != slot[i]) {
+            s->phase_todo[s->nb_phase_todo++] = set[i];
+            s->phase_slot[set[i]] = -1;
+        }
+    }
+    s->phase_a = set[0];
+    if (s->nb_phase_todo) {
+        const int err = cpu_execute(s, cpu_phase_job, s->nb_phase_todo * cpu_jobs(s, s->f.h[0]));
+        if (err < 0)
+            return err;
+        s->phase_slot[set[0]] = a;
+        s->phase_slot[set[1]] = b;
+    }
     return 0;
 }
 
@@ -1267,6 +1396,8 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
             s->pl[i].sa  = s->pl[i].sb = s->padded_stride[i];
             s->pl[i].pad = PLANE_PAD;
         }
+        if (s->phase_buf && (err = make_phases(s, a, b)) < 0)
+            return err;
         s->slot_a = a;
         s->slot_b = b;
         err = cpu_execute(s, cpu_select_job, cpu_jobs(s, p->ch));

@@ -89,15 +89,32 @@ void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t 
 void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
                         int w, int h, int pad);
 
+/** Quarter-pel fractions of a plane, MCFPS_PHASE(fx, fy) */
+#define MCFPS_NB_PHASES 16
+#define MCFPS_PHASE(fx, fy) (4 * (fy) + (fx))
+
+/**
+ * Rows [y0, y1) of the bilinear samples (mcfps_sample()) of a w x h plane
+ * padded by pad samples (ff_mcfps_pad_plane()) at each quarter-pel
+ * fraction but (0, 0), over the positions whose samples lie inside the
+ * padded plane: phase[MCFPS_PHASE(fx, fy)] gets the samples of fraction
+ * (fx, fy) for columns [-pad, w + pad - 1), in rows of stride bytes like
+ * src's; -pad <= y0 <= y1 <= h + pad - 1. phase[0] is not written.
+ */
+void ff_mcfps_phase_rows(const McfpsDSPContext *dsp, uint8_t *const *phase,
+                         const uint8_t *src, int stride, int w, int pad, int y0, int y1);
+
 /**
  * Vectors with their bends (MCFPS_VEC_N entries a cell) and info words of
  * the intermediate frame's cell rows [j0, j1) (luma planes a, b, padded by
- * pad samples as ff_mcfps_pad_plane() pads them, 0 for none); fp: the
- * previous pair's smoothed B field, read where p->bend is not 0, and
- * smooth: NULL or ff_mcfps_bend_smooth_rows() of it.
+ * pad samples as ff_mcfps_pad_plane() pads them, 0 for none; pha, phb:
+ * NULL, or their phases, ff_mcfps_phase_rows() of every row, [0] the plane
+ * itself); fp: the previous pair's smoothed B field, read where p->bend is
+ * not 0, and smooth: NULL or ff_mcfps_bend_smooth_rows() of it.
  */
 void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
                           const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
+                          const uint8_t *const *pha, const uint8_t *const *phb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           const int16_t *fp, const uint8_t *smooth, int trust,
                           int16_t *vec, uint16_t *info, int j0, int j1);

@@ -48,6 +48,28 @@ typedef struct McfpsDSPContext {
                                    const int8_t *w, int h, uint32_t limit, int width);
 
     /**
+     * The bilinear samples of a plane at one pair of fractions, as
+     * bilateral_sad16() weighs them with w[0..3]: dst(x, y) for x < width
+     * and y < h. Writes FFALIGN(width, 16) samples of each row (dst_stride
+     * at least that), reads FFALIGN(width, 16) + 1 samples of h + 1 rows.
+     */
+    void (*bilinear_plane)(uint8_t *dst, ptrdiff_t dst_stride,
+                           const uint8_t *src, ptrdiff_t src_stride,
+                           const int8_t *w, int width, int h);
+
+    /**
+     * bilateral_sad16() of windows whose samples bilinear_plane() made:
+     * the sum of |a(x, y) - b(x, y)| over 16 x h samples. The exact sum
+     * where it is below limit, else some value of at least limit.
+     */
+    uint32_t (*sad16)(const uint8_t *a, ptrdiff_t a_stride,
+                      const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit);
+
+    /** sad16() of the first width samples of each row (1 <= width <= 16); still reads 16 a row. */
+    uint32_t (*sad_part)(const uint8_t *a, ptrdiff_t a_stride,
+                         const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit, int width);
+
+    /**
      * 8-tap prediction of a block 8 samples wide and h high (h <= 8):
      * out[8 y + x] = clip((sum over j of taps[8 + j] * sum over i of
      * taps[i] src(x - 3 + i, y - 3 + j) + 2048) >> 12) into [0, 255].

@@ -251,8 +251,8 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_smooth_rows(&p, rb, fb, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     }
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, 0, ra, rb, fa, fb, fp, NULL, MCFPS_PHI_ONE, vec, info,
-                             p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
+        ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, 0, NULL, NULL, ra, rb, fa, fb, fp, NULL,
+                             MCFPS_PHI_ONE, vec, info, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
         ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
     free(ra); free(rb); free(fa); free(fb); free(fp); free(vec); free(info);
@@ -405,7 +405,8 @@ static void check_rows(int w, int h, int phi, int range)
     p.bend = piecewise || rnd() % 2 ? mcfps_bend_weight(phi, p.phi_a) : 0;
     ff_mcfps_smooth_rows(&p, ra, fa, 0, p.ch);
     ff_mcfps_smooth_rows(&p, rb, fb, 0, p.ch);
-    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, 0, ra, rb, fa, fb, fp, smooth, trust, vec, info, 0, p.ch);
+    ff_mcfps_select_rows(&p, &dsp, a, w, b, w, 0, NULL, NULL, ra, rb, fa, fb, fp, smooth, trust, vec, info,
+                         0, p.ch);
     for (int j = 0; j < p.ch; j++)
         for (int i = 0; i < p.cw; i++) {
             const int k = j * p.cw + i;
@@ -415,23 +416,46 @@ static void check_rows(int w, int h, int phi, int range)
         }
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
           w, h, phi, range, bad_sel);
-    /* the same from padded planes, whose windows near the edges read the pads */
+    /* the same from padded planes, whose windows near the edges read the
+     * pads, then from their phases too */
     {
-        const int pad = 1 + rnd() % 40, ps = w + 2 * pad + rnd() % 8;
-        uint8_t *pa = malloc((size_t)ps * (h + 2 * pad)), *pb = malloc((size_t)ps * (h + 2 * pad));
+        const int pad = 1 + rnd() % 40, ps = FFALIGN(w + 2 * pad, 16) + 16 * (rnd() % 2);
+        const size_t size = (size_t)ps * (h + 2 * pad);
+        /* ff_mcfps_phase_rows() reads a sample beyond the last row */
+        uint8_t *pa = malloc(size + 16), *pb = malloc(size + 16);
         uint8_t *a0 = pa + (size_t)pad * ps + pad, *b0 = pb + (size_t)pad * ps + pad;
-        int bad_pad = 0;
+        uint8_t *phase_buf = malloc(2 * (MCFPS_NB_PHASES - 1) * size);
+        uint8_t *pha[MCFPS_NB_PHASES] = { a0 }, *phb[MCFPS_NB_PHASES] = { b0 };
+        const int bands = 1 + rnd() % 4, rows = h + 2 * pad - 1;
+        int bad_pad = 0, bad_phase = 0;
 
         ff_mcfps_pad_plane(a0, ps, a, w, w, h, pad);
         ff_mcfps_pad_plane(b0, ps, b, w, w, h, pad);
-        ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, ra, rb, fa, fb, fp, smooth, trust, vec1, info1,
-                             0, p.ch);
+        ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, NULL, NULL, ra, rb, fa, fb, fp, smooth, trust,
+                             vec1, info1, 0, p.ch);
         for (int k = 0; k < cells; k++)
             bad_pad += info1[k] != info[k] ||
                        memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
         CHECK(!bad_pad, "select rows, %dx%d phi %d range %d, planes padded by %d: %d cells differ",
               w, h, phi, range, pad, bad_pad);
-        free(pa); free(pb);
+
+        for (int f = 1; f < MCFPS_NB_PHASES; f++) {
+            pha[f] = phase_buf + (f - 1) * size + (a0 - pa);
+            phb[f] = phase_buf + (MCFPS_NB_PHASES - 1 + f - 1) * size + (b0 - pb);
+        }
+        for (int n = 0; n < bands; n++) {
+            ff_mcfps_phase_rows(&dsp, pha, a0, ps, w, pad, rows * n / bands - pad, rows * (n + 1) / bands - pad);
+            ff_mcfps_phase_rows(&dsp, phb, b0, ps, w, pad, rows * n / bands - pad, rows * (n + 1) / bands - pad);
+        }
+        ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, (const uint8_t *const *)pha,
+                             (const uint8_t *const *)phb, ra, rb, fa, fb, fp, smooth, trust,
+                             vec1, info1, 0, p.ch);
+        for (int k = 0; k < cells; k++)
+            bad_phase += info1[k] != info[k] ||
+                         memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
+        CHECK(!bad_phase, "select rows, %dx%d phi %d range %d, phases of planes padded by %d: %d cells differ",
+              w, h, phi, range, pad, bad_phase);
+        free(pa); free(pb); free(phase_buf);
     }
     for (int k = 0; k < cells; k++)
         bent += vec[MCFPS_VEC_N * k + 2] || vec[MCFPS_VEC_N * k + 3];
@@ -660,6 +684,49 @@ static void check_dsp(void)
     }
     CHECK(!bad, "bilateral_sad16: SIMD and C differ in %d of 2000 windows%s", bad,
           simd.bilateral_sad16 == c.bilateral_sad16 ? " (no SIMD version on this CPU)" : "");
+
+    /* the planes of one fraction, and the errors between them */
+    bad = 0;
+    for (int t = 0; t < 500; t++) {
+        const int f = rnd() % 16, fx = f & 3, fy = f >> 2, width = 1 + rnd() % (W - 16), rows = 1 + rnd() % (H - 1);
+        const int8_t wt[4] = { (4 - fx) * (4 - fy), fx * (4 - fy), (4 - fx) * fy, fx * fy };
+        uint8_t want[W * H], got[W * H];
+
+        for (int i = 0; i < W * H; i++)
+            a[i] = t % 5 == 4 ? 255 * (rnd() & 1) : rnd();
+        c.bilinear_plane(want, W, a, W, wt, width, rows);
+        simd.bilinear_plane(got, W, a, W, wt, width, rows);
+        for (int y = 0; y < rows; y++)
+            if (memcmp(want + y * W, got + y * W, width)) {
+                bad++;
+                break;
+            }
+    }
+    CHECK(!bad, "bilinear_plane: SIMD and C differ in %d of 500 planes%s", bad,
+          simd.bilinear_plane == c.bilinear_plane ? " (no SIMD version on this CPU)" : "");
+    bad = 0;
+    for (int t = 0; t < 2000; t++) {
+        const int h = 1 + rnd() % 16, width = t % 2 ? 16 : 1 + rnd() % 16;
+        const int ax = rnd() % (W - 16 + 1), ay = rnd() % (H - h + 1);
+        const int bx = rnd() % (W - 16 + 1), by = rnd() % (H - h + 1);
+        const uint32_t limit = rnd() % 2 ? UINT32_MAX : rnd() % (16 * 16 * 256);
+        uint32_t want, got;
+
+        for (int i = 0; i < W * H; i++) {
+            a[i] = t % 5 == 4 ? 255 * (rnd() & 1) : rnd();
+            b[i] = t % 5 == 4 ? 255 * (rnd() & 1) : rnd();
+        }
+        if (width == 16) {
+            want = c.sad16(a + ay * W + ax, W, b + by * W + bx, W, h, limit);
+            got  = simd.sad16(a + ay * W + ax, W, b + by * W + bx, W, h, limit);
+        } else {
+            want = c.sad_part(a + ay * W + ax, W, b + by * W + bx, W, h, limit, width);
+            got  = simd.sad_part(a + ay * W + ax, W, b + by * W + bx, W, h, limit, width);
+        }
+        bad += want < limit || got < limit ? want != got : 0;
+    }
+    CHECK(!bad, "sad16, sad_part: SIMD and C differ in %d of 2000 windows%s", bad,
+          simd.sad16 == c.sad16 ? " (no SIMD version on this CPU)" : "");
 
     bad = predict_mismatches(c.predict8_8tap, simd.predict8_8tap, 8, 8, a, W, H);
     CHECK(!bad, "predict8_8tap: SIMD and C differ in %d of 2000 blocks%s", bad,

@@ -143,6 +143,84 @@ INIT_XMM ssse3
 BILATERAL_SAD_SSSE3 bilateral_sad16, 0
 BILATERAL_SAD_SSSE3 bilateral_sad_part, 1
 
+;------------------------------------------------------------------------------
+; uint32_t ff_mcfps_sad16(const uint8_t *a, ptrdiff_t a_stride,
+;                         const uint8_t *b, ptrdiff_t b_stride,
+;                         int h, uint32_t limit)
+; uint32_t ff_mcfps_sad_part(const uint8_t *a, ptrdiff_t a_stride,
+;                            const uint8_t *b, ptrdiff_t b_stride,
+;                            int h, uint32_t limit, int width)
+;
+; bilateral_sad16() of samples already interpolated (bilinear_plane()); the
+; sum is tested against the limit every row
+;------------------------------------------------------------------------------
+; PHASE_SAD_SSE2 name, part: as BILATERAL_SAD_SSSE3
+%macro PHASE_SAD_SSE2 2
+%if %2
+cglobal mcfps_%1, 7, 8, 4, a, astride, b, bstride, h, limit, width, sum
+    BILATERAL_MASK 3
+%else
+cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
+%endif
+    pxor          m2, m2
+.row:
+    movu          m0, [aq]
+    movu          m1, [bq]
+%if %2
+    pand          m0, m3
+    pand          m1, m3
+%endif
+    psadbw        m0, m1
+    paddq         m2, m0
+    pshufd        m1, m2, q1032
+    paddq         m1, m2
+    movd        sumd, m1
+    cmp         sumd, limitd
+    jae .end
+    add           aq, astrideq
+    add           bq, bstrideq
+    dec           hd
+    jg .row
+.end:
+    mov          eax, sumd
+    RET
+%endmacro
+
+INIT_XMM sse2
+PHASE_SAD_SSE2 sad16, 0
+PHASE_SAD_SSE2 sad_part, 1
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_bilinear_plane(uint8_t *dst, ptrdiff_t dst_stride,
+;                              const uint8_t *src, ptrdiff_t src_stride,
+;                              const int8_t *w, int width, int h)
+;
+; 16 samples of a row a step
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_bilinear_plane, 7, 8, 15, dst, dstride, src, sstride, w, width, h, x
+    movd          m7, [wq]
+    pshuflw       m6, m7, q0000         ; row 0 weights, pairs
+    pshuflw       m7, m7, q1111         ; row 1
+    punpcklqdq    m6, m6
+    punpcklqdq    m7, m7
+    mova         m10, [pw_2048]
+    movsxd    widthq, widthd
+.row:
+    xor           xq, xq
+.col:
+    lea           wq, [srcq+xq]
+    BILINEAR      m0, m1, wq, sstrideq, m6, m7
+    movu [dstq+xq], m0
+    add           xq, 16
+    cmp           xq, widthq
+    jl .col
+    add         srcq, sstrideq
+    add         dstq, dstrideq
+    dec           hd
+    jg .row
+    RET
+
 %if HAVE_AVX2_EXTERNAL
 ; BILINEAR2 dst, hi, src, stride, w0, w1: BILINEAR of two rows at once, rows
 ; 0 and 1 in the low and high lanes of m<dst> (m<hi> a temporary); clobbers
@@ -263,6 +341,104 @@ cglobal mcfps_%1, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
 INIT_YMM avx2
 BILATERAL_SAD_AVX2 bilateral_sad16, 0
 BILATERAL_SAD_AVX2 bilateral_sad_part, 1
+
+; PHASE_SAD_AVX2 name, part: PHASE_SAD_SSE2 with two rows a step, one in
+; each lane; the sum is tested against the limit every two rows
+%macro PHASE_SAD_AVX2 2
+%if %2
+cglobal mcfps_%1, 7, 8, 4, a, astride, b, bstride, h, limit, width, sum
+    BILATERAL_MASK 3
+%else
+cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
+%endif
+    pxor           m2, m2
+    xor          sumd, sumd
+    sub            hd, 2
+    jl .last
+.rows:
+    movu          xm0, [aq]
+    vinserti128    m0, m0, [aq+astrideq], 1
+    movu          xm1, [bq]
+    vinserti128    m1, m1, [bq+bstrideq], 1
+%if %2
+    pand           m0, m3
+    pand           m1, m3
+%endif
+    psadbw         m0, m1
+    paddq          m2, m0
+    vextracti128  xm1, m2, 1
+    paddq         xm1, xm2
+    pshufd        xm0, xm1, q1032
+    paddq         xm0, xm1
+    movd         sumd, xm0
+    cmp          sumd, limitd
+    jae .end
+    lea            aq, [aq+astrideq*2]
+    lea            bq, [bq+bstrideq*2]
+    sub            hd, 2
+    jge .rows
+.last:
+    cmp            hd, -1
+    jne .end
+    movu          xm0, [aq]
+    movu          xm1, [bq]
+%if %2
+    pand          xm0, xm3
+    pand          xm1, xm3
+%endif
+    psadbw        xm0, xm1
+    vextracti128  xm1, m2, 1
+    paddq         xm1, xm2
+    paddq         xm0, xm1
+    pshufd        xm1, xm0, q1032
+    paddq         xm0, xm1
+    movd         sumd, xm0
+.end:
+    mov           eax, sumd
+    RET
+%endmacro
+
+PHASE_SAD_AVX2 sad16, 0
+PHASE_SAD_AVX2 sad_part, 1
+
+; ff_mcfps_bilinear_plane with two rows of 16 samples a step, one in each lane
+cglobal mcfps_bilinear_plane, 7, 9, 14, dst, dstride, src, sstride, w, width, h, x, tmp
+    movd          xm9, [wq]
+    vpbroadcastw   m6, xm9              ; row 0 weights, pairs
+    psrlq         xm9, 16
+    vpbroadcastw   m7, xm9              ; row 1
+    mova          m10, [pw_2048]
+    movsxd     widthq, widthd
+    sub            hd, 2
+    jl .last
+.rows:
+    xor            xq, xq
+.cols:
+    lea          tmpq, [srcq+xq]
+    BILINEAR2       0, 2, tmpq, sstrideq, m6, m7
+    movu   [dstq+xq], xm0
+    lea          tmpq, [dstq+dstrideq]
+    vextracti128 [tmpq+xq], m0, 1
+    add            xq, 16
+    cmp            xq, widthq
+    jl .cols
+    lea          srcq, [srcq+sstrideq*2]
+    lea          dstq, [dstq+dstrideq*2]
+    sub            hd, 2
+    jge .rows
+.last:
+    cmp            hd, -1
+    jne .end
+    xor            xq, xq
+.col:
+    lea          tmpq, [srcq+xq]
+    BILINEAR1       0, 2, tmpq, sstrideq, xm6, xm7
+    movu   [dstq+xq], xm0
+    add            xq, 16
+    cmp            xq, widthq
+    jl .col
+.end:
+    RET
 %endif
 
 ; VPAIR acc_lo, acc_hi, row, coefficients: add the vertical pair of

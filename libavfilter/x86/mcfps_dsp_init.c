@@ -36,6 +36,20 @@ uint32_t ff_mcfps_bilateral_sad_part_avx2(const uint8_t *a, ptrdiff_t a_stride,
 uint32_t ff_mcfps_bilateral_sad16_avx2(const uint8_t *a, ptrdiff_t a_stride,
                                        const uint8_t *b, ptrdiff_t b_stride,
                                        const int8_t *w, int h, uint32_t limit);
+void ff_mcfps_bilinear_plane_ssse3(uint8_t *dst, ptrdiff_t dst_stride,
+                                   const uint8_t *src, ptrdiff_t src_stride,
+                                   const int8_t *w, int width, int h);
+void ff_mcfps_bilinear_plane_avx2(uint8_t *dst, ptrdiff_t dst_stride,
+                                  const uint8_t *src, ptrdiff_t src_stride,
+                                  const int8_t *w, int width, int h);
+uint32_t ff_mcfps_sad16_sse2(const uint8_t *a, ptrdiff_t a_stride,
+                             const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit);
+uint32_t ff_mcfps_sad16_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                             const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit);
+uint32_t ff_mcfps_sad_part_sse2(const uint8_t *a, ptrdiff_t a_stride,
+                                const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit, int width);
+uint32_t ff_mcfps_sad_part_avx2(const uint8_t *a, ptrdiff_t a_stride,
+                                const uint8_t *b, ptrdiff_t b_stride, int h, uint32_t limit, int width);
 void ff_mcfps_predict8_8tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                                   const int8_t *taps, int h);
 void ff_mcfps_predict8_8tap_avx2(int16_t *out, const uint8_t *src, ptrdiff_t stride,
@@ -54,7 +68,12 @@ av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
 #if ARCH_X86_64 && HAVE_X86ASM
     const int cpu_flags = av_get_cpu_flags();
 
+    if (EXTERNAL_SSE2(cpu_flags)) {
+        c->sad16              = ff_mcfps_sad16_sse2;
+        c->sad_part           = ff_mcfps_sad_part_sse2;
+    }
     if (EXTERNAL_SSSE3(cpu_flags)) {
+        c->bilinear_plane     = ff_mcfps_bilinear_plane_ssse3;
         c->bilateral_sad16    = ff_mcfps_bilateral_sad16_ssse3;
         c->bilateral_sad_part = ff_mcfps_bilateral_sad_part_ssse3;
         c->predict8_8tap   = ff_mcfps_predict8_8tap_ssse3;
@@ -66,6 +85,9 @@ av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         c->bilateral_sad16    = ff_mcfps_bilateral_sad16_avx2;
         c->bilateral_sad_part = ff_mcfps_bilateral_sad_part_avx2;
+        c->bilinear_plane     = ff_mcfps_bilinear_plane_avx2;
+        c->sad16              = ff_mcfps_sad16_avx2;
+        c->sad_part           = ff_mcfps_sad_part_avx2;
         c->predict8_8tap      = ff_mcfps_predict8_8tap_avx2;
     }
 #endif

@@ -103,6 +103,81 @@ static void check_bilateral_sad16(const McfpsDSPContext *c)
     report("bilateral_sad16");
 }
 
+/* call_ref() and call_new() of a window of h rows with limit, then with a
+ * limit that the sum reaches; args: what follows the limit */
+#define CHECK_SAD(h, ...)                                                   \
+    do {                                                                    \
+        uint32_t limit = UINT32_MAX, r, n;                                  \
+        r = call_ref(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
+        n = call_new(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
+        if (r != n)                                                         \
+            fail();                                                         \
+        limit = 1 + rnd() % (r + 1);                                        \
+        r = call_ref(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
+        n = call_new(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
+        if (r < limit ? n != r : n < limit)                                 \
+            fail();                                                         \
+    } while (0)
+
+/* bilinear_plane() at every fraction, and sad16() of the samples it makes */
+static void check_phases(const McfpsDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, a, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, b, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, dst_ref, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, dst_new, [ROWS * STRIDE]);
+
+    {
+        declare_func(void, uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
+                     const int8_t *w, int width, int h);
+
+        if (check_func(c->bilinear_plane, "mcfps_bilinear_plane")) {
+            for (int i = 0; i < 64; i++) {
+                /* widths of at most STRIDE - 1: a row's last read is sample FFALIGN(width, 16) */
+                const int fx = i & 3, fy = i >> 2 & 3, width = 1 + rnd() % (STRIDE - 1), h = 1 + rnd() % (ROWS - 2);
+                const int8_t w[4] = { (4 - fx) * (4 - fy), fx * (4 - fy), (4 - fx) * fy, fx * fy };
+                fill(a, ROWS * STRIDE, i % 5 == 0);
+                memset(dst_ref, 0, ROWS * STRIDE);
+                memset(dst_new, 0, ROWS * STRIDE);
+                call_ref(dst_ref, STRIDE, a, STRIDE, w, width, h);
+                call_new(dst_new, STRIDE, a, STRIDE, w, width, h);
+                for (int y = 0; y < h; y++)
+                    if (memcmp(dst_ref + y * STRIDE, dst_new + y * STRIDE, width))
+                        fail();
+            }
+            bench_new(dst_new, STRIDE, a, STRIDE, (const int8_t[4]){ 9, 3, 3, 1 }, STRIDE - 1, ROWS - 2);
+        }
+    }
+    report("bilinear_plane");
+    {
+        declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride, const uint8_t *b, ptrdiff_t b_stride,
+                     int h, uint32_t limit);
+
+        if (check_func(c->sad16, "mcfps_sad16")) {
+            for (int i = 0; i < 64; i++) {
+                fill(a, ROWS * STRIDE, i % 5 == 0);
+                fill(b, ROWS * STRIDE, i % 5 == 0);
+                CHECK_SAD(1 + i % 16, );
+            }
+            bench_new(a, STRIDE, b, STRIDE, 16, UINT32_MAX);
+        }
+    }
+    {
+        declare_func(uint32_t, const uint8_t *a, ptrdiff_t a_stride, const uint8_t *b, ptrdiff_t b_stride,
+                     int h, uint32_t limit, int width);
+
+        if (check_func(c->sad_part, "mcfps_sad_part")) {
+            for (int i = 0; i < 64; i++) {
+                fill(a, ROWS * STRIDE, i % 5 == 0);
+                fill(b, ROWS * STRIDE, i % 5 == 0);
+                CHECK_SAD(1 + i % 16, , 1 + i * 7 % 16);
+            }
+            bench_new(a, STRIDE, b, STRIDE, 16, UINT32_MAX, 12);
+        }
+    }
+    report("sad16");
+}
+
 typedef void (*predict_fn)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                            const int8_t *taps, int h);
 
@@ -201,6 +276,7 @@ void checkasm_check_vf_mcfps(void)
 
     ff_mcfps_dsp_init(&c);
     check_bilateral_sad16(&c);
+    check_phases(&c);
     check_predict(c.predict8_8tap, "predict8_8tap", 8, 16, 3, 8);
     check_predict(c.predict8_4tap, "predict8_4tap", 4, 32, 1, 8);
     check_predict(c.predict4_4tap, "predict4_4tap", 4, 32, 1, 4);
