@@ -1069,7 +1069,11 @@ typedef struct McfpsCPUContext {
     int phase_slot[2];
     uint8_t *phase_buf;
     int phase_todo[2], nb_phase_todo;   ///< the sets that the pass of the moment makes
+    int phase_todo_slot[2];             ///< and the slots they are made of
     int phase_a;                        ///< A's set; B's is the other
+    /* the jobs of the pair's pass (pair_pass()) */
+    int phase_jobs, check_jobs, smooth_jobs;    ///< each set's, the check's, the smoothing's
+    int smooth_pending;                 ///< fields() came after the last pass
     int16_t *fa, *fb, *vec;
     int16_t *fp;                ///< the previous pair's fb (P -> A), for the bend
     uint8_t *smooth;            ///< mcfps_bend_smooth() of each cell of fp
@@ -1193,7 +1197,9 @@ static int cpu_fields(void *priv, const McfpsParams *p, const int16_t *ra, const
     s->ra = s->raw[0];
     s->rb = s->raw[1];
     s->p  = p;
-    return cpu_execute(s, cpu_smooth_job, cpu_jobs(s, p->ch));
+    /* in the pair's next pass (pair_pass()) */
+    s->smooth_pending = 1;
+    return 0;
 }
 
 static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
@@ -1206,38 +1212,6 @@ static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
     ff_mcfps_check_rows(s->p, s->check_d, s->check_phi, pp->data[0], pp->linesize[0],
                         a->data[0], a->linesize[0], b->data[0], b->linesize[0], y0, y1,
                         &s->check_sum[2 * jobnr], &s->check_sum[2 * jobnr + 1]);
-    return 0;
-}
-
-static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b)
-{
-    McfpsCPUContext *s = priv;
-    const int slots[3] = { prev, a, b };
-    const int jobs = cpu_jobs(s, ff_mcfps_check_samples(p->height));
-    uint64_t em = 0, eb = 0;
-    int err;
-
-    s->trust = MCFPS_PHI_ONE;
-    if (!d)
-        return 0;
-    for (int i = 0; i < 3; i++) {
-        if (!ff_mcfps_slot_valid(slots[i]) || !s->pic[slots[i]]->data[0])
-            return AVERROR(EINVAL);
-        s->check_pic[i] = s->pic[slots[i]];
-    }
-    /* the jobs run within this call: d is read in place */
-    s->p         = p;
-    s->check_d   = d;
-    s->check_phi = phi;
-    err = cpu_execute(s, cpu_check_job, jobs);
-    s->check_d   = NULL;
-    if (err < 0)
-        return err;
-    for (int i = 0; i < jobs; i++) {
-        em += s->check_sum[2 * i];
-        eb += s->check_sum[2 * i + 1];
-    }
-    s->trust = mcfps_trust(em, eb);
     return 0;
 }
 
@@ -1306,8 +1280,8 @@ static int cpu_phase_job(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
-/* the phase sets of A and B (phase_a and the other), made where they are not yet */
-static int make_phases(McfpsCPUContext *s, int a, int b)
+/* the phase sets of A and B (phase_a and the other): those not made yet go to phase_todo[] */
+static void plan_phases(McfpsCPUContext *s, int a, int b)
 {
     const int slot[2] = { a, b };
     int set[2];
@@ -1315,22 +1289,88 @@ static int make_phases(McfpsCPUContext *s, int a, int b)
     /* A's set is the one that holds A, else the one that does not hold B */
     set[0] = s->phase_slot[0] == a || (s->phase_slot[1] != a && s->phase_slot[0] != b) ? 0 : 1;
     set[1] = !set[0];
+    s->phase_a       = set[0];
     s->nb_phase_todo = 0;
     for (int i = 0; i < 2; i++) {
         s->phase[set[i]][0] = s->padded[slot[i]][0];
         if (s->phase_slot[set[i]] != slot[i]) {
-            s->phase_todo[s->nb_phase_todo++] = set[i];
+            s->phase_todo_slot[s->nb_phase_todo] = slot[i];
+            s->phase_todo[s->nb_phase_todo++]    = set[i];
             s->phase_slot[set[i]] = -1;
         }
     }
-    s->phase_a = set[0];
-    if (s->nb_phase_todo) {
-        const int err = cpu_execute(s, cpu_phase_job, s->nb_phase_todo * cpu_jobs(s, s->f.h[0]));
-        if (err < 0)
-            return err;
-        s->phase_slot[set[0]] = a;
-        s->phase_slot[set[1]] = b;
+}
+
+/* the jobs of pair_pass(): the phases, the motion check, the smoothing */
+static int cpu_pair_job(void *arg, int jobnr, int nb_jobs)
+{
+    McfpsCPUContext *s = arg;
+    const int phase_jobs = s->nb_phase_todo * s->phase_jobs;
+
+    if (jobnr < phase_jobs)
+        return cpu_phase_job(s, jobnr, phase_jobs);
+    jobnr -= phase_jobs;
+    if (jobnr < s->check_jobs)
+        return cpu_check_job(s, jobnr, s->check_jobs);
+    return cpu_smooth_job(s, jobnr - s->check_jobs, s->smooth_jobs);
+}
+
+/**
+ * What a pair needs before its selection, in one pass, so that the slice
+ * threads wake once for it: the phases of A and B where phase buffers
+ * exist (after pad_planes() of both), the motion check where check_jobs is
+ * set, and the smoothing of the fields where it is pending.
+ */
+static int pair_pass(McfpsCPUContext *s, int a, int b)
+{
+    int jobs, err;
+
+    if (s->phase_buf)
+        plan_phases(s, a, b);
+    s->phase_jobs  = cpu_jobs(s, s->f.h[0]);
+    s->smooth_jobs = s->smooth_pending ? cpu_jobs(s, s->p->ch) : 0;
+    jobs = s->nb_phase_todo * s->phase_jobs + s->check_jobs + s->smooth_jobs;
+    err  = jobs ? cpu_execute(s, cpu_pair_job, jobs) : 0;
+    s->check_jobs = 0;
+    if (err < 0)
+        return err;
+    for (int i = 0; i < s->nb_phase_todo; i++)
+        s->phase_slot[s->phase_todo[i]] = s->phase_todo_slot[i];
+    s->nb_phase_todo  = 0;
+    s->smooth_pending = 0;
+    return 0;
+}
+
+static int cpu_check(void *priv, const McfpsParams *p, const int16_t *d, int phi, int prev, int a, int b)
+{
+    McfpsCPUContext *s = priv;
+    const int slots[3] = { prev, a, b };
+    const int jobs = d ? cpu_jobs(s, ff_mcfps_check_samples(p->height)) : 0;
+    uint64_t em = 0, eb = 0;
+    int err;
+
+    s->trust = MCFPS_PHI_ONE;
+    for (int i = !d; i < 3; i++) {
+        if (!ff_mcfps_slot_valid(slots[i]) || !s->pic[slots[i]]->data[0])
+            return AVERROR(EINVAL);
+        s->check_pic[i] = s->pic[slots[i]];
     }
+    if ((err = pad_planes(s, a)) < 0 || (err = pad_planes(s, b)) < 0)
+        return err;
+    /* the jobs run within this call: d is read in place */
+    s->p          = p;
+    s->check_d    = d;
+    s->check_phi  = phi;
+    s->check_jobs = jobs;
+    err = pair_pass(s, a, b);
+    s->check_d    = NULL;
+    if (err < 0 || !d)
+        return err;
+    for (int i = 0; i < jobs; i++) {
+        em += s->check_sum[2 * i];
+        eb += s->check_sum[2 * i + 1];
+    }
+    s->trust = mcfps_trust(em, eb);
     return 0;
 }
 
@@ -1396,7 +1436,8 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
             s->pl[i].sa  = s->pl[i].sb = s->padded_stride[i];
             s->pl[i].pad = PLANE_PAD;
         }
-        if (s->phase_buf && (err = make_phases(s, a, b)) < 0)
+        /* what check() did not do yet: all, where it was not called */
+        if ((err = pair_pass(s, a, b)) < 0)
             return err;
         s->slot_a = a;
         s->slot_b = b;
