@@ -333,8 +333,6 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
     int8_t wt[8];
     uint8_t ca[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)], cb[(MCFPS_WIN + 1) * (MCFPS_WIN + 1)];
 
-    bilinear_weights(wt, fax, fay);
-    bilinear_weights(wt + 4, fbx, fby);
     /* the window's full width, as the DSP functions read it */
     if (mcfps_window_inside(p, x0, x0 + MCFPS_WIN, y0, y1, oax, oay, dx, dy, pad)) {
         if (pha) {
@@ -353,6 +351,8 @@ static uint32_t cell_sad(const McfpsParams *p, const McfpsDSPContext *dsp,
         b  = cb;
         sa = sb = MCFPS_WIN + 1;
     }
+    bilinear_weights(wt, fax, fay);
+    bilinear_weights(wt + 4, fbx, fby);
     return w == MCFPS_WIN ? dsp->bilateral_sad16(a, sa, b, sb, wt, h, limit) :
                             dsp->bilateral_sad_part(a, sa, b, sb, wt, h, limit, w);
 }
