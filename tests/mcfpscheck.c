@@ -364,6 +364,17 @@ static void random_field(int16_t *f, int cells, int range)
         f[k] = rnd() % 4 ? rnd() % (2 * range + 1) - range : 0;
 }
 
+/* cells whose vector or info word differ between two selections */
+static int cells_differ(const int16_t *vec, const uint16_t *info, const int16_t *vec1, const uint16_t *info1,
+                        int cells)
+{
+    int bad = 0;
+    for (int k = 0; k < cells; k++)
+        bad += info1[k] != info[k] ||
+               memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
+    return bad;
+}
+
 static void check_rows(int w, int h, int phi, int range)
 {
     McfpsParams p = { .width = w, .height = h, .cw = (w + 7) / 8, .ch = (h + 7) / 8, .phi = phi,
@@ -408,12 +419,9 @@ static void check_rows(int w, int h, int phi, int range)
     ff_mcfps_select_rows(&p, &dsp, a, w, b, w, 0, NULL, NULL, ra, rb, fa, fb, fp, smooth, trust, vec, info,
                          0, p.ch);
     for (int j = 0; j < p.ch; j++)
-        for (int i = 0; i < p.cw; i++) {
-            const int k = j * p.cw + i;
-            info1[k] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, fp, i, j, trust, vec1);
-            bad_sel += info1[k] != info[k] ||
-                       memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
-        }
+        for (int i = 0; i < p.cw; i++)
+            info1[j * p.cw + i] = mcfps_select_cell(&p, a, w, b, w, ra, rb, fa, fb, fp, i, j, trust, vec1);
+    bad_sel = cells_differ(vec, info, vec1, info1, cells);
     CHECK(!bad_sel, "select rows, %dx%d phi %d range %d: %d cells differ from mcfps_select_cell",
           w, h, phi, range, bad_sel);
     /* the same from padded planes, whose windows near the edges read the
@@ -427,15 +435,13 @@ static void check_rows(int w, int h, int phi, int range)
         uint8_t *phase_buf = malloc(2 * (MCFPS_NB_PHASES - 1) * size);
         uint8_t *pha[MCFPS_NB_PHASES] = { a0 }, *phb[MCFPS_NB_PHASES] = { b0 };
         const int bands = 1 + rnd() % 4, rows = h + 2 * pad - 1;
-        int bad_pad = 0, bad_phase = 0;
+        int bad_pad, bad_phase;
 
         ff_mcfps_pad_plane(a0, ps, a, w, w, h, pad);
         ff_mcfps_pad_plane(b0, ps, b, w, w, h, pad);
         ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, NULL, NULL, ra, rb, fa, fb, fp, smooth, trust,
                              vec1, info1, 0, p.ch);
-        for (int k = 0; k < cells; k++)
-            bad_pad += info1[k] != info[k] ||
-                       memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
+        bad_pad = cells_differ(vec, info, vec1, info1, cells);
         CHECK(!bad_pad, "select rows, %dx%d phi %d range %d, planes padded by %d: %d cells differ",
               w, h, phi, range, pad, bad_pad);
 
@@ -450,9 +456,7 @@ static void check_rows(int w, int h, int phi, int range)
         ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, (const uint8_t *const *)pha,
                              (const uint8_t *const *)phb, ra, rb, fa, fb, fp, smooth, trust,
                              vec1, info1, 0, p.ch);
-        for (int k = 0; k < cells; k++)
-            bad_phase += info1[k] != info[k] ||
-                         memcmp(vec1 + MCFPS_VEC_N * k, vec + MCFPS_VEC_N * k, MCFPS_VEC_N * sizeof(*vec));
+        bad_phase = cells_differ(vec, info, vec1, info1, cells);
         CHECK(!bad_phase, "select rows, %dx%d phi %d range %d, phases of planes padded by %d: %d cells differ",
               w, h, phi, range, pad, bad_phase);
         free(pa); free(pb); free(phase_buf);

@@ -96,6 +96,28 @@ SECTION .text
 %endif
 %endmacro
 
+; SAD_ROW_LOOP a, b, acc, mask, part, tmp: the SAD of the rows in m<a> and
+; m<b> (their first width samples, m<mask>, where part is 1) added to the
+; sums of m<acc>, their total into sumd; on to the next row at .row while
+; rows are left and the total is below the limit
+%macro SAD_ROW_LOOP 6
+%if %5
+    pand          m%1, m%4
+    pand          m%2, m%4
+%endif
+    psadbw        m%1, m%2
+    paddq         m%3, m%1
+    pshufd        m%6, m%3, q1032
+    paddq         m%6, m%3
+    movd        sumd, m%6
+    cmp         sumd, limitd
+    jae .end
+    add           aq, astrideq
+    add           bq, bstrideq
+    dec           hd
+    jg .row
+%endmacro
+
 ; BILATERAL_SAD_SSSE3 name, part: the function, the _part version where
 ; part is 1
 %macro BILATERAL_SAD_SSSE3 2
@@ -119,21 +141,7 @@ cglobal mcfps_%1, 7, 8, 15, a, astride, b, bstride, w, h, limit, sum
 .row:
     BILINEAR      m0, m1, aq, astrideq, m6, m7
     BILINEAR      m2, m3, bq, bstrideq, m8, m9
-%if %2
-    pand          m0, m15
-    pand          m2, m15
-%endif
-    psadbw        m0, m2
-    paddq        m11, m0
-    pshufd        m1, m11, q1032
-    paddq         m1, m11
-    movd        sumd, m1
-    cmp         sumd, limitd
-    jae .end
-    add           aq, astrideq
-    add           bq, bstrideq
-    dec           hd
-    jg .row
+    SAD_ROW_LOOP   0, 2, 11, 15, %2, 1
 .end:
     mov          eax, sumd
     RET
@@ -166,21 +174,7 @@ cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
 .row:
     movu          m0, [aq]
     movu          m1, [bq]
-%if %2
-    pand          m0, m3
-    pand          m1, m3
-%endif
-    psadbw        m0, m1
-    paddq         m2, m0
-    pshufd        m1, m2, q1032
-    paddq         m1, m2
-    movd        sumd, m1
-    cmp         sumd, limitd
-    jae .end
-    add           aq, astrideq
-    add           bq, bstrideq
-    dec           hd
-    jg .row
+    SAD_ROW_LOOP   0, 1, 2, 3, %2, 1
 .end:
     mov          eax, sumd
     RET
@@ -276,6 +270,47 @@ cglobal mcfps_bilinear_plane, 7, 8, 15, dst, dstride, src, sstride, w, width, h,
 ; ff_mcfps_bilateral_sad16 with two rows a step, one in each lane; the sum is
 ; tested against the limit every two rows
 ;------------------------------------------------------------------------------
+
+; SAD2_LOOP a, b, acc, mask, part: the SADs of the two rows of m<a> and
+; m<b> (their first width samples, m<mask>, where part is 1) added to the
+; quadword sums of m<acc>, their total into sumd; on to the next two rows at
+; .rows while two are left and the total is below the limit
+%macro SAD2_LOOP 5
+%if %5
+    pand          m%1, m%4
+    pand          m%2, m%4
+%endif
+    psadbw        m%1, m%2
+    paddq         m%3, m%1
+    vextracti128 xm%2, m%3, 1
+    paddq        xm%2, xm%3
+    pshufd       xm%1, xm%2, q1032
+    paddq        xm%1, xm%2
+    movd         sumd, xm%1
+    cmp          sumd, limitd
+    jae .end
+    lea            aq, [aq+astrideq*2]
+    lea            bq, [bq+bstrideq*2]
+    sub            hd, 2
+    jge .rows
+%endmacro
+
+; SAD1_ADD a, b, acc, mask, part: SAD2_LOOP's total with one row in the low
+; lanes, not added to m<acc>, and no loop
+%macro SAD1_ADD 5
+%if %5
+    pand         xm%1, xm%4
+    pand         xm%2, xm%4
+%endif
+    psadbw       xm%1, xm%2
+    vextracti128 xm%2, m%3, 1
+    paddq        xm%2, xm%3
+    paddq        xm%1, xm%2
+    pshufd       xm%2, xm%1, q1032
+    paddq        xm%1, xm%2
+    movd         sumd, xm%1
+%endmacro
+
 ; BILATERAL_SAD_AVX2 name, part: as BILATERAL_SAD_SSSE3
 %macro BILATERAL_SAD_AVX2 2
 %if %2
@@ -300,39 +335,13 @@ cglobal mcfps_%1, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
 .rows:
     BILINEAR2       0, 2, aq, astrideq, m6, m7
     BILINEAR2       1, 3, bq, bstrideq, m8, m9
-%if %2
-    pand           m0, m14
-    pand           m1, m14
-%endif
-    psadbw         m0, m1
-    paddq         m11, m0
-    vextracti128  xm1, m11, 1
-    paddq         xm1, xm11
-    pshufd        xm0, xm1, q1032
-    paddq         xm0, xm1
-    movd         sumd, xm0
-    cmp          sumd, limitd
-    jae .end
-    lea            aq, [aq+astrideq*2]
-    lea            bq, [bq+bstrideq*2]
-    sub            hd, 2
-    jge .rows
+    SAD2_LOOP       0, 1, 11, 14, %2
 .last:
     cmp            hd, -1
     jne .end
     BILINEAR1       0, 2, aq, astrideq, xm6, xm7
     BILINEAR1       1, 3, bq, bstrideq, xm8, xm9
-%if %2
-    pand          xm0, xm14
-    pand          xm1, xm14
-%endif
-    psadbw        xm0, xm1
-    vextracti128  xm1, m11, 1
-    paddq         xm1, xm11
-    paddq         xm0, xm1
-    pshufd        xm1, xm0, q1032
-    paddq         xm0, xm1
-    movd         sumd, xm0
+    SAD1_ADD        0, 1, 11, 14, %2
 .end:
     mov           eax, sumd
     RET
@@ -360,39 +369,13 @@ cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
     vinserti128    m0, m0, [aq+astrideq], 1
     movu          xm1, [bq]
     vinserti128    m1, m1, [bq+bstrideq], 1
-%if %2
-    pand           m0, m3
-    pand           m1, m3
-%endif
-    psadbw         m0, m1
-    paddq          m2, m0
-    vextracti128  xm1, m2, 1
-    paddq         xm1, xm2
-    pshufd        xm0, xm1, q1032
-    paddq         xm0, xm1
-    movd         sumd, xm0
-    cmp          sumd, limitd
-    jae .end
-    lea            aq, [aq+astrideq*2]
-    lea            bq, [bq+bstrideq*2]
-    sub            hd, 2
-    jge .rows
+    SAD2_LOOP       0, 1, 2, 3, %2
 .last:
     cmp            hd, -1
     jne .end
     movu          xm0, [aq]
     movu          xm1, [bq]
-%if %2
-    pand          xm0, xm3
-    pand          xm1, xm3
-%endif
-    psadbw        xm0, xm1
-    vextracti128  xm1, m2, 1
-    paddq         xm1, xm2
-    paddq         xm0, xm1
-    pshufd        xm1, xm0, q1032
-    paddq         xm0, xm1
-    movd         sumd, xm0
+    SAD1_ADD        0, 1, 2, 3, %2
 .end:
     mov           eax, sumd
     RET

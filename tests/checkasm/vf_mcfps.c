@@ -48,27 +48,33 @@ static void probe_weights(int8_t *w, int i)
     w[7] = fbx * fby;
 }
 
-/* call_ref() and call_new() of probe i with limit, then with a limit that
- * the sum reaches, where any value of at least the limit will do; args:
- * what follows the limit */
+/* call_ref() and call_new() with the arguments, which name limit: with
+ * limit UINT32_MAX, then with a limit that the sum reaches, where any value
+ * of at least the limit will do */
+#define CHECK_LIMITED(...)                                                  \
+    do {                                                                    \
+        uint32_t limit = UINT32_MAX, r, n;                                  \
+        r = call_ref(__VA_ARGS__);                                          \
+        n = call_new(__VA_ARGS__);                                          \
+        if (r != n)                                                         \
+            fail();                                                         \
+        limit = 1 + rnd() % (r + 1);                                        \
+        r = call_ref(__VA_ARGS__);                                          \
+        n = call_new(__VA_ARGS__);                                          \
+        if (r < limit ? n != r : n < limit)                                 \
+            fail();                                                         \
+    } while (0)
+
+/* CHECK_LIMITED() of probe i on random pictures; args: what follows the limit */
 #define CHECK_BILATERAL(i, ...)                                             \
     do {                                                                    \
         const int h = 1 + (i) % 16;                                         \
-        uint32_t limit = UINT32_MAX, r, n;                                  \
         int8_t w[8];                                                        \
                                                                             \
         probe_weights(w, i);                                                \
         fill(a, ROWS * STRIDE, (i) % 5 == 0);                               \
         fill(b, ROWS * STRIDE, (i) % 5 == 0);                               \
-        r = call_ref(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
-        n = call_new(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
-        if (r != n)                                                         \
-            fail();                                                         \
-        limit = 1 + rnd() % (r + 1);                                        \
-        r = call_ref(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
-        n = call_new(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);        \
-        if (r < limit ? n != r : n < limit)                                 \
-            fail();                                                         \
+        CHECK_LIMITED(a, STRIDE, b, STRIDE, w, h, limit __VA_ARGS__);       \
     } while (0)
 
 static void check_bilateral_sad16(const McfpsDSPContext *c)
@@ -102,22 +108,6 @@ static void check_bilateral_sad16(const McfpsDSPContext *c)
     }
     report("bilateral_sad16");
 }
-
-/* call_ref() and call_new() of a window of h rows with limit, then with a
- * limit that the sum reaches; args: what follows the limit */
-#define CHECK_SAD(h, ...)                                                   \
-    do {                                                                    \
-        uint32_t limit = UINT32_MAX, r, n;                                  \
-        r = call_ref(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
-        n = call_new(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
-        if (r != n)                                                         \
-            fail();                                                         \
-        limit = 1 + rnd() % (r + 1);                                        \
-        r = call_ref(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
-        n = call_new(a, STRIDE, b, STRIDE, h, limit __VA_ARGS__);           \
-        if (r < limit ? n != r : n < limit)                                 \
-            fail();                                                         \
-    } while (0)
 
 /* bilinear_plane() at every fraction, and sad16() of the samples it makes */
 static void check_phases(const McfpsDSPContext *c)
@@ -157,7 +147,7 @@ static void check_phases(const McfpsDSPContext *c)
             for (int i = 0; i < 64; i++) {
                 fill(a, ROWS * STRIDE, i % 5 == 0);
                 fill(b, ROWS * STRIDE, i % 5 == 0);
-                CHECK_SAD(1 + i % 16, );
+                CHECK_LIMITED(a, STRIDE, b, STRIDE, 1 + i % 16, limit);
             }
             bench_new(a, STRIDE, b, STRIDE, 16, UINT32_MAX);
         }
@@ -170,7 +160,7 @@ static void check_phases(const McfpsDSPContext *c)
             for (int i = 0; i < 64; i++) {
                 fill(a, ROWS * STRIDE, i % 5 == 0);
                 fill(b, ROWS * STRIDE, i % 5 == 0);
-                CHECK_SAD(1 + i % 16, , 1 + i * 7 % 16);
+                CHECK_LIMITED(a, STRIDE, b, STRIDE, 1 + i % 16, limit, 1 + i * 7 % 16);
             }
             bench_new(a, STRIDE, b, STRIDE, 16, UINT32_MAX, 12);
         }
