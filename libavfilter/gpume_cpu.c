@@ -104,9 +104,7 @@ struct GpumeCPUContext {
      * of a frame share their passes, so that the slice threads wake half as
      * often. Each has its predictors and, for hme, its CTUs' coarse results.
      */
-    EstimateJob batch[CPU_BATCH];
-    GpumeResult batch_res[CPU_BATCH];
-    int batch_out[CPU_BATCH];                   ///< their result slots
+    EstimateJob batch[CPU_BATCH];               ///< each res points into res[]
     int nb_batch;
     int batch_jobs;                             ///< slice jobs of each estimate of a pass
     int16_t *pred[CPU_BATCH];
@@ -1539,7 +1537,7 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     /* the batch runs first when it is full, or when it writes the result
      * that the predictors are taken from */
     for (int i = 0; i < s->nb_batch; i++)
-        run |= s->batch_out[i] == pred_from;
+        run |= pred_from >= 0 && s->batch[i].res == &s->res[pred_from];
     if (run && (err = run_batch(s)) < 0)
         return err;
 
@@ -1551,17 +1549,15 @@ static int cpu_estimate(void *priv, int cur, int ref, const int16_t *pred, int p
     } else {
         memcpy(s->pred[n], pred, 2 * s->p.nb_ctus * sizeof(*pred));
     }
-    s->res[out]     = *res;
-    s->batch_res[n] = *res;
-    s->batch_out[n] = out;
-    s->batch[n]     = (EstimateJob) {
+    s->res[out] = *res;
+    s->batch[n] = (EstimateJob) {
         .s        = s,
         .cur      = s->pic[cur],
         .ref      = s->pic[ref],
         .cur_slot = cur,
         .ref_slot = ref,
         .pred     = s->pred[n],
-        .res      = &s->batch_res[n],
+        .res      = &s->res[out],
         .coarse   = s->coarse[n],
     };
     return 0;

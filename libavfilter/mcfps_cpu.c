@@ -1255,7 +1255,8 @@ static int pad_planes(McfpsCPUContext *s, int slot)
                 return AVERROR(ENOMEM);
             for (int k = 0; k < 2; k++) {
                 for (int f = 1; f < MCFPS_NB_PHASES; f++)
-                    s->phase[k][f] = s->phase_buf + (k * (MCFPS_NB_PHASES - 1) + f - 1) * plane_size + offset[0];
+                    s->phase[k][f] = s->phase_buf + offset[0] +
+                                     (k * (MCFPS_NB_PHASES - 1) + f - 1) * plane_size;
                 s->phase_slot[k] = -1;
             }
         }

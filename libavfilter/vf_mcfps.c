@@ -819,7 +819,7 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     PairVectors *v = (PairVectors *)arg + jobnr;
     const AVFrameSideData *sd = av_frame_get_side_data(v->frame, AV_FRAME_DATA_MOTION_VECTORS);
     const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
-    const int nb = nb_side_vectors(v->frame);
+    const int nb = sd ? sd->size / sizeof(AVMotionVector) : 0;
 
     v->nb      = 0;
     v->outside = 0;
