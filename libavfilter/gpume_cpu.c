@@ -663,14 +663,14 @@ static void level_search(const GpumeCPUContext *s, const CPUPlane *cur, const CP
 }
 
 /** sad4x4_rows() in C: every candidate of a row at once, for the vectoriser. */
-static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride,
+static GPUME_VECTORIZE void sad4x4_rows_c(uint16_t *sad, ptrdiff_t sad_stride, const uint16_t *add,
                                           const uint8_t *cur, ptrdiff_t cur_stride,
                                           const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
 {
     w = FFALIGN(w, 8);
-    for (int y = 0; y < h; y++, sad += sad_stride, ref += ref_stride) {
+    for (int y = 0; y < h; y++, sad += sad_stride, add += sad_stride, ref += ref_stride) {
         for (int x = 0; x < w; x++)
-            sad[x] = 0;
+            sad[x] = add[x];
         /* differences of bytes stay bytes; 16 of them fit 16 bits */
         for (int i = 0; i < 4; i++) {
             for (int k = 0; k < 4; k++) {
@@ -789,27 +789,21 @@ static void hme_block_costs(const GpumeCPUContext *s, const uint8_t *cb, int cs,
     }
 }
 
-static GPUME_VECTORIZE void add_u16(uint16_t *dst, const uint16_t *a, const uint16_t *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        dst[i] = a[i] + b[i];
-}
-
 /**
  * hme level 1, a block of 4x4 at cb: the minima (mx[], my[]) that
  * hme_least_separated() finds, each the first least of all the costs at
  * once; a minimum's neighbours within GPUME_HME_MINIMA_SEP then cost more
- * than any candidate. sad and cost are scratch.
+ * than any candidate. cost is scratch.
  */
 static void hme_minima4x4(const GpumeCPUContext *s, const uint8_t *cb, int cs,
                           const uint8_t *rb, int rs, int r,
-                          uint16_t *sad, uint16_t *cost, int *mx, int *my)
+                          uint16_t *cost, int *mx, int *my)
 {
     const int n = 2 * r + 1, stride = FFALIGN(n, 8), sep = GPUME_HME_MINIMA_SEP;
 
-    /* the pads take SADs too, at most 16 * 255, and HME_PAD_COST */
-    s->dsp.sad4x4_rows(sad, stride, cb, cs, rb - r * rs - r, rs, n, n);
-    add_u16(cost, sad, s->vcost4x4, n * stride);
+    /* the SADs and the vectors' costs; the pads take SADs too, at most
+     * 16 * 255, and HME_PAD_COST */
+    s->dsp.sad4x4_rows(cost, stride, s->vcost4x4, cb, cs, rb - r * rs - r, rs, n, n);
     for (int k = 0; k < GPUME_HME_BLOCK_MINIMA; k++) {
         const int c = s->dsp.first_least(cost, n * stride);
         if (cost[c] >= HME_PAD_COST) {
@@ -873,7 +867,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const CPUPlane *cur = &job->cur[1], *ref = &job->ref[1];
     const int bs = gpume_hme_block_size(p->block), side = gpume_hme_blocks_per_side(p->ctu, p->block);
     const int r = gpume_hme_l1_block_range(p->range), n = 2 * r + 1;
-    uint16_t sad[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE], cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
+    uint16_t cost[HME_L1_MAX_SIDE * HME_L1_SAD_STRIDE];
 
     for (int j = 0; j < side * side; j++) {
         const int x = cx * p->ctu + j % side * bs, y = cy * p->ctu + j / side * bs;
@@ -892,7 +886,7 @@ static void hme_blocks(const GpumeCPUContext *s, const EstimateJob *job, int cx,
         }
         if (vw == 4 && vh == 4) {
             /* every block with block=8, one cut at the picture's corner else */
-            hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, sad, cost, mx, my);
+            hme_minima4x4(s, cb, cur->stride, rb, ref->stride, r, cost, mx, my);
         } else {
             uint32_t costs[HME_L1_MAX_SIDE * HME_L1_MAX_SIDE], row_least[HME_L1_MAX_SIDE];
             hme_block_costs(s, cb, cur->stride, rb, ref->stride, vw, vh, r, costs, row_least);
@@ -923,23 +917,24 @@ static void hme_coarse(const GpumeCPUContext *s, const EstimateJob *job, int cx,
     const int r = gpume_hme_l2_range(p->range), n = 2 * r + 1;
     const int whole = vw == p->ctu >> 2 && vh == p->ctu >> 2, stride = FFALIGN(n, 8);
     uint64_t keys[HME_L2_MAX_SIDE * HME_L2_MAX_SIDE];
-    uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE], part[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
+    /* the first part's SADs are added to none */
+    static const uint16_t no_sads[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
+    uint16_t sad[HME_L2_MAX_SIDE * HME_L2_SAD_STRIDE];
     int mx[GPUME_HME_MINIMA], my[GPUME_HME_MINIMA];
     GpumeHmeCoarse *out = &job->coarse[cy * p->ctu_cols + cx];
 
     if (whole) {
         /* a whole block: the SADs of its 4x4 parts, every candidate of a
-         * row at once, added (16 x 16 x 255 fits 16 bits) */
+         * row at once, each part's added to those before (16 x 16 x 255
+         * fits 16 bits) */
         const uint8_t *cb = cur->data + y0 * cur->stride + x0;
         const uint8_t *rb = ref->data + (y0 - r) * ref->stride + x0 - r;
 
         for (int y = 0; y < vh; y += 4) {
             for (int x = 0; x < vw; x += 4) {
-                s->dsp.sad4x4_rows(x || y ? part : sad, stride,
+                s->dsp.sad4x4_rows(sad, stride, x || y ? sad : no_sads,
                                    cb + y * cur->stride + x, cur->stride,
                                    rb + y * ref->stride + x, ref->stride, n, n);
-                if (x || y)
-                    add_u16(sad, sad, part, n * stride);
             }
         }
     }

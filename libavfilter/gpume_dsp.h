@@ -27,12 +27,13 @@
 typedef struct GpumeDSPContext {
     /**
      * SADs of the 4x4 block at cur against the 4x4 blocks at ref + y rs + x,
-     * for x = 0 .. w - 1 and y = 0 .. h - 1: sad[y sad_stride + x],
-     * sad_stride in elements, at least FFALIGN(w, 8); likewise the SADs
-     * of x = w .. FFALIGN(w, 8) - 1. Reads FFALIGN(w, 8) + 8 bytes of each
-     * of the h + 3 rows of ref from ref + y rs on.
+     * for x = 0 .. w - 1 and y = 0 .. h - 1, each added to
+     * add[y sad_stride + x], the sums below 2^16: sad[y sad_stride + x],
+     * sad_stride in elements, at least FFALIGN(w, 8); likewise the sums
+     * of x = w .. FFALIGN(w, 8) - 1. sad may be add. Reads FFALIGN(w, 8) + 8
+     * bytes of each of the h + 3 rows of ref from ref + y rs on.
      */
-    void (*sad4x4_rows)(uint16_t *sad, ptrdiff_t sad_stride,
+    void (*sad4x4_rows)(uint16_t *sad, ptrdiff_t sad_stride, const uint16_t *add,
                         const uint8_t *cur, ptrdiff_t cur_stride,
                         const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
 

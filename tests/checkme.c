@@ -1731,16 +1731,20 @@ static void test_dsp(void)
         const int w = 1 + t % 65, h = 1 + rnd(&r, 65), extreme = t % 4 == 3;
         const int cx = rnd(&r, W - 4), cy = rnd(&r, H - 4);
         const int rx = rnd(&r, W - FFALIGN(w, 8) - 8 + 1), ry = rnd(&r, H - h - 3 + 1);
-        uint16_t want[65 * STRIDE], got[65 * STRIDE];
+        uint16_t want[65 * STRIDE], got[65 * STRIDE], add[65 * STRIDE];
         char name[96];
         int ok = 1;
 
-        snprintf(name, sizeof(name), "dsp sad4x4_rows w=%d h=%d%s", w, h, extreme ? " 0/255" : "");
+        snprintf(name, sizeof(name), "dsp sad4x4_rows w=%d h=%d%s%s", w, h, extreme ? " 0/255" : "",
+                 t & 1 ? " in place" : "");
         if (!selected(name))
             continue;
         dsp_content(&r, cur, ref, W * H, extreme);
-        c.sad4x4_rows(want, STRIDE, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
-        simd.sad4x4_rows(got, STRIDE, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
+        /* any sums below 2^16 */
+        for (int i = 0; i < 65 * STRIDE; i++)
+            add[i] = want[i] = got[i] = rnd(&r, 65536 - 16 * 255);
+        c.sad4x4_rows(want, STRIDE, t & 1 ? want : add, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
+        simd.sad4x4_rows(got, STRIDE, t & 1 ? got : add, cur + cy * W + cx, W, ref + ry * W + rx, W, w, h);
         for (int y = 0; y < h && ok; y++)
             for (int x = 0; x < w && ok; x++)
                 if (want[y * STRIDE + x] != got[y * STRIDE + x]) {

@@ -46,7 +46,7 @@ SECTION .text
 %if ARCH_X86_64
 
 ;------------------------------------------------------------------------------
-; void ff_gpume_sad4x4_rows(uint16_t *sad, ptrdiff_t sad_stride,
+; void ff_gpume_sad4x4_rows(uint16_t *sad, ptrdiff_t sad_stride, const uint16_t *add,
 ;                           const uint8_t *cur, ptrdiff_t cur_stride,
 ;                           const uint8_t *ref, ptrdiff_t ref_stride, int w, int h)
 ;
@@ -54,7 +54,7 @@ SECTION .text
 ; four of them, one per row of the block, make 8 candidates of a row.
 ;------------------------------------------------------------------------------
 INIT_XMM sse4
-cglobal gpume_sad4x4_rows, 8, 10, 8, sad, sstride, cur, cstride, ref, rstride, w, h, x, rstride3
+cglobal gpume_sad4x4_rows, 9, 11, 8, sad, sstride, add, cur, cstride, ref, rstride, w, h, x, rstride3
     movd          m4, [curq]
     movd          m5, [curq+cstrideq]
     lea         curq, [curq+cstrideq*2]
@@ -77,12 +77,15 @@ cglobal gpume_sad4x4_rows, 8, 10, 8, sad, sstride, cur, cstride, ref, rstride, w
     mpsadbw       m3, m7, 0
     paddw         m0, m1
     paddw         m2, m3
+    movu          m1, [addq+xq*2]
     paddw         m0, m2
+    paddw         m0, m1
     movu [sadq+xq*2], m0
     add           xq, 8
     cmp           xq, wq
     jl .col
     add         sadq, sstrideq
+    add         addq, sstrideq
     add         refq, rstrideq
     dec           hd
     jg .row
@@ -117,6 +120,56 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     test       maskd, maskd
     jnz .found
     add           iq, 8
+    jmp .find
+.found:
+    bsf        maskd, maskd
+    shr        maskd, 1
+    sub           iq, nq
+    lea          eax, [iq+maskq]
+    RET
+
+;------------------------------------------------------------------------------
+; The same, 16 values a step: where n is an odd multiple of 8, its first 8
+; go first, in both lanes.
+;------------------------------------------------------------------------------
+INIT_YMM avx2
+cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
+    movsxdifnidn  nq, nd
+    lea           vq, [vq+nq*2]         ; v at the end, i from -n up to 0
+    neg           nq
+    mov           iq, nq
+    pcmpeqb       m0, m0
+    test          nd, 8
+    jz .least_next
+    movu         xm1, [vq+iq*2]
+    vinserti128   m1, m1, xm1, 1
+    pminuw        m0, m1
+    add           iq, 8
+    jmp .least_next
+.least:
+    pminuw        m0, [vq+iq*2]
+    add           iq, 16
+.least_next:
+    test          iq, iq
+    jl .least
+    vextracti128 xm1, m0, 1
+    pminuw       xm0, xm1
+    phminposuw   xm0, xm0
+    vpbroadcastw  m0, xm0               ; the least in every word
+    mov           iq, nq
+    test          nd, 8
+    jz .find
+    pcmpeqw      xm1, xm0, [vq+iq*2]
+    pmovmskb   maskd, xm1
+    test       maskd, maskd
+    jnz .found
+    add           iq, 8
+.find:
+    pcmpeqw       m1, m0, [vq+iq*2]
+    pmovmskb   maskd, m1
+    test       maskd, maskd
+    jnz .found
+    add           iq, 16
     jmp .find
 .found:
     bsf        maskd, maskd

@@ -24,7 +24,7 @@
 #include "libavutil/x86/cpu.h"
 #include "libavfilter/gpume_dsp.h"
 
-void ff_gpume_sad4x4_rows_sse4(uint16_t *sad, ptrdiff_t sad_stride,
+void ff_gpume_sad4x4_rows_sse4(uint16_t *sad, ptrdiff_t sad_stride, const uint16_t *add,
                                const uint8_t *cur, ptrdiff_t cur_stride,
                                const uint8_t *ref, ptrdiff_t ref_stride, int w, int h);
 void ff_gpume_sad8x8_grid_sse2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
@@ -32,6 +32,7 @@ void ff_gpume_sad8x8_grid_sse2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_
 void ff_gpume_sad8x8_grid_avx2(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stride,
                                const uint8_t *ref, ptrdiff_t ref_stride, int cols, int rows);
 int ff_gpume_first_least_sse4(const uint16_t *v, int n);
+int ff_gpume_first_least_avx2(const uint16_t *v, int n);
 uint32_t ff_gpume_sad_qpel_ssse3(const uint8_t *cur, ptrdiff_t cur_stride,
                                  const uint8_t *ref, ptrdiff_t ref_stride, int fx, int fy, int w, int h);
 uint32_t ff_gpume_sad_qpel_avx2(const uint8_t *cur, ptrdiff_t cur_stride,
@@ -66,6 +67,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad8x8_grid = ff_gpume_sad8x8_grid_avx2;
         c->sad_qpel    = ff_gpume_sad_qpel_avx2;
         c->min_keys    = ff_gpume_min_keys_avx2;
+        c->first_least = ff_gpume_first_least_avx2;
     }
 #endif
 }
