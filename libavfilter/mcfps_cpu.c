@@ -364,13 +364,18 @@ void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t 
             smooth[j * p->cw + i] = mcfps_bend_smooth(p, fp, i, j);
 }
 
-void ff_mcfps_select_rows(const McfpsParams *p, const McfpsDSPContext *dsp,
+void ff_mcfps_select_rows(const McfpsParams *params, const McfpsDSPContext *dsp_ctx,
                           const uint8_t *a, int sa, const uint8_t *b, int sb, int pad,
                           const uint8_t *const *pha, const uint8_t *const *phb,
                           const int16_t *ra, const int16_t *rb, const int16_t *fa, const int16_t *fb,
                           const int16_t *fp, const uint8_t *smooth, int trust,
                           int16_t *vec, uint16_t *info, int j0, int j1)
 {
+    /* copies that the SAD functions, called through pointers, cannot
+     * change: their fields stay in registers across the calls */
+    const McfpsParams par = *params, *p = &par;
+    const McfpsDSPContext dsp_copy = *dsp_ctx, *dsp = &dsp_copy;
+
     for (int j = j0; j < j1; j++) {
         for (int i = 0; i < p->cw; i++) {
             McfpsSearch st;
@@ -743,15 +748,18 @@ static MCFPS_VECTORIZE void blend_tile(int16_t *avg, const uint8_t *a, ptrdiff_t
 }
 
 /**
- * Rows [y0, y1) of one plane, tile by tile: a tile is the rectangle of
- * pixels that share their four cells (mcfps_render_pixel()). A cell whose
- * ends lie inside the plane over the whole tile is predicted as one block,
- * the others pixel by pixel; the sums equal mcfps_render_pixel()'s.
+ * Rows [y0, y1) of nb planes of the same geometry (the chroma planes), tile
+ * by tile: a tile is the rectangle of pixels that share their four cells
+ * (mcfps_render_pixel()), whose ends, weights and kinds of term the planes
+ * share. A cell whose ends lie inside the plane over the whole tile is
+ * predicted as one block, the others pixel by pixel; the sums equal
+ * mcfps_render_pixel()'s.
  */
-void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,
+void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *planes, int nb,
                           const int16_t *vec, const uint16_t *info, int y0, int y1)
 {
-    const int lx = pl->lx, ly = pl->ly, sx = 4 + lx, sy = 4 + ly, phi = p->phi, step = pl->step;
+    const McfpsPlane *const geo = &planes[0];
+    const int lx = geo->lx, ly = geo->ly, sx = 4 + lx, sy = 4 + ly, phi = p->phi, step = geo->step;
     const int tw = TILE >> lx, th = TILE >> ly;
     const int half = !lx && !ly ? 4 : 2;    /* 8 taps on luma-sized planes, 4 on chroma */
 
@@ -762,20 +770,17 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
             break;
         if (ty0 >= ty1)
             continue;
-        for (int ti = -1; ti * tw + tw / 2 < pl->w; ti++) {
-            const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, pl->w);
+        for (int ti = -1; ti * tw + tw / 2 < geo->w; ti++) {
+            const int tx0 = FFMAX(ti * tw + tw / 2, 0), tx1 = FFMIN(ti * tw + tw / 2 + tw, geo->w);
             const int w = tx1 - tx0, h = ty1 - ty0;
             DECLARE_ALIGNED(16, int16_t, avg)[TILE * TILE];
             DECLARE_ALIGNED(16, int16_t, pred)[4][2][TILE * TILE];
             DECLARE_ALIGNED(16, int16_t, wx)[2][TILE];
-            const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
-            /* each cell's term: its ends, cb and m, and weight wy r by row */
-            const int16_t *ends[8];
+            /* each cell's term: cb and m, and weight wy r by row */
             int16_t coef[8], wyr[TILE][4], wy[2][TILE];
             uint64_t cell_v[4];     /* each cell's vector entries, as one word */
+            int k_of[4], ends_of[4][4], edge[4];
 
-            blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
-                       pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
             /* window weights of the left or right, upper or lower cell */
             for (int x = 0; x < w; x++) {
                 const int tx = (((tx0 + x) << (lx + 1)) - MCFPS_CELL + 1) & (2 * MCFPS_CELL - 1);
@@ -794,9 +799,10 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int16_t *v = vec + MCFPS_VEC_N * k;
                 const int m  = MCFPS_INFO_M(info[k]), side = MCFPS_INFO_SIDE(info[k]);
                 const int ex = (w - 1) << sx, ey = (h - 1) << sy;
-                int pax, pay, pbx, pby, clamped;
+                int *e = ends_of[c];
 
-                mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &pax, &pay, &pbx, &pby);
+                mcfps_render_ends(tx0, ty0, v[0], v[1], v[2], v[3], phi, lx, ly, &e[0], &e[1], &e[2], &e[3]);
+                k_of[c]   = k;
                 cell_v[c] = AV_RN64(v);
                 for (int y = 0; y < h; y++)
                     wyr[y][c] = wy[c >> 1][y] * MCFPS_INFO_R(info[k]);
@@ -804,19 +810,57 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                  * an end leave it; while the ends lie inside over the whole
                  * tile, the term is still the block's, its samples clamped
                  * as predict_block() reads them */
-                clamped = !inside(pax, pax + ex, sx, pl->w, half) ||
-                          !inside(pbx, pbx + ex, sx, pl->w, half) ||
-                          !inside(pay, pay + ey, sy, pl->h, half) ||
-                          !inside(pby, pby + ey, sy, pl->h, half);
-                if (!clamped ||
-                    (!mcfps_end_outside(pl->w, pl->h, sx, sy, pax, pay) &&
-                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pax + ex, pay + ey) &&
-                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pbx, pby) &&
-                     !mcfps_end_outside(pl->w, pl->h, sx, sy, pbx + ex, pby + ey))) {
-                    if (!m) {
-                        /* the term is the plain average: (256 avg + 128) >> 8 */
+                edge[c] = (!inside(e[0], e[0] + ex, sx, geo->w, half) ||
+                           !inside(e[2], e[2] + ex, sx, geo->w, half) ||
+                           !inside(e[1], e[1] + ey, sy, geo->h, half) ||
+                           !inside(e[3], e[3] + ey, sy, geo->h, half)) &&
+                          (mcfps_end_outside(geo->w, geo->h, sx, sy, e[0], e[1]) ||
+                           mcfps_end_outside(geo->w, geo->h, sx, sy, e[0] + ex, e[1] + ey) ||
+                           mcfps_end_outside(geo->w, geo->h, sx, sy, e[2], e[3]) ||
+                           mcfps_end_outside(geo->w, geo->h, sx, sy, e[2] + ex, e[3] + ey));
+                if (edge[c]) {
+                    /* the term itself takes the place of the prediction, unfaded */
+                    coef[c]     = 0;
+                    coef[4 + c] = MCFPS_PHI_ONE;
+                } else {
+                    /* m = 0: the term is the plain average, (256 avg + 128) >> 8 */
+                    coef[c]     = !m ? 0 : side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
+                    coef[4 + c] = m;
+                }
+            }
+            for (int n = 0; n < nb; n++) {
+                const McfpsPlane *pl = &planes[n];
+                const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
+                const int16_t *ends[8];
+
+                blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
+                           pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
+                for (int c = 0; c < 4; c++) {
+                    const int k = k_of[c], side = MCFPS_INFO_SIDE(info[k]);
+                    const int pax = ends_of[c][0], pay = ends_of[c][1], pbx = ends_of[c][2], pby = ends_of[c][3];
+
+                    if (edge[c]) {
+                        /* an end leaves the plane somewhere in the tile: both
+                         * predictions from clamped copies, mcfps_render_term()'s
+                         * test of the ends sample by sample */
+                        int16_t *term = pred[c][0];
+
+                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        for (int y = 0; y < h; y++) {
+                            for (int x = 0; x < w; x++) {
+                                const int o = y * TILE + x;
+                                term[o] = mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
+                                                           pax + (x << sx), pay + (y << sy),
+                                                           pbx + (x << sx), pby + (y << sy),
+                                                           pred[c][0][o], pred[c][1][o], avg[o]);
+                            }
+                        }
+                        ends[2 * c] = ends[2 * c + 1] = term;
+                        continue;
+                    }
+                    if (!coef[4 + c]) {
                         ends[2 * c] = ends[2 * c + 1] = avg;
-                        coef[c] = coef[4 + c] = 0;
                         continue;
                     }
                     /* a predicted block depends on the vector and its bend
@@ -839,38 +883,15 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     }
                     ends[2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
                     ends[2 * c + 1] = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
-                    coef[c]         = side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
-                    coef[4 + c]     = m;
-                } else {
-                    /* an end leaves the plane somewhere in the tile: both
-                     * predictions from clamped copies, mcfps_render_term()'s
-                     * test of the ends sample by sample; the term itself
-                     * takes the place of the prediction, unfaded */
-                    int16_t *term = pred[c][0];
-
-                    predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
-                    predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
-                    for (int y = 0; y < h; y++) {
-                        for (int x = 0; x < w; x++) {
-                            const int o = y * TILE + x;
-                            term[o] = mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
-                                                       pax + (x << sx), pay + (y << sy),
-                                                       pbx + (x << sx), pby + (y << sy),
-                                                       pred[c][0][o], pred[c][1][o], avg[o]);
-                        }
-                    }
-                    ends[2 * c] = ends[2 * c + 1] = term;
-                    coef[c]     = 0;
-                    coef[4 + c] = MCFPS_PHI_ONE;
                 }
+                if (w == TILE && step == 1)
+                    dsp->mix8(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
+                else if (w == TILE / 2 && step == 1)
+                    dsp->mix4(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
+                else
+                    mix_tile(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0 * step, pl->sd, step,
+                             ends, avg, coef, wx[0], wyr[0], w, h);
             }
-            if (w == TILE && step == 1)
-                dsp->mix8(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
-            else if (w == TILE / 2 && step == 1)
-                dsp->mix4(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
-            else
-                mix_tile(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0 * step, pl->sd, step,
-                         ends, avg, coef, wx[0], wyr[0], w, h);
         }
     }
 }
@@ -1086,6 +1107,7 @@ typedef struct McfpsCPUContext {
     /* the job of the moment */
     const McfpsParams *p;
     McfpsPlane pl[MCFPS_MAX_PLANES];
+    int group[MCFPS_MAX_PLANES], group_size[MCFPS_MAX_PLANES], nb_groups; ///< runs of planes of one geometry
     int mode, plane_jobs;
     int slot_a, slot_b;
     int check_phi;
@@ -1390,21 +1412,31 @@ static int tile_row_start(const McfpsPlane *pl, int t)
     return t ? FFMIN(t * th - th / 2, pl->h) : 0;
 }
 
-/* every plane in one pass: plane_jobs jobs each, so that no thread waits
- * between planes; a job renders whole tile rows, since a tile cut in two
- * would filter its vertical footprint twice */
+/* every plane in one pass: plane_jobs jobs for each group of planes of
+ * one geometry, so that no thread waits between planes; a job renders whole
+ * tile rows, since a tile cut in two would filter its vertical footprint
+ * twice */
 static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const McfpsPlane *pl = &s->pl[jobnr / s->plane_jobs];
+    const int g = jobnr / s->plane_jobs, nb = s->group_size[g];
+    const McfpsPlane *pl = &s->pl[s->group[g]];
     const int part = jobnr % s->plane_jobs, rows = tile_rows(pl);
     const int y0 = tile_row_start(pl, rows * part / s->plane_jobs);
     const int y1 = tile_row_start(pl, rows * (part + 1) / s->plane_jobs);
-    if (s->mode == MCFPS_MODE_BLEND)
-        ff_mcfps_blend_rows(pl, s->p->phi, y0, y1);
-    else
-        ff_mcfps_render_rows(s->p, &s->dsp, pl, s->vec, s->info, y0, y1);
+    if (s->mode == MCFPS_MODE_BLEND) {
+        for (int i = 0; i < nb; i++)
+            ff_mcfps_blend_rows(&pl[i], s->p->phi, y0, y1);
+    } else {
+        ff_mcfps_render_rows(s->p, &s->dsp, pl, nb, s->vec, s->info, y0, y1);
+    }
     return 0;
+}
+
+static int same_geometry(const McfpsPlane *a, const McfpsPlane *b)
+{
+    return a->w == b->w && a->h == b->h && a->lx == b->lx && a->ly == b->ly &&
+           a->step == b->step && a->pad == b->pad;
 }
 
 static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, AVFrame *out)
@@ -1446,12 +1478,23 @@ static int cpu_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         if (err < 0)
             return err;
     }
-    /* the least number of tile rows bounds the jobs per plane */
+    /* planes of one geometry, the chroma planes, are rendered together:
+     * they share each tile's vectors and weights */
+    s->nb_groups = 0;
+    for (int i = 0; i < s->f.nb_planes; i++) {
+        if (i && same_geometry(&s->pl[i - 1], &s->pl[i])) {
+            s->group_size[s->nb_groups - 1]++;
+            continue;
+        }
+        s->group[s->nb_groups]        = i;
+        s->group_size[s->nb_groups++] = 1;
+    }
+    /* the least number of tile rows bounds the jobs per group */
     min_rows = tile_rows(&s->pl[0]);
     for (int i = 1; i < s->f.nb_planes; i++)
         min_rows = FFMIN(min_rows, tile_rows(&s->pl[i]));
     s->plane_jobs = cpu_jobs(s, min_rows);
-    return cpu_execute(s, cpu_render_job, s->f.nb_planes * s->plane_jobs);
+    return cpu_execute(s, cpu_render_job, s->nb_groups * s->plane_jobs);
 }
 
 const McfpsBackend ff_mcfps_backend_cpu = {

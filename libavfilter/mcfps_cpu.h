@@ -128,8 +128,11 @@ void ff_mcfps_check_rows(const McfpsParams *p, const int16_t *d, int phi,
                          const uint8_t *pp, int sp, const uint8_t *a, int sa, const uint8_t *b, int sb,
                          int y0, int y1, uint64_t *em, uint64_t *eb);
 
-/** Interpolated rows [y0, y1) of one plane. */
-void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *pl,
+/**
+ * Interpolated rows [y0, y1) of the nb planes from planes on, all of one
+ * size, subsampling, step and pad.
+ */
+void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, const McfpsPlane *planes, int nb,
                           const int16_t *vec, const uint16_t *info, int y0, int y1);
 
 /** Weighted average at phase phi of rows [y0, y1) of one plane (mode=blend). */

@@ -254,7 +254,7 @@ static void interpolate(const McfpsParams *pp, const uint8_t *a, const uint8_t *
         ff_mcfps_select_rows(&p, &dsp, a, p.width, b, p.width, 0, NULL, NULL, ra, rb, fa, fb, fp, NULL,
                              MCFPS_PHI_ONE, vec, info, p.ch * s / nb_slices, p.ch * (s + 1) / nb_slices);
     for (int s = 0; s < nb_slices; s++)
-        ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
+        ff_mcfps_render_rows(&p, &dsp, &pl, 1, vec, info, p.height * s / nb_slices, p.height * (s + 1) / nb_slices);
     free(ra); free(rb); free(fa); free(fb); free(fp); free(vec); free(info);
 }
 
@@ -480,11 +480,33 @@ static void check_rows(int w, int h, int phi, int range)
                           .w = (w + lx) >> lx, .h = (h + ly) >> ly, .lx = lx, .ly = ly };
         const int slices = 1 + l;
         for (int s = 0; s < slices; s++)
-            ff_mcfps_render_rows(&p, &dsp, &pl, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
+            ff_mcfps_render_rows(&p, &dsp, &pl, 1, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
         for (int y = 0; y < pl.h; y++)
             for (int x = 0; x < pl.w; x++)
                 bad_px += o[y * w + x * step] != mcfps_render_pixel(&p, a, w, b, w, step, pl.w, pl.h, lx, ly,
                                                                     vec, info, x, y);
+        /* two planes together, as the chroma planes are rendered: each as
+         * alone (the second of other content, A and B swapped) */
+        if (l) {
+            uint8_t *o1 = malloc((size_t)w * h), *o2 = malloc((size_t)w * h);
+            McfpsPlane two[2] = { pl, pl };
+            int bad_two = 0;
+
+            two[0].dst = o1;
+            two[1].a   = b;
+            two[1].b   = a;
+            two[1].dst = o2;
+            for (int s = 0; s < slices; s++)
+                ff_mcfps_render_rows(&p, &dsp, two, 2, vec, info, pl.h * s / slices, pl.h * (s + 1) / slices);
+            for (int y = 0; y < pl.h; y++)
+                for (int x = 0; x < pl.w; x++)
+                    bad_two += o1[y * w + x * step] != o[y * w + x * step] ||
+                               o2[y * w + x * step] != mcfps_render_pixel(&p, b, w, a, w, step, pl.w, pl.h,
+                                                                          lx, ly, vec, info, x, y);
+            CHECK(!bad_two, "render rows, %dx%d plane %d phi %d range %d, two planes at once: %d samples differ",
+                  w, h, l, phi, range, bad_two);
+            free(o1); free(o2);
+        }
         /* the same from padded planes, whose predictions near the edges read the pads */
         if (step == 1) {
             const int pad = 1 + rnd() % 40, ps = pl.w + 2 * pad + rnd() % 8;
@@ -501,7 +523,7 @@ static void check_rows(int w, int h, int phi, int range)
             pp.sa  = pp.sb = ps;
             pp.dst = o2;
             pp.pad = pad;
-            ff_mcfps_render_rows(&p, &dsp, &pp, vec, info, 0, pl.h);
+            ff_mcfps_render_rows(&p, &dsp, &pp, 1, vec, info, 0, pl.h);
             for (int y = 0; y < pl.h; y++)
                 bad_pad += memcmp(o + y * w, o2 + y * w, pl.w) != 0;
             CHECK(!bad_pad, "render rows, %dx%d plane %d phi %d range %d, planes padded by %d: %d rows differ",
