@@ -372,11 +372,14 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
            plan->why[0] ? " (device=auto: " : "", plan->why, plan->why[0] ? ")" : "");
 }
 
+#define MAX_SHARES 64    ///< shares of a pass's jobs; a runner beyond them starts in share runner % MAX_SHARES
+
 typedef struct ExecuteTrampoline {
     int (*job)(void *arg, int jobnr, int nb_jobs);
     void *arg;
     int nb_jobs;
-    atomic_int next;            ///< the next job to take
+    int nb_shares;              ///< share s: jobs [nb_jobs s / nb_shares, nb_jobs (s + 1) / nb_shares)
+    atomic_int next[MAX_SHARES];    ///< each share's next job to take
     atomic_int err;             ///< a job's error
 } ExecuteTrampoline;
 
@@ -425,16 +428,28 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
     return err;
 }
 
-/** A runner: the jobs not yet taken, one after the other, until none is left. */
+/**
+ * A runner: the jobs not yet taken of its own share, one after the other,
+ * then those of the shares after it. The passes' jobs follow the
+ * picture's rows, and a thread mostly keeps its runner from pass to pass
+ * (the graph's thread, which wakes the others, comes first and takes
+ * runner 0), so that a thread mostly reads rows that it wrote in the pass
+ * before, from its own cache, rather than from the other core's.
+ */
 static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
 {
     ExecuteTrampoline *t = arg;
-    int jobnr;
 
-    while ((jobnr = atomic_fetch_add_explicit(&t->next, 1, memory_order_relaxed)) < t->nb_jobs) {
-        const int err = t->job(t->arg, jobnr, t->nb_jobs);
-        if (err < 0)
-            atomic_store_explicit(&t->err, err, memory_order_relaxed);
+    for (int i = 0; i < t->nb_shares; i++) {
+        const int s = (runner + i) % t->nb_shares;
+        const int end = (int)((int64_t)t->nb_jobs * (s + 1) / t->nb_shares);
+        int jobnr;
+
+        while ((jobnr = atomic_fetch_add_explicit(&t->next[s], 1, memory_order_relaxed)) < end) {
+            const int err = t->job(t->arg, jobnr, t->nb_jobs);
+            if (err < 0)
+                atomic_store_explicit(&t->err, err, memory_order_relaxed);
+        }
     }
     return 0;
 }
@@ -453,11 +468,13 @@ int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int n
                             void *arg, int nb_jobs)
 {
     const GpumeSlices *sl = slices;
-    ExecuteTrampoline t = { job, arg, nb_jobs };
+    const int nb_runners = FFMAX(FFMIN(nb_jobs, sl->nb_runners), 1);
+    ExecuteTrampoline t = { job, arg, nb_jobs, FFMIN(nb_runners, MAX_SHARES) };
 
-    atomic_init(&t.next, 0);
+    for (int s = 0; s < t.nb_shares; s++)
+        atomic_init(&t.next[s], (int)((int64_t)nb_jobs * s / t.nb_shares));
     atomic_init(&t.err, 0);
-    ff_filter_execute(sl->ctx, run_jobs, &t, NULL, FFMAX(FFMIN(nb_jobs, sl->nb_runners), 1));
+    ff_filter_execute(sl->ctx, run_jobs, &t, NULL, nb_runners);
     return atomic_load_explicit(&t.err, memory_order_relaxed);
 }
 

@@ -1179,8 +1179,9 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
     return av_frame_ref(s->pic[slot], frame);
 }
 
-/* jobs of a pass: parts of rows, several per thread, which the slice
- * threads take as they come free */
+/* jobs of a pass: parts of rows, several per thread, so that a thread
+ * done with its share of them (ff_gpume_execute_slices()) takes over the
+ * rest of another's */
 static int cpu_jobs(const McfpsCPUContext *s, int rows)
 {
     return s->host.nb_threads > 1 ? FFMIN(rows, JOBS_PER_THREAD * s->host.nb_threads) : 1;
