@@ -372,7 +372,9 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
            plan->why[0] ? " (device=auto: " : "", plan->why, plan->why[0] ? ")" : "");
 }
 
-#define MAX_SHARES 64    ///< shares of a pass's jobs; a runner beyond them starts in share runner % MAX_SHARES
+/* shares of a pass's jobs, at most; a runner beyond them starts in share
+ * runner % MAX_SHARES */
+#define MAX_SHARES 64
 
 typedef struct ExecuteTrampoline {
     int (*job)(void *arg, int jobnr, int nb_jobs);

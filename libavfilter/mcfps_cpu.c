@@ -824,7 +824,9 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     coef[4 + c] = MCFPS_PHI_ONE;
                 } else {
                     /* m = 0: the term is the plain average, (256 avg + 128) >> 8 */
-                    coef[c]     = !m ? 0 : side == MCFPS_SIDE_BOTH ? phi : side == MCFPS_SIDE_B ? MCFPS_PHI_ONE : 0;
+                    coef[c]     = !m                     ? 0 :
+                                  side == MCFPS_SIDE_BOTH ? phi :
+                                  side == MCFPS_SIDE_B    ? MCFPS_PHI_ONE : 0;
                     coef[4 + c] = m;
                 }
             }
@@ -837,7 +839,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                            pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
                 for (int c = 0; c < 4; c++) {
                     const int k = k_of[c], side = MCFPS_INFO_SIDE(info[k]);
-                    const int pax = ends_of[c][0], pay = ends_of[c][1], pbx = ends_of[c][2], pby = ends_of[c][3];
+                    const int pax = ends_of[c][0], pay = ends_of[c][1];
+                    const int pbx = ends_of[c][2], pby = ends_of[c][3];
 
                     if (edge[c]) {
                         /* an end leaves the plane somewhere in the tile: both
