@@ -95,68 +95,44 @@ cglobal gpume_sad4x4_rows, 9, 11, 8, sad, sstride, add, cur, cstride, ref, rstri
 ; int ff_gpume_first_least(const uint16_t *v, int n)
 ;
 ; pminuw finds the least of all, phminposuw of the 8 that are left; then
-; the first 8 that hold it give its place.
+; the first 8 that hold it give its place. With ymm, 16 values a step: where
+; n is an odd multiple of 8, its first 8 go first, in both lanes.
 ;------------------------------------------------------------------------------
-INIT_XMM sse4
+%macro FIRST_LEAST 0
 cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     movsxdifnidn  nq, nd
     lea           vq, [vq+nq*2]         ; v at the end, i from -n up to 0
     neg           nq
     mov           iq, nq
     pcmpeqb       m0, m0
-.least:
-    movu          m1, [vq+iq*2]
-    pminuw        m0, m1
-    add           iq, 8
-    jl .least
-    phminposuw    m0, m0
-    pshuflw       m0, m0, 0
-    punpcklqdq    m0, m0                ; the least in every word
-    mov           iq, nq
-.find:
-    movu          m1, [vq+iq*2]
-    pcmpeqw       m1, m0
-    pmovmskb   maskd, m1
-    test       maskd, maskd
-    jnz .found
-    add           iq, 8
-    jmp .find
-.found:
-    bsf        maskd, maskd
-    shr        maskd, 1
-    sub           iq, nq
-    lea          eax, [iq+maskq]
-    RET
-
-;------------------------------------------------------------------------------
-; The same, 16 values a step: where n is an odd multiple of 8, its first 8
-; go first, in both lanes.
-;------------------------------------------------------------------------------
-INIT_YMM avx2
-cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
-    movsxdifnidn  nq, nd
-    lea           vq, [vq+nq*2]         ; v at the end, i from -n up to 0
-    neg           nq
-    mov           iq, nq
-    pcmpeqb       m0, m0
+%if mmsize == 32
     test          nd, 8
-    jz .least_next
+    jz .least
     movu         xm1, [vq+iq*2]
     vinserti128   m1, m1, xm1, 1
     pminuw        m0, m1
     add           iq, 8
-    jmp .least_next
+    jz .reduce
+%endif
 .least:
-    pminuw        m0, [vq+iq*2]
-    add           iq, 16
-.least_next:
-    test          iq, iq
+    movu          m1, [vq+iq*2]
+    pminuw        m0, m1
+    add           iq, mmsize / 2
     jl .least
+.reduce:
+%if mmsize == 32
     vextracti128 xm1, m0, 1
     pminuw       xm0, xm1
+%endif
     phminposuw   xm0, xm0
+%if mmsize == 32
     vpbroadcastw  m0, xm0               ; the least in every word
+%else
+    pshuflw       m0, m0, 0
+    punpcklqdq    m0, m0                ; the least in every word
+%endif
     mov           iq, nq
+%if mmsize == 32
     test          nd, 8
     jz .find
     pcmpeqw      xm1, xm0, [vq+iq*2]
@@ -164,12 +140,14 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     test       maskd, maskd
     jnz .found
     add           iq, 8
+%endif
 .find:
-    pcmpeqw       m1, m0, [vq+iq*2]
+    movu          m1, [vq+iq*2]
+    pcmpeqw       m1, m0
     pmovmskb   maskd, m1
     test       maskd, maskd
     jnz .found
-    add           iq, 16
+    add           iq, mmsize / 2
     jmp .find
 .found:
     bsf        maskd, maskd
@@ -177,6 +155,12 @@ cglobal gpume_first_least, 2, 4, 2, v, n, i, mask
     sub           iq, nq
     lea          eax, [iq+maskq]
     RET
+%endmacro
+
+INIT_XMM sse4
+FIRST_LEAST
+INIT_YMM avx2
+FIRST_LEAST
 
 ; FIRST_BYTES dst, n, tmp: the mask of the first n bytes (0 to 16) into
 ; xm<dst>; negates n, clobbers tmpq
