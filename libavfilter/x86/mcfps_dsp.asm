@@ -96,26 +96,41 @@ SECTION .text
 %endif
 %endmacro
 
-; SAD_ROW_LOOP a, b, acc, mask, part, tmp: the SAD of the rows in m<a> and
-; m<b> (their first width samples, m<mask>, where part is 1) added to the
-; sums of m<acc>, their total into sumd; on to the next row at .row while
-; rows are left and the total is below the limit
-%macro SAD_ROW_LOOP 6
+; SAD_LOOP a, b, acc, mask, part: the SADs of the rows in m<a> and m<b>
+; (their first width samples, m<mask>, where part is 1; with ymm two rows,
+; one in each lane) added to the quadword sums of m<acc>, their total into
+; sumd; on to the next row, or two, at .rows while they are left and the
+; total is below the limit
+%macro SAD_LOOP 5
 %if %5
     pand          m%1, m%4
     pand          m%2, m%4
 %endif
     psadbw        m%1, m%2
     paddq         m%3, m%1
-    pshufd        m%6, m%3, q1032
-    paddq         m%6, m%3
-    movd        sumd, m%6
-    cmp         sumd, limitd
+%if mmsize == 32
+    vextracti128 xm%2, m%3, 1
+    paddq        xm%2, xm%3
+    pshufd       xm%1, xm%2, q1032
+    paddq        xm%1, xm%2
+%else
+    pshufd        m%1, m%3, q1032
+    paddq         m%1, m%3
+%endif
+    movd         sumd, xm%1
+    cmp          sumd, limitd
     jae .end
-    add           aq, astrideq
-    add           bq, bstrideq
-    dec           hd
-    jg .row
+%if mmsize == 32
+    lea            aq, [aq+astrideq*2]
+    lea            bq, [bq+bstrideq*2]
+    sub            hd, 2
+    jge .rows
+%else
+    add            aq, astrideq
+    add            bq, bstrideq
+    dec            hd
+    jg .rows
+%endif
 %endmacro
 
 ; BILATERAL_SAD_SSSE3 name, part: the function, the _part version where
@@ -138,10 +153,10 @@ cglobal mcfps_%1, 7, 8, 15, a, astride, b, bstride, w, h, limit, sum
     punpcklqdq    m9, m9
     mova         m10, [pw_2048]
     pxor         m11, m11               ; the sum, two quadwords
-.row:
+.rows:
     BILINEAR      m0, m1, aq, astrideq, m6, m7
     BILINEAR      m2, m3, bq, bstrideq, m8, m9
-    SAD_ROW_LOOP   0, 2, 11, 15, %2, 1
+    SAD_LOOP       0, 2, 11, 15, %2
 .end:
     mov          eax, sumd
     RET
@@ -171,10 +186,10 @@ cglobal mcfps_%1, 7, 8, 4, a, astride, b, bstride, h, limit, width, sum
 cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
 %endif
     pxor          m2, m2
-.row:
+.rows:
     movu          m0, [aq]
     movu          m1, [bq]
-    SAD_ROW_LOOP   0, 1, 2, 3, %2, 1
+    SAD_LOOP       0, 1, 2, 3, %2
 .end:
     mov          eax, sumd
     RET
@@ -271,31 +286,7 @@ cglobal mcfps_bilinear_plane, 7, 8, 15, dst, dstride, src, sstride, w, width, h,
 ; tested against the limit every two rows
 ;------------------------------------------------------------------------------
 
-; SAD2_LOOP a, b, acc, mask, part: the SADs of the two rows of m<a> and
-; m<b> (their first width samples, m<mask>, where part is 1) added to the
-; quadword sums of m<acc>, their total into sumd; on to the next two rows at
-; .rows while two are left and the total is below the limit
-%macro SAD2_LOOP 5
-%if %5
-    pand          m%1, m%4
-    pand          m%2, m%4
-%endif
-    psadbw        m%1, m%2
-    paddq         m%3, m%1
-    vextracti128 xm%2, m%3, 1
-    paddq        xm%2, xm%3
-    pshufd       xm%1, xm%2, q1032
-    paddq        xm%1, xm%2
-    movd         sumd, xm%1
-    cmp          sumd, limitd
-    jae .end
-    lea            aq, [aq+astrideq*2]
-    lea            bq, [bq+bstrideq*2]
-    sub            hd, 2
-    jge .rows
-%endmacro
-
-; SAD1_ADD a, b, acc, mask, part: SAD2_LOOP's total with one row in the low
+; SAD1_ADD a, b, acc, mask, part: SAD_LOOP's total with one row in the low
 ; lanes, not added to m<acc>, and no loop
 %macro SAD1_ADD 5
 %if %5
@@ -335,7 +326,7 @@ cglobal mcfps_%1, 7, 8, 14, a, astride, b, bstride, w, h, limit, sum
 .rows:
     BILINEAR2       0, 2, aq, astrideq, m6, m7
     BILINEAR2       1, 3, bq, bstrideq, m8, m9
-    SAD2_LOOP       0, 1, 11, 14, %2
+    SAD_LOOP        0, 1, 11, 14, %2
 .last:
     cmp            hd, -1
     jne .end
@@ -369,7 +360,7 @@ cglobal mcfps_%1, 6, 7, 3, a, astride, b, bstride, h, limit, sum
     vinserti128    m0, m0, [aq+astrideq], 1
     movu          xm1, [bq]
     vinserti128    m1, m1, [bq+bstrideq], 1
-    SAD2_LOOP       0, 1, 2, 3, %2
+    SAD_LOOP        0, 1, 2, 3, %2
 .last:
     cmp            hd, -1
     jne .end
