@@ -808,18 +808,20 @@ typedef struct PairVectors {
  */
 #define PAIR_JOB_VECTORS 4096
 
-static int nb_side_vectors(const AVFrame *frame)
+/** The number of motion vectors that frame carries; the vectors into *mvs where mvs is not NULL. */
+static int side_vectors(const AVFrame *frame, const AVMotionVector **mvs)
 {
     const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_MOTION_VECTORS);
+    if (mvs)
+        *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
     return sd ? sd->size / sizeof(AVMotionVector) : 0;
 }
 
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     PairVectors *v = (PairVectors *)arg + jobnr;
-    const AVFrameSideData *sd = av_frame_get_side_data(v->frame, AV_FRAME_DATA_MOTION_VECTORS);
-    const AVMotionVector *mvs = sd ? (const AVMotionVector *)sd->data : NULL;
-    const int nb = sd ? sd->size / sizeof(AVMotionVector) : 0;
+    const AVMotionVector *mvs;
+    const int nb = side_vectors(v->frame, &mvs);
 
     v->nb      = 0;
     v->outside = 0;
@@ -897,7 +899,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     s->pair_cut   = 0;
     s->pair_blend = 0;
     s->pair_phi_a = 0;
-    if (nb_side_vectors(a) + nb_side_vectors(b) >= PAIR_JOB_VECTORS) {
+    if (side_vectors(a, NULL) + side_vectors(b, NULL) >= PAIR_JOB_VECTORS) {
         ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
     } else {
         pair_vectors(ctx, v, 0, 2);
