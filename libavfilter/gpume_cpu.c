@@ -120,7 +120,7 @@ struct GpumeCPUContext {
     GpumeDSPContext dsp;
 };
 
-static void cpu_uninit(void *priv)
+static av_cold void cpu_uninit(void *priv)
 {
     GpumeCPUContext *s = priv;
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
@@ -140,7 +140,7 @@ static void cpu_uninit(void *priv)
 }
 
 /** dis: the levels of its pyramid, each slot's beyond hme's, and the buffers of one estimate. */
-static int dis_init(GpumeCPUContext *s)
+static av_cold int dis_init(GpumeCPUContext *s)
 {
     const GpumeParams *p = &s->p;
     const GpumeDisLevel *lv = s->dis_level;
@@ -189,7 +189,7 @@ static void hme_vector_costs4x4(uint16_t *vcost, int lambda, int r)
     }
 }
 
-static int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+static av_cold int cpu_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeCPUContext *s = priv;
 
@@ -708,7 +708,7 @@ static int first_least_c(const uint16_t *v, int n)
     return least;
 }
 
-void ff_gpume_dsp_init(GpumeDSPContext *c)
+av_cold void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
     c->sad4x4_rows = sad4x4_rows_c;
     c->sad_qpel    = sad_qpel_c;

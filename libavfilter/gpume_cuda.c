@@ -86,7 +86,7 @@ typedef struct GpumeCUDAContext {
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host->log_ctx, s->cu, x)
 
-static void cuda_uninit(void *priv)
+static av_cold void cuda_uninit(void *priv)
 {
     GpumeCUDAContext *s = priv;
     CUcontext dummy;
@@ -162,7 +162,7 @@ static int alloc_dev(GpumeCUDAContext *s, CUdeviceptr *ptr, size_t size)
     return CHECK_CU(s->cu->cuMemAlloc(ptr, FFMAX(size, 1)));
 }
 
-static int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeCUDAContext *s = priv;
     GpumePU pu[GPUME_MAX_PUS];

@@ -68,7 +68,7 @@ static const AVClass backend_log_class = {
     .category                  = AV_CLASS_CATEGORY_FILTER,
 };
 
-void ff_gpume_backend_log_init(GpumeBackendLog *log, AVFilterContext *ctx)
+av_cold void ff_gpume_backend_log_init(GpumeBackendLog *log, AVFilterContext *ctx)
 {
     *log = (GpumeBackendLog) {
         .class  = &backend_log_class,
@@ -456,7 +456,7 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
     return 0;
 }
 
-void ff_gpume_slices_init(GpumeSlices *sl, AVFilterContext *ctx)
+av_cold void ff_gpume_slices_init(GpumeSlices *sl, AVFilterContext *ctx)
 {
     /* a graph runs one slice thread more than there are cores by default
      * (avpriv_slicethread_create()): so that no pass waits at its end for

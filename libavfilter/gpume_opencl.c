@@ -104,7 +104,7 @@ typedef struct GpumeOpenCLContext {
     GpumeVmeOpenCL *vme;                        ///< algo=vme: everything but device, queue, staging
 } GpumeOpenCLContext;
 
-static void ocl_uninit(void *priv)
+static av_cold void ocl_uninit(void *priv)
 {
     GpumeOpenCLContext *s = priv;
     void *avctx = s->host ? s->host->log_ctx : NULL;
@@ -477,7 +477,7 @@ fail:
     return err;
 }
 
-static int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
+static av_cold int ocl_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeOpenCLContext *s = priv;
     void *avctx = host->log_ctx;

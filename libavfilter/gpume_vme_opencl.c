@@ -127,9 +127,9 @@ static int auto_window(int range)
            range <= 6 ? GPUME_VME_WINDOW_SMALL : GPUME_VME_WINDOW_EXHAUSTIVE;
 }
 
-int ff_gpume_vme_opencl_init(GpumeVmeOpenCL **vme, void *log_ctx, cl_context context,
-                             cl_device_id device, cl_command_queue queue,
-                             const GpumeParams *p, int nb_results)
+av_cold int ff_gpume_vme_opencl_init(GpumeVmeOpenCL **vme, void *log_ctx, cl_context context,
+                                     cl_device_id device, cl_command_queue queue,
+                                     const GpumeParams *p, int nb_results)
 {
     const cl_image_format fmt = { CL_R, CL_UNORM_INT8 };
     GpumeVmeOpenCL *v;
@@ -269,7 +269,7 @@ int ff_gpume_vme_opencl_result(GpumeVmeOpenCL *v, int e, GpumeBlock *blocks, uin
     return 0;
 }
 
-void ff_gpume_vme_opencl_uninit(GpumeVmeOpenCL **vme)
+av_cold void ff_gpume_vme_opencl_uninit(GpumeVmeOpenCL **vme)
 {
     GpumeVmeOpenCL *v = *vme;
     void *avctx;

@@ -694,7 +694,7 @@ static void mix4_c(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *end
     mix_tile(dst, dst_stride, 1, ends, avg, coef, wx, wyr, TILE / 2, h);
 }
 
-void ff_mcfps_dsp_init(McfpsDSPContext *c)
+av_cold void ff_mcfps_dsp_init(McfpsDSPContext *c)
 {
     c->bilateral_sad16    = bilateral_sad16_c;
     c->bilateral_sad_part = bilateral_sad_part_c;
@@ -1013,7 +1013,7 @@ int ff_mcfps_dominant(McfpsDominant *d, const McfpsParams *p, const int16_t *ra,
     return 0;
 }
 
-void ff_mcfps_dominant_uninit(McfpsDominant *d)
+av_cold void ff_mcfps_dominant_uninit(McfpsDominant *d)
 {
     av_freep(&d->count);
     av_freep(&d->keys);
@@ -1118,7 +1118,7 @@ typedef struct McfpsCPUContext {
     McfpsDSPContext dsp;
 } McfpsCPUContext;
 
-static void cpu_uninit(void *priv)
+static av_cold void cpu_uninit(void *priv)
 {
     McfpsCPUContext *s = priv;
     for (int i = 0; i < MCFPS_SLOTS; i++)
@@ -1136,7 +1136,7 @@ static void cpu_uninit(void *priv)
     av_freep(&s->info);
 }
 
-static int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
+static av_cold int cpu_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
 {
     McfpsCPUContext *s = priv;
     const size_t cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *

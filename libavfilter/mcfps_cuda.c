@@ -82,7 +82,7 @@ typedef struct McfpsCUDAContext {
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(s->host.log_ctx, s->cu, x)
 
-static void cuda_uninit(void *priv)
+static av_cold void cuda_uninit(void *priv)
 {
     McfpsCUDAContext *s = priv;
     CUcontext dummy;
@@ -130,7 +130,7 @@ static int launch(McfpsCUDAContext *s, CUfunction f, int gx, int gy, int bx, int
     return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
 }
 
-static int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
+static av_cold int cuda_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
 {
     McfpsCUDAContext *s = priv;
     CUcontext dummy;

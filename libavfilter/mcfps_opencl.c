@@ -63,7 +63,7 @@ typedef struct McfpsOpenCLContext {
     int parts_w, parts_h;               ///< mcfps_check's groups
 } McfpsOpenCLContext;
 
-static void ocl_uninit(void *priv)
+static av_cold void ocl_uninit(void *priv)
 {
     McfpsOpenCLContext *s = priv;
     void *avctx = s->host.log_ctx;
@@ -153,7 +153,7 @@ fail:
     return err;
 }
 
-static int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
+static av_cold int ocl_init(void *priv, const McfpsHost *host, const McfpsFormat *f)
 {
     McfpsOpenCLContext *s = priv;
     void *avctx = host->log_ctx;
