@@ -36,6 +36,7 @@
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/time.h"
 
 #include "filters.h"
 #include "gpume_device.h"
@@ -376,6 +377,10 @@ void ff_gpume_device_report(AVFilterContext *ctx, const GpumeDevicePlan *plan, i
  * runner % MAX_SHARES */
 #define MAX_SHARES 64
 
+/* how long the first runner waits awake for the others' last jobs: about
+ * what waking it from the slice threads' condition variable takes */
+#define RUNNER_WAIT_US 50
+
 typedef struct ExecuteTrampoline {
     int (*job)(void *arg, int jobnr, int nb_jobs);
     void *arg;
@@ -383,6 +388,7 @@ typedef struct ExecuteTrampoline {
     int nb_shares;              ///< share s: jobs [nb_jobs s / nb_shares, nb_jobs (s + 1) / nb_shares)
     atomic_int next[MAX_SHARES];    ///< each share's next job to take
     atomic_int err;             ///< a job's error
+    atomic_int running;         ///< runners not done with the pass
 } ExecuteTrampoline;
 
 int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferRef **dev,
@@ -453,6 +459,16 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
                 atomic_store_explicit(&t->err, err, memory_order_relaxed);
         }
     }
+    /* The first runner (the graph's thread, which woke the others) waits
+     * for their last jobs here, awake: asleep in avpriv_slicethread_execute()
+     * it takes tens of microseconds to wake, a sizeable part of a pass on
+     * small pictures. Only briefly, in case a runner has not even started. */
+    if (atomic_fetch_sub_explicit(&t->running, 1, memory_order_acq_rel) > 1 && !runner) {
+        const int64_t give_up = av_gettime_relative() + RUNNER_WAIT_US;
+        while (atomic_load_explicit(&t->running, memory_order_acquire) > 0 &&
+               av_gettime_relative() < give_up)
+            ;
+    }
     return 0;
 }
 
@@ -476,6 +492,7 @@ int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int n
     for (int s = 0; s < t.nb_shares; s++)
         atomic_init(&t.next[s], (int)((int64_t)nb_jobs * s / t.nb_shares));
     atomic_init(&t.err, 0);
+    atomic_init(&t.running, nb_runners);
     ff_filter_execute(sl->ctx, run_jobs, &t, NULL, nb_runners);
     return atomic_load_explicit(&t.err, memory_order_relaxed);
 }
