@@ -179,7 +179,8 @@ void ff_gpume_slices_init(GpumeSlices *sl, AVFilterContext *ctx);
  * Runs job(arg, jobnr, nb_jobs) for jobnr in [0, nb_jobs) on the slice
  * threads of slices (a GpumeSlices), at most nb_runners at once: each
  * takes the jobs of its own contiguous share in order, then those left in
- * the others'. Returns an error of a job, if one failed.
+ * the others', and the first briefly waits for the others awake. Returns an
+ * error of a job, if one failed.
  */
 int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int nb_jobs),
                             void *arg, int nb_jobs);
