@@ -388,6 +388,7 @@ typedef struct ExecuteTrampoline {
     int nb_shares;              ///< share s: jobs [nb_jobs s / nb_shares, nb_jobs (s + 1) / nb_shares)
     atomic_int next[MAX_SHARES];    ///< each share's next job to take
     atomic_int err;             ///< a job's error
+    atomic_int started;         ///< runners that have started the pass
     atomic_int running;         ///< runners not done with the pass
 } ExecuteTrampoline;
 
@@ -448,6 +449,7 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
 {
     ExecuteTrampoline *t = arg;
 
+    atomic_fetch_add_explicit(&t->started, 1, memory_order_relaxed);
     for (int i = 0; i < t->nb_shares; i++) {
         const int s = (runner + i) % t->nb_shares;
         const int end = (int)((int64_t)t->nb_jobs * (s + 1) / t->nb_shares);
@@ -462,8 +464,11 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
     /* The first runner (the graph's thread, which woke the others) waits
      * for their last jobs here, awake: asleep in avpriv_slicethread_execute()
      * it takes tens of microseconds to wake, a sizeable part of a pass on
-     * small pictures. Only briefly, in case a runner has not even started. */
-    if (atomic_fetch_sub_explicit(&t->running, 1, memory_order_acq_rel) > 1 && !runner) {
+     * small pictures. Not for a runner that has not started (still waking,
+     * or an executor that runs the jobs one after another), and only
+     * briefly, in case one is held up. */
+    if (atomic_fetch_sub_explicit(&t->running, 1, memory_order_acq_rel) > 1 && !runner &&
+        atomic_load_explicit(&t->started, memory_order_relaxed) == nb_runners) {
         const int64_t give_up = av_gettime_relative() + RUNNER_WAIT_US;
         while (atomic_load_explicit(&t->running, memory_order_acquire) > 0 &&
                av_gettime_relative() < give_up)
@@ -492,6 +497,7 @@ int ff_gpume_execute_slices(void *slices, int (*job)(void *arg, int jobnr, int n
     for (int s = 0; s < t.nb_shares; s++)
         atomic_init(&t.next[s], (int)((int64_t)nb_jobs * s / t.nb_shares));
     atomic_init(&t.err, 0);
+    atomic_init(&t.started, 0);
     atomic_init(&t.running, nb_runners);
     ff_filter_execute(sl->ctx, run_jobs, &t, NULL, nb_runners);
     return atomic_load_explicit(&t.err, memory_order_relaxed);
