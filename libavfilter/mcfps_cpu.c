@@ -508,6 +508,13 @@ static void predict4_4tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, 
     predict_tile(src, stride, taps, 4, h, out);
 }
 
+static void predict4x2_4tap_c(int16_t *out, const uint8_t *src0, const uint8_t *src1, ptrdiff_t stride,
+                              const int8_t *taps, int h)
+{
+    predict_tile(src0, stride, taps, 4, h, out);
+    predict_tile(src1, stride, taps, 4, h, out + 4);
+}
+
 /**
  * predict_tile() with the 8-tap luma filter of mcfps_sample8(): the taps of
  * mcfps_tap8() in x, then in y (predict8_8tap()).
@@ -554,6 +561,16 @@ static void predict8_8tap_c(int16_t *out, const uint8_t *src, ptrdiff_t stride, 
 static int inside(int pos0, int pos1, int s, int size, int half)
 {
     return (pos0 >> s) >= half - 1 && (pos1 >> s) + half < size;
+}
+
+/** taps of a 4-tap prediction at (px, py), in units of 1/2^sx, 1/2^sy pixel: mcfps_tap() in x, then in y */
+static const int8_t *chroma_taps(int8_t *taps, int px, int py, int sx, int sy)
+{
+    for (int t = 0; t < 4; t++) {
+        taps[t]     = mcfps_tap(mcfps_frac32(px, sx), t);
+        taps[4 + t] = mcfps_tap(mcfps_frac32(py, sy), t);
+    }
+    return taps;
 }
 
 /**
@@ -607,14 +624,51 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         dsp->predict8_8tap(out, src, stride, taps, h);
         return;
     }
-    for (int t = 0; t < 4; t++) {
-        taps[t]     = mcfps_tap(mcfps_frac32(px, sx), t);
-        taps[4 + t] = mcfps_tap(mcfps_frac32(py, sy), t);
-    }
     if (narrow)
-        dsp->predict4_4tap(out, src, stride, taps, h);
+        dsp->predict4_4tap(out, src, stride, chroma_taps(taps, px, py, sx, sy), h);
     else
-        dsp->predict8_4tap(out, src, stride, taps, h);
+        dsp->predict8_4tap(out, src, stride, chroma_taps(taps, px, py, sx, sy), h);
+}
+
+/**
+ * predict_block() of the same block of two chroma planes 4 samples wide
+ * (pl and the next plane, of one geometry and stride) from side s (0: a,
+ * 1: b): the first plane's prediction in columns 0 .. 3 of out, the
+ * second's in columns 4 .. 7.
+ */
+static void predict_pair(const McfpsDSPContext *dsp, const McfpsPlane *pl, int s,
+                         int px, int py, int h, int16_t *out)
+{
+    const int sx = 4 + pl->lx, sy = 4 + pl->ly, stride = s ? pl->sb : pl->sa;
+    const int x0 = px >> sx, y0 = py >> sy, fh = h + 3, pad = pl->pad;
+    const uint8_t *src0 = s ? pl[0].b : pl[0].a, *src1 = s ? pl[1].b : pl[1].a;
+    uint8_t packed[2][8 * (TILE + 3)];
+    int8_t taps[8];
+
+    /* as predict_block() reads a narrow chroma footprint: 8 samples of
+     * h + 3 rows from (x0 - 1, y0 - 1) on */
+    if (x0 - 1 < -pad || x0 + 7 > pl->w + pad || y0 - 1 < -pad || y0 - 1 + fh > pl->h + pad) {
+        copy_clamped(packed[0], 8, src0, stride, 1, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
+        copy_clamped(packed[1], 8, src1, stride, 1, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
+        dsp->predict4x2_4tap(out, packed[0] + 9, packed[1] + 9, 8, chroma_taps(taps, px, py, sx, sy), h);
+        return;
+    }
+    dsp->predict4x2_4tap(out, src0 + (ptrdiff_t)y0 * stride + x0, src1 + (ptrdiff_t)y0 * stride + x0,
+                         stride, chroma_taps(taps, px, py, sx, sy), h);
+}
+
+/**
+ * The prediction of side s (0: from a, 1: from b) of a w x h block of plane
+ * pl (predict_block()), and where pair, that of the next plane beside it
+ * (predict_pair()).
+ */
+static void predict(const McfpsDSPContext *dsp, const McfpsPlane *pl, int pair, int s,
+                    int px, int py, int w, int h, int16_t *out)
+{
+    if (pair)
+        predict_pair(dsp, pl, s, px, py, h, out);
+    else
+        predict_block(dsp, pl, s ? pl->b : pl->a, s ? pl->sb : pl->sa, px, py, w, h, out);
 }
 
 /**
@@ -704,6 +758,7 @@ av_cold void ff_mcfps_dsp_init(McfpsDSPContext *c)
     c->predict8_8tap      = predict8_8tap_c;
     c->predict8_4tap      = predict8_4tap_c;
     c->predict4_4tap      = predict4_4tap_c;
+    c->predict4x2_4tap    = predict4x2_4tap_c;
     c->mix8               = mix8_c;
     c->mix4               = mix4_c;
 #if ARCH_X86 && HAVE_X86ASM
@@ -832,11 +887,16 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
             }
             for (int n = 0; n < nb; n++) {
                 const McfpsPlane *pl = &planes[n];
+                /* two chroma planes 4 samples wide at once, the second's
+                 * samples in columns TILE / 2 .. TILE - 1 of the buffers */
+                const int pair = n + 1 < nb && half == 2 && w <= TILE / 2 && step == 1 &&
+                                 pl[1].sa == pl->sa && pl[1].sb == pl->sb && pl[1].pad == pl->pad;
                 const int16_t *va_of[4] = { NULL }, *vb_of[4] = { NULL };
-                const int16_t *ends[8];
+                const int16_t *ends[2][8];
 
-                blend_tile(avg, pl->a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
-                           pl->b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
+                for (int k = 0; k <= pair; k++)
+                    blend_tile(avg + k * TILE / 2, pl[k].a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
+                               pl[k].b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
                 for (int c = 0; c < 4; c++) {
                     const int k = k_of[c], side = MCFPS_INFO_SIDE(info[k]);
                     const int pax = ends_of[c][0], pay = ends_of[c][1];
@@ -848,22 +908,24 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                          * test of the ends sample by sample */
                         int16_t *term = pred[c][0];
 
-                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
-                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        predict(dsp, pl, pair, 0, pax, pay, w, h, pred[c][0]);
+                        predict(dsp, pl, pair, 1, pbx, pby, w, h, pred[c][1]);
                         for (int y = 0; y < h; y++) {
                             for (int x = 0; x < w; x++) {
-                                const int o = y * TILE + x;
-                                term[o] = mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
-                                                           pax + (x << sx), pay + (y << sy),
-                                                           pbx + (x << sx), pby + (y << sy),
-                                                           pred[c][0][o], pred[c][1][o], avg[o]);
+                                for (int e = 0; e <= pair; e++) {
+                                    const int o = y * TILE + x + e * TILE / 2;
+                                    term[o] = mcfps_render_mix(p, pl->w, pl->h, lx, ly, info[k],
+                                                               pax + (x << sx), pay + (y << sy),
+                                                               pbx + (x << sx), pby + (y << sy),
+                                                               pred[c][0][o], pred[c][1][o], avg[o]);
+                                }
                             }
                         }
-                        ends[2 * c] = ends[2 * c + 1] = term;
+                        ends[0][2 * c] = ends[0][2 * c + 1] = term;
                         continue;
                     }
                     if (!coef[4 + c]) {
-                        ends[2 * c] = ends[2 * c + 1] = avg;
+                        ends[0][2 * c] = ends[0][2 * c + 1] = avg;
                         continue;
                     }
                     /* a predicted block depends on the vector and its bend
@@ -877,23 +939,30 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                             vb_of[c] = vb_of[e];
                     }
                     if (side != MCFPS_SIDE_B && !va_of[c]) {
-                        predict_block(dsp, pl, pl->a, pl->sa, pax, pay, w, h, pred[c][0]);
+                        predict(dsp, pl, pair, 0, pax, pay, w, h, pred[c][0]);
                         va_of[c] = pred[c][0];
                     }
                     if (side != MCFPS_SIDE_A && !vb_of[c]) {
-                        predict_block(dsp, pl, pl->b, pl->sb, pbx, pby, w, h, pred[c][1]);
+                        predict(dsp, pl, pair, 1, pbx, pby, w, h, pred[c][1]);
                         vb_of[c] = pred[c][1];
                     }
-                    ends[2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
-                    ends[2 * c + 1] = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
+                    ends[0][2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
+                    ends[0][2 * c + 1] = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
                 }
-                if (w == TILE && step == 1)
-                    dsp->mix8(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
-                else if (w == TILE / 2 && step == 1)
-                    dsp->mix4(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0, pl->sd, ends, avg, coef, wx[0], wyr[0], h);
-                else
-                    mix_tile(pl->dst + (ptrdiff_t)ty0 * pl->sd + tx0 * step, pl->sd, step,
-                             ends, avg, coef, wx[0], wyr[0], w, h);
+                for (int i = 0; i < 8; i++)
+                    ends[1][i] = ends[0][i] + TILE / 2;
+                for (int k = 0; k <= pair; k++) {
+                    const int16_t *const *e = ends[k], *t_avg = avg + k * TILE / 2;
+                    uint8_t *dst = pl[k].dst + (ptrdiff_t)ty0 * pl[k].sd + tx0 * step;
+
+                    if (w == TILE && step == 1)
+                        dsp->mix8(dst, pl[k].sd, e, t_avg, coef, wx[0], wyr[0], h);
+                    else if (w == TILE / 2 && step == 1)
+                        dsp->mix4(dst, pl[k].sd, e, t_avg, coef, wx[0], wyr[0], h);
+                    else
+                        mix_tile(dst, pl[k].sd, step, e, t_avg, coef, wx[0], wyr[0], w, h);
+                }
+                n += pair;
             }
         }
     }

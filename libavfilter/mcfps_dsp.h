@@ -94,6 +94,13 @@ typedef struct McfpsDSPContext {
                           const int8_t *taps, int h);
 
     /**
+     * predict4_4tap() of the same block of two planes of one stride: that
+     * of src0 in columns 0 .. 3 of out, that of src1 in columns 4 .. 7.
+     */
+    void (*predict4x2_4tap)(int16_t *out, const uint8_t *src0, const uint8_t *src1, ptrdiff_t stride,
+                            const int8_t *taps, int h);
+
+    /**
      * The samples of a tile 8 wide and h high (h <= 8) from the terms of its
      * four cells c = 0..3 (the overlapped-block sum of mcfps_render_pixel()):
      * dst(x, y) = (sum wt P + W / 2) / W over the cells, W = sum wt, with

@@ -538,6 +538,8 @@ static void check_rows(int w, int h, int phi, int range)
 }
 
 typedef void (*PredictFn)(int16_t *out, const uint8_t *src, ptrdiff_t stride, const int8_t *taps, int h);
+typedef void (*PredictPairFn)(int16_t *out, const uint8_t *src0, const uint8_t *src1, ptrdiff_t stride,
+                              const int8_t *taps, int h);
 
 /* of 2000 blocks width x h of random or 0/255 samples of a (w x h), those
  * whose predictions with ntaps (8: mcfps_tap8(), 4: mcfps_tap()) differ */
@@ -564,6 +566,41 @@ static int predict_mismatches(PredictFn c, PredictFn simd, int ntaps, int width,
         simd(got, a + y * w + x, w, taps, h);
         for (int r = 0; r < h; r++)
             if (memcmp(want + 8 * r, got + 8 * r, width * sizeof(*want))) {
+                bad++;
+                break;
+            }
+    }
+    return bad;
+}
+
+/*
+ * mismatches of a predict4x2_4tap() against predict4_4tap() of each plane:
+ * two blocks at different places of planes a and b of one stride
+ */
+static int predict_pair_mismatches(PredictFn one, PredictPairFn pair, uint8_t *a, uint8_t *b, int w, int ht)
+{
+    int bad = 0;
+
+    for (int t = 0; t < 2000; t++) {
+        const int extreme = t % 5 == 4, h = 1 + rnd() % 8;
+        const int fx = rnd() % 32, fy = rnd() % 32;
+        const int x = 1 + rnd() % (w - 10 + 1), y = 1 + rnd() % (ht - h - 3 + 1);
+        int16_t want[64], got[64];
+        int8_t taps[8];
+
+        for (int i = 0; i < 4; i++) {
+            taps[i]     = mcfps_tap(fx, i);
+            taps[4 + i] = mcfps_tap(fy, i);
+        }
+        for (int i = 0; i < w * ht; i++) {
+            a[i] = extreme ? 255 * (rnd() & 1) : rnd();
+            b[i] = extreme ? 255 * (rnd() & 1) : rnd();
+        }
+        one(want, a + y * w + x, w, taps, h);
+        one(want + 4, b + y * w + x, w, taps, h);
+        pair(got, a + y * w + x, b + y * w + x, w, taps, h);
+        for (int r = 0; r < h; r++)
+            if (memcmp(want + 8 * r, got + 8 * r, 8 * sizeof(*want))) {
                 bad++;
                 break;
             }
@@ -763,6 +800,11 @@ static void check_dsp(void)
     bad = predict_mismatches(c.predict4_4tap, simd.predict4_4tap, 4, 4, a, W, H);
     CHECK(!bad, "predict4_4tap: SIMD and C differ in %d of 2000 blocks%s", bad,
           simd.predict4_4tap == c.predict4_4tap ? " (no SIMD version on this CPU)" : "");
+    bad = predict_pair_mismatches(c.predict4_4tap, c.predict4x2_4tap, a, b, W, H);
+    CHECK(!bad, "predict4x2_4tap: C and two predict4_4tap() differ in %d of 2000 blocks", bad);
+    bad = predict_pair_mismatches(c.predict4_4tap, simd.predict4x2_4tap, a, b, W, H);
+    CHECK(!bad, "predict4x2_4tap: SIMD and two predict4_4tap() differ in %d of 2000 blocks%s", bad,
+          simd.predict4x2_4tap == c.predict4x2_4tap ? " (no SIMD version on this CPU)" : "");
 }
 
 static void check_dominant(void)

@@ -33,7 +33,8 @@ first_bytes: times 16 db 0xff
 ; the same for 4 taps: bytes 0-7 = samples 0-7, bytes 8-15 = samples 3-10
 pred4_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7, 13
              db 2, 3, 3, 4,  4,  5,  5,  6,  6,  7,  7, 13, 13, 14, 14, 15
-; the same pairs for 4 outputs of two rows, loaded as bytes 0-7 and 8-15
+; the same pairs for 4 outputs of two rows (or of a row of two planes),
+; loaded as bytes 0-7 and 8-15
 pred4x2_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  8,  9,  9, 10, 10, 11, 11, 12
                db 2, 3, 3, 4,  4,  5,  5,  6, 10, 11, 11, 12, 12, 13, 13, 14
 pred8_pairs: db 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  9
@@ -727,6 +728,42 @@ cglobal mcfps_predict4_4tap, 5, 7, 8, 6 * 16, out, src, stride, taps, h, rows, t
     jg .vrow
 .end:
     RET
+
+;------------------------------------------------------------------------------
+; void ff_mcfps_predict4x2_4tap(int16_t *out, const uint8_t *src0,
+;                               const uint8_t *src1, ptrdiff_t stride,
+;                               const int8_t *taps, int h)
+;
+; predict4_4tap() of the same block of two planes: a row of src0 and the
+; same row of src1 in one register, as predict4_4tap() takes two rows of
+; one plane, then predict8_4tap()'s vertical pass over the stack.
+;------------------------------------------------------------------------------
+INIT_XMM ssse3
+cglobal mcfps_predict4x2_4tap, 6, 8, 12, 11 * 16, out, src0, src1, stride, taps, h, rows, tmp
+    PRED4_TAPS     8, 9, 10, 11
+    sub         src0q, strideq
+    sub         src1q, strideq
+    dec         src0q
+    dec         src1q
+    lea         rowsd, [hq+3]
+    mov          tmpq, rsp
+.hrow:
+    movq          m0, [src0q]
+    movhps        m0, [src1q]
+    mova          m1, m0
+    pshufb        m0, [pred4x2_pairs]
+    pshufb        m1, [pred4x2_pairs+16]
+    pmaddubsw     m0, m8
+    pmaddubsw     m1, m9
+    paddw         m0, m1
+    mova      [tmpq], m0
+    add          tmpq, 16
+    add         src0q, strideq
+    add         src1q, strideq
+    dec         rowsd
+    jg .hrow
+
+    VPASS        m10, m11
 
 ;------------------------------------------------------------------------------
 ; void ff_mcfps_mix8(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,

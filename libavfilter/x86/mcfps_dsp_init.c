@@ -58,6 +58,8 @@ void ff_mcfps_predict8_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t st
                                   const int8_t *taps, int h);
 void ff_mcfps_predict4_4tap_ssse3(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                                   const int8_t *taps, int h);
+void ff_mcfps_predict4x2_4tap_ssse3(int16_t *out, const uint8_t *src0, const uint8_t *src1,
+                                    ptrdiff_t stride, const int8_t *taps, int h);
 void ff_mcfps_mix8_ssse3(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
                          const int16_t *coef, const int16_t *wx, const int16_t *wyr, int h);
 void ff_mcfps_mix4_ssse3(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends, const int16_t *avg,
@@ -79,6 +81,7 @@ av_cold void ff_mcfps_dsp_init_x86(McfpsDSPContext *c)
         c->predict8_8tap   = ff_mcfps_predict8_8tap_ssse3;
         c->predict8_4tap   = ff_mcfps_predict8_4tap_ssse3;
         c->predict4_4tap   = ff_mcfps_predict4_4tap_ssse3;
+        c->predict4x2_4tap = ff_mcfps_predict4x2_4tap_ssse3;
         c->mix8            = ff_mcfps_mix8_ssse3;
         c->mix4            = ff_mcfps_mix4_ssse3;
     }

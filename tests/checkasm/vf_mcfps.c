@@ -208,6 +208,42 @@ static void check_predict(predict_fn fn, const char *name, int nb, int nb_f, int
     report("%s", name);
 }
 
+/* predict4x2_4tap(): the same block of two planes of one stride */
+static void check_predict_pair(void (*pair)(int16_t *out, const uint8_t *src0, const uint8_t *src1,
+                                            ptrdiff_t stride, const int8_t *taps, int h))
+{
+    LOCAL_ALIGNED_16(uint8_t, src, [ROWS * STRIDE]);
+    LOCAL_ALIGNED_16(int16_t, out_ref, [8 * 8]);
+    LOCAL_ALIGNED_16(int16_t, out_new, [8 * 8]);
+    const uint8_t *block0 = src + STRIDE + 1, *block1 = src + STRIDE + 1 + 24;
+    int8_t taps[8];
+
+    declare_func(void, int16_t *out, const uint8_t *src0, const uint8_t *src1, ptrdiff_t stride,
+                 const int8_t *taps, int h);
+
+    if (check_func(pair, "mcfps_predict4x2_4tap")) {
+        for (int fy = 0; fy < 32; fy++) {
+            for (int fx = 0; fx < 32; fx++) {
+                const int h = 1 + (fx + fy) % 8;
+                for (int t = 0; t < 4; t++) {
+                    taps[t]     = mcfps_tap(fx, t);
+                    taps[4 + t] = mcfps_tap(fy, t);
+                }
+                fill(src, ROWS * STRIDE, (fx ^ fy) & 1);
+                memset(out_ref, 0, 8 * 8 * sizeof(*out_ref));
+                memset(out_new, 0, 8 * 8 * sizeof(*out_new));
+                call_ref(out_ref, block0, block1, STRIDE, taps, h);
+                call_new(out_new, block0, block1, STRIDE, taps, h);
+                for (int y = 0; y < h; y++)
+                    if (memcmp(out_ref + 8 * y, out_new + 8 * y, 8 * sizeof(*out_ref)))
+                        fail();
+            }
+        }
+        bench_new(out_new, block0, block1, STRIDE, taps, 4);
+    }
+    report("predict4x2_4tap");
+}
+
 typedef void (*mix_fn)(uint8_t *dst, ptrdiff_t dst_stride, const int16_t *const *ends,
                        const int16_t *avg, const int16_t *coef, const int16_t *wx,
                        const int16_t *wyr, int h);
@@ -270,6 +306,7 @@ void checkasm_check_vf_mcfps(void)
     check_predict(c.predict8_8tap, "predict8_8tap", 8, 16, 3, 8);
     check_predict(c.predict8_4tap, "predict8_4tap", 4, 32, 1, 8);
     check_predict(c.predict4_4tap, "predict4_4tap", 4, 32, 1, 4);
+    check_predict_pair(c.predict4x2_4tap);
     check_mix(c.mix8, "mix8", 8);
     check_mix(c.mix4, "mix4", 4);
 }
