@@ -528,6 +528,26 @@ static void check_rows(int w, int h, int phi, int range)
                 bad_pad += memcmp(o + y * w, o2 + y * w, pl.w) != 0;
             CHECK(!bad_pad, "render rows, %dx%d plane %d phi %d range %d, planes padded by %d: %d rows differ",
                   w, h, l, phi, range, pad, bad_pad);
+            /* and two chroma planes at once from them, the second of other content */
+            if (l) {
+                uint8_t *o3 = malloc((size_t)w * h);
+                McfpsPlane two[2] = { pp, pp };
+
+                two[1].a   = b0;
+                two[1].b   = a0;
+                two[1].dst = o3;
+                memset(o2, 0, (size_t)w * h);
+                ff_mcfps_render_rows(&p, &dsp, two, 2, vec, info, 0, pl.h);
+                bad_pad = 0;
+                for (int y = 0; y < pl.h; y++)
+                    for (int x = 0; x < pl.w; x++)
+                        bad_pad += o2[y * w + x] != o[y * w + x] ||
+                                   o3[y * w + x] != mcfps_render_pixel(&p, b, w, a, w, 1, pl.w, pl.h,
+                                                                       lx, ly, vec, info, x, y);
+                CHECK(!bad_pad, "render rows, %dx%d plane %d phi %d range %d, two planes padded by %d: "
+                      "%d samples differ", w, h, l, phi, range, pad, bad_pad);
+                free(o3);
+            }
             free(pa); free(pb); free(o2);
         }
     }
