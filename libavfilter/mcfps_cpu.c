@@ -949,7 +949,7 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                     ends[0][2 * c]     = side == MCFPS_SIDE_B ? vb_of[c] : va_of[c];
                     ends[0][2 * c + 1] = side == MCFPS_SIDE_A ? va_of[c] : vb_of[c];
                 }
-                for (int i = 0; i < 8; i++)
+                for (int i = 0; i < 8 && pair; i++)
                     ends[1][i] = ends[0][i] + TILE / 2;
                 for (int k = 0; k <= pair; k++) {
                     const int16_t *const *e = ends[k], *t_avg = avg + k * TILE / 2;
