@@ -573,49 +573,67 @@ static const int8_t *chroma_taps(int8_t *taps, int px, int py, int sx, int sy)
     return taps;
 }
 
+/** room for the samples one prediction reads (footprints()) */
+#define FOOTPRINT_SIZE ((TILE + 7) * (TILE + 7))
+
 /**
- * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
- * pl of src, its first pixel's end at (px, py) in units of 1/(16 * 2^l)
- * pixel. A footprint that crosses the edges of the plane and its pads is
- * copied with every sample clamped into the plane, as mcfps_sample8() and
- * mcfps_sample4() clamp them. Rows of out are TILE apart.
+ * The samples that the prediction of a w x h block reads in nb planes of
+ * one geometry and stride, pl[0]'s (luma: !pl->lx && !pl->ly, which a
+ * caller may know as a constant), whose samples are src[n], the block's
+ * first pixel at (x0, y0): src[n] itself where the footprint lies inside
+ * the planes or their pads, which hold what the clamps would read;
+ * elsewhere copies into packed (FOOTPRINT_SIZE bytes a plane) with every
+ * sample clamped into the plane, as mcfps_sample8() and mcfps_sample4()
+ * clamp them. The block's first sample of plane n goes to out[n]; returns
+ * the stride of the samples.
  */
-static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
-                          int px, int py, int w, int h, int16_t *out)
+static av_always_inline int footprints(const McfpsPlane *pl, int luma, int nb, const uint8_t *const *src,
+                                       int stride, int x0, int y0, int w, int h, uint8_t *packed,
+                                       const uint8_t **out)
 {
-    const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
     const int half = luma ? 4 : 2;      /* 8 taps on luma-sized planes, 4 on chroma */
-    const int x0 = px >> sx, y0 = py >> sy;
     /* the samples of a row that the DSP function reads: luma and chroma
      * tiles wider than 4 are predicted 8 samples wide, narrower chroma
      * tiles 4 wide, the samples beyond w unused */
     const int narrow = !luma && w <= TILE / 2;
     const int fw = luma ? TILE + 7 : narrow ? 8 : TILE + 3, fh = h + 2 * half - 1;
     const int left = x0 - half + 1, top = y0 - half + 1, pad = pl->pad;
-    /* read in place where the footprint lies inside the plane or its pads,
-     * which hold what the clamps would read */
-    const int pack = pl->step != 1 || left < -pad || left + fw > pl->w + pad ||
-                                      top  < -pad || top + fh > pl->h + pad;
-    /* the footprint's samples, packed: interleaved chroma, or clamped */
-    uint8_t packed[(TILE + 7) * (TILE + 7)];
-    int8_t taps[16];
 
-    if (pack) {
+    if (pl->step == 1 && left >= -pad && left + fw <= pl->w + pad &&
+                         top  >= -pad && top + fh  <= pl->h + pad) {
+        for (int n = 0; n < nb; n++)
+            out[n] = src[n] + (ptrdiff_t)y0 * stride + x0;
+        return stride;
+    }
+    for (int n = 0; n < nb; n++) {
+        uint8_t *dst = packed + n * FOOTPRINT_SIZE;
         /* clamping changes nothing where the footprint lies inside; a
          * constant width makes the copy of each row a few moves */
         if (luma)
-            copy_clamped(packed, TILE + 7, src, stride, pl->step, pl->w, pl->h,
-                         x0 - 3, y0 - 3, TILE + 7, fh);
+            copy_clamped(dst, TILE + 7, src[n], stride, pl->step, pl->w, pl->h, left, top, TILE + 7, fh);
         else if (narrow)
-            copy_clamped(packed, 8, src, stride, pl->step, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
+            copy_clamped(dst, 8, src[n], stride, pl->step, pl->w, pl->h, left, top, 8, fh);
         else
-            copy_clamped(packed, TILE + 3, src, stride, pl->step, pl->w, pl->h,
-                         x0 - 1, y0 - 1, TILE + 3, fh);
-        src    = packed + (half - 1) * fw + half - 1;
-        stride = fw;
-    } else {
-        src += (ptrdiff_t)y0 * stride + x0;
+            copy_clamped(dst, TILE + 3, src[n], stride, pl->step, pl->w, pl->h, left, top, TILE + 3, fh);
+        out[n] = dst + (half - 1) * fw + half - 1;
     }
+    return fw;
+}
+
+/**
+ * The prediction (mcfps_render_term()'s va or vb) of a w x h block of plane
+ * pl of src, its first pixel's end at (px, py) in units of 1/(16 * 2^l)
+ * pixel, from its footprints(). Rows of out are TILE apart.
+ */
+static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, const uint8_t *src, int stride,
+                          int px, int py, int w, int h, int16_t *out)
+{
+    const int sx = 4 + pl->lx, sy = 4 + pl->ly, luma = !pl->lx && !pl->ly;
+    /* the footprint's samples, packed: interleaved chroma, or clamped */
+    uint8_t packed[FOOTPRINT_SIZE];
+    int8_t taps[16];
+
+    stride = footprints(pl, luma, 1, &src, stride, px >> sx, py >> sy, w, h, packed, &src);
     if (luma) {
         for (int t = 0; t < 8; t++) {
             taps[t]     = mcfps_tap8(px & 15, t);
@@ -624,7 +642,7 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
         dsp->predict8_8tap(out, src, stride, taps, h);
         return;
     }
-    if (narrow)
+    if (w <= TILE / 2)
         dsp->predict4_4tap(out, src, stride, chroma_taps(taps, px, py, sx, sy), h);
     else
         dsp->predict8_4tap(out, src, stride, chroma_taps(taps, px, py, sx, sy), h);
@@ -632,29 +650,22 @@ static void predict_block(const McfpsDSPContext *dsp, const McfpsPlane *pl, cons
 
 /**
  * predict_block() of the same block of two chroma planes 4 samples wide
- * (pl and the next plane, of one geometry and stride) from side s (0: a,
- * 1: b): the first plane's prediction in columns 0 .. 3 of out, the
+ * (pl and the next plane, of one geometry, stride and pad) from side s
+ * (0: a, 1: b): the first plane's prediction in columns 0 .. 3 of out, the
  * second's in columns 4 .. 7.
  */
 static void predict_pair(const McfpsDSPContext *dsp, const McfpsPlane *pl, int s,
                          int px, int py, int h, int16_t *out)
 {
-    const int sx = 4 + pl->lx, sy = 4 + pl->ly, stride = s ? pl->sb : pl->sa;
-    const int x0 = px >> sx, y0 = py >> sy, fh = h + 3, pad = pl->pad;
-    const uint8_t *src0 = s ? pl[0].b : pl[0].a, *src1 = s ? pl[1].b : pl[1].a;
-    uint8_t packed[2][8 * (TILE + 3)];
+    const int sx = 4 + pl->lx, sy = 4 + pl->ly;
+    const uint8_t *const src[2] = { s ? pl[0].b : pl[0].a, s ? pl[1].b : pl[1].a };
+    const uint8_t *f[2];
+    uint8_t packed[2 * FOOTPRINT_SIZE];
     int8_t taps[8];
+    const int stride = footprints(pl, 0, 2, src, s ? pl->sb : pl->sa, px >> sx, py >> sy, TILE / 2, h,
+                                  packed, f);
 
-    /* as predict_block() reads a narrow chroma footprint: 8 samples of
-     * h + 3 rows from (x0 - 1, y0 - 1) on */
-    if (x0 - 1 < -pad || x0 + 7 > pl->w + pad || y0 - 1 < -pad || y0 - 1 + fh > pl->h + pad) {
-        copy_clamped(packed[0], 8, src0, stride, 1, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
-        copy_clamped(packed[1], 8, src1, stride, 1, pl->w, pl->h, x0 - 1, y0 - 1, 8, fh);
-        dsp->predict4x2_4tap(out, packed[0] + 9, packed[1] + 9, 8, chroma_taps(taps, px, py, sx, sy), h);
-        return;
-    }
-    dsp->predict4x2_4tap(out, src0 + (ptrdiff_t)y0 * stride + x0, src1 + (ptrdiff_t)y0 * stride + x0,
-                         stride, chroma_taps(taps, px, py, sx, sy), h);
+    dsp->predict4x2_4tap(out, f[0], f[1], stride, chroma_taps(taps, px, py, sx, sy), h);
 }
 
 /**
@@ -895,8 +906,8 @@ void ff_mcfps_render_rows(const McfpsParams *p, const McfpsDSPContext *dsp, cons
                 const int16_t *ends[2][8];
 
                 for (int k = 0; k <= pair; k++)
-                    blend_tile(avg + k * TILE / 2, pl[k].a + (ptrdiff_t)ty0 * pl->sa + tx0 * step, pl->sa,
-                               pl[k].b + (ptrdiff_t)ty0 * pl->sb + tx0 * step, pl->sb, step, phi, w, h);
+                    blend_tile(avg + k * TILE / 2, pl[k].a + (ptrdiff_t)ty0 * pl[k].sa + tx0 * step, pl[k].sa,
+                               pl[k].b + (ptrdiff_t)ty0 * pl[k].sb + tx0 * step, pl[k].sb, step, phi, w, h);
                 for (int c = 0; c < 4; c++) {
                     const int k = k_of[c], side = MCFPS_INFO_SIDE(info[k]);
                     const int pax = ends_of[c][0], pay = ends_of[c][1];
