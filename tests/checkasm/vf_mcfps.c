@@ -171,6 +171,28 @@ static void check_phases(const McfpsDSPContext *c)
 typedef void (*predict_fn)(int16_t *out, const uint8_t *src, ptrdiff_t stride,
                            const int8_t *taps, int h);
 
+/* the taps of fractions fx, fy, nb a direction, as the renderer gives them */
+static void predict_taps(int8_t *taps, int nb, int fx, int fy)
+{
+    for (int t = 0; t < nb; t++) {
+        taps[t]      = nb == 8 ? mcfps_tap8(fx, t) : mcfps_tap(fx, t);
+        taps[nb + t] = nb == 8 ? mcfps_tap8(fy, t) : mcfps_tap(fy, t);
+    }
+}
+
+/* call_ref() into out_ref and call_new() into out_new with the arguments
+ * after them; the first width values of each of the h rows must agree */
+#define CHECK_PREDICT(width, h, ...)                                        \
+    do {                                                                    \
+        memset(out_ref, 0, 8 * 8 * sizeof(*out_ref));                       \
+        memset(out_new, 0, 8 * 8 * sizeof(*out_new));                       \
+        call_ref(out_ref, __VA_ARGS__);                                     \
+        call_new(out_new, __VA_ARGS__);                                     \
+        for (int y = 0; y < (h); y++)                                       \
+            if (memcmp(out_ref + 8 * y, out_new + 8 * y, (width) * sizeof(*out_ref))) \
+                fail();                                                     \
+    } while (0)
+
 /* taps: nb per direction, of fractions 0 .. nb_f - 1; margin: the
  * samples read before the block's first, in x and in y; width: the
  * samples of a row that the function gives */
@@ -189,18 +211,9 @@ static void check_predict(predict_fn fn, const char *name, int nb, int nb_f, int
         for (int fy = 0; fy < nb_f; fy++) {
             for (int fx = 0; fx < nb_f; fx++) {
                 const int h = 1 + (fx + fy) % 8;
-                for (int t = 0; t < nb; t++) {
-                    taps[t]      = nb == 8 ? mcfps_tap8(fx, t) : mcfps_tap(fx, t);
-                    taps[nb + t] = nb == 8 ? mcfps_tap8(fy, t) : mcfps_tap(fy, t);
-                }
+                predict_taps(taps, nb, fx, fy);
                 fill(src, ROWS * STRIDE, (fx ^ fy) & 1);
-                memset(out_ref, 0, 8 * 8 * sizeof(*out_ref));
-                memset(out_new, 0, 8 * 8 * sizeof(*out_new));
-                call_ref(out_ref, block, STRIDE, taps, h);
-                call_new(out_new, block, STRIDE, taps, h);
-                for (int y = 0; y < h; y++)
-                    if (memcmp(out_ref + 8 * y, out_new + 8 * y, width * sizeof(*out_ref)))
-                        fail();
+                CHECK_PREDICT(width, h, block, STRIDE, taps, h);
             }
         }
         bench_new(out_new, block, STRIDE, taps, 8);
@@ -208,7 +221,7 @@ static void check_predict(predict_fn fn, const char *name, int nb, int nb_f, int
     report("%s", name);
 }
 
-/* predict4x2_4tap(): the same block of two planes of one stride */
+/* predict4x2_4tap(): the same block of two planes of one stride, side by side in out */
 static void check_predict_pair(void (*pair)(int16_t *out, const uint8_t *src0, const uint8_t *src1,
                                             ptrdiff_t stride, const int8_t *taps, int h))
 {
@@ -225,18 +238,9 @@ static void check_predict_pair(void (*pair)(int16_t *out, const uint8_t *src0, c
         for (int fy = 0; fy < 32; fy++) {
             for (int fx = 0; fx < 32; fx++) {
                 const int h = 1 + (fx + fy) % 8;
-                for (int t = 0; t < 4; t++) {
-                    taps[t]     = mcfps_tap(fx, t);
-                    taps[4 + t] = mcfps_tap(fy, t);
-                }
+                predict_taps(taps, 4, fx, fy);
                 fill(src, ROWS * STRIDE, (fx ^ fy) & 1);
-                memset(out_ref, 0, 8 * 8 * sizeof(*out_ref));
-                memset(out_new, 0, 8 * 8 * sizeof(*out_new));
-                call_ref(out_ref, block0, block1, STRIDE, taps, h);
-                call_new(out_new, block0, block1, STRIDE, taps, h);
-                for (int y = 0; y < h; y++)
-                    if (memcmp(out_ref + 8 * y, out_new + 8 * y, 8 * sizeof(*out_ref)))
-                        fail();
+                CHECK_PREDICT(8, h, block0, block1, STRIDE, taps, h);
             }
         }
         bench_new(out_new, block0, block1, STRIDE, taps, 4);
