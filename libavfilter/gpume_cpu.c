@@ -1219,15 +1219,20 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
         const GpumePU pu = s->pu[s->fixed_pus[k]];
         const int x = cx * p->ctu + 4 * pu.l, y = cy * p->ctu + 4 * pu.t;
         const int w = FFMIN(p->block, p->width - x), h = FFMIN(p->block, p->height - y);
+        uint32_t sad;
         int qx, qy;
 
         if (w <= 0 || h <= 0)
             continue;
-        gpume_dis_block_vector(job->dis_field, s->dis_level[lu].w, lu, x, y, w, h, p->subpel, GPUME_MAX_RANGE,
-                               &qx, &qy);
-        out[n++] = gpume_make_block(x, y, w, h, qx, qy,
-                                    sad_qpel(s, cur->data + y * cur->stride + x, cur->stride,
-                                             &job->ref[0], x, y, w, h, qx, qy));
+        gpume_dis_block_vector(job->dis_field, s->dis_level[lu].w, lu, x, y, w, h, p->subpel, &qx, &qy);
+        /* the padded planes hold vectors of GPUME_MAX_RANGE; dis's reach
+         * farther, where the samples are clamped as the pads would be */
+        if (FFMAX(FFABS(qx), FFABS(qy)) <= 4 * GPUME_MAX_RANGE)
+            sad = sad_qpel(s, cur->data + y * cur->stride + x, cur->stride, &job->ref[0], x, y, w, h, qx, qy);
+        else
+            sad = gpume_dis_block_sad(cur->data, cur->stride, job->ref[0].data, job->ref[0].stride,
+                                      p->width, p->height, x, y, w, h, qx, qy);
+        out[n++] = gpume_make_block(x, y, w, h, qx, qy, sad);
     }
     job->res->counts[ctu_idx] = n;
 }

@@ -38,6 +38,9 @@
 #define GPUME_DIS_REG        64  ///< added to the diagonal of a patch's Hessian
 #define GPUME_DIS_FRAC       4   ///< the flow is in 1/16 pel: 2^GPUME_DIS_FRAC
 #define GPUME_DIS_MAX_LEVELS 12  ///< levels 0 .. 11: 2^11 * 8 pixels
+/* largest component of an exported vector, pixels: about the reach of the
+ * levels of a 1080p picture, 8 pixels a level from level 6 down to 1 */
+#define GPUME_DIS_MAX_MV     1024
 
 /*
  * The arguments of the GPU kernels, passed by value (ints only, so that
@@ -454,13 +457,12 @@ GPUME_FN void gpume_dis_densify_px(const GPUME_GLOBAL uint8_t *c, int cs,
  * The exported vector of the block at (x, y), bw x bh pixels of level 0:
  * the mean over its pixels of the field of level lu (fw wide; each level-0
  * pixel reads the field at its level-lu pixel, scaled by 2^lu), rounded to
- * the precision of subpel and clipped to the range; in quarter pel.
+ * the precision of subpel and clipped to GPUME_DIS_MAX_MV; in quarter pel.
  */
 GPUME_FN void gpume_dis_block_vector(const GPUME_GLOBAL int32_t *field, int fw, int lu,
-                                     int x, int y, int bw, int bh, int subpel, int range,
-                                     int *mvx, int *mvy)
+                                     int x, int y, int bw, int bh, int subpel, int *mvx, int *mvy)
 {
-    const int lim = 4 * range;
+    const int lim = 4 * GPUME_DIS_MAX_MV;
     const int64_t den = (int64_t)bw * bh << GPUME_DIS_FRAC;
     int64_t sx = 0, sy = 0, vx, vy;
 
@@ -530,7 +532,7 @@ GPUME_FN void gpume_dis_export_block(const GPUME_GLOBAL uint8_t *cur, const GPUM
         return;
     w = width - x < block ? width - x : block;
     h = height - y < block ? height - y : block;
-    gpume_dis_block_vector(field, fw, lu, x, y, w, h, subpel, GPUME_MAX_RANGE, &qx, &qy);
+    gpume_dis_block_vector(field, fw, lu, x, y, w, h, subpel, &qx, &qy);
     blocks[c * max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, width, height)] =
         gpume_make_block(x, y, w, h, qx, qy,
                          gpume_dis_block_sad(cur, pitch, ref, pitch, width, height, x, y, w, h, qx, qy));

@@ -48,8 +48,9 @@ int ff_gpume_params_derive(GpumeParams *p)
     p->nb_pus   = gpume_nb_pus(p->ctu);
     p->max_out  = p->block ? (p->ctu / p->block) * (p->ctu / p->block) : p->units * p->units;
     p->nb_fixed_pus = p->block ? p->max_out : 0;
-    /* vectors reach range pixels (dis's GPUME_MAX_RANGE), bilinear taps one
-     * more, sub-pel one more */
+    /* vectors reach range pixels, bilinear taps one more, sub-pel one
+     * more; dis's exported SADs read the pads up to GPUME_MAX_RANGE and
+     * clamped samples beyond (ctu_dis(), gpume_dis_block_sad()) */
     p->pad      = (p->algo == GPUME_ALGO_DIS ? GPUME_MAX_RANGE : p->range) + 4;
     p->lw[0] = p->width;
     p->lh[0] = p->height;

@@ -71,8 +71,8 @@ static int serial_execute(void *opaque, int (*job)(void *, int, int), void *arg,
 
 /* ------------------------------------------------------------------ frames */
 
-enum Content { CONTENT_RANDOM, CONTENT_SMOOTH, CONTENT_WORST, CONTENT_REAL };
-static const char *const content_names[] = { "random", "smooth", "worst", "real" };
+enum Content { CONTENT_RANDOM, CONTENT_SMOOTH, CONTENT_WORST, CONTENT_REAL, CONTENT_REAL_PAN };
+static const char *const content_names[] = { "random", "smooth", "worst", "real", "real-pan" };
 
 static AVFrame *alloc_gray(int w, int h)
 {
@@ -87,12 +87,20 @@ static AVFrame *alloc_gray(int w, int h)
     return f;
 }
 
-/* f1 = f0 moved by (sx, sy) plus noise; smooth: a textured field with objects */
+/* f1 = f0 moved by (sx, sy) plus noise; smooth: a textured field with
+ * objects; real-pan: a real frame and the same moved by 70 to 100 pixels,
+ * its edges repeated */
 static void make_pair(AVFrame *f0, AVFrame *f1, enum Content c, int real_index,
                       const uint8_t *real)
 {
     const int w = f0->width, h = f0->height;
     const int sx = (int)(rnd() % 9) - 4, sy = (int)(rnd() % 9) - 4;
+    int px = 0, py = 0;
+
+    if (c == CONTENT_REAL_PAN) {
+        px = (rnd() % 2 ? 1 : -1) * (70 + (int)(rnd() % 31));
+        py = (int)(rnd() % 61) - 30;
+    }
 
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
@@ -105,6 +113,10 @@ static void make_pair(AVFrame *f0, AVFrame *f1, enum Content c, int real_index,
             case CONTENT_REAL:
                 v0 = real[((size_t)real_index * h + y) * w + x];
                 v1 = real[((size_t)(real_index + 1) * h + y) * w + x];
+                break;
+            case CONTENT_REAL_PAN:
+                v0 = real[((size_t)real_index * h + y) * w + x];
+                v1 = real[((size_t)real_index * h + av_clip(y + py, 0, h - 1)) * w + av_clip(x + px, 0, w - 1)];
                 break;
             case CONTENT_SMOOTH: {
                 const int x1 = x + sx, y1 = y + sy;
@@ -409,6 +421,21 @@ static int run_case(const GpumeBackend *be, AVBufferRef *dev, const Case *c, con
             ok = compare(&cpu, &gpu, &p, name);
         }
     }
+    if (ok && c->content == CONTENT_REAL_PAN) {
+        /* dis's vectors past the pads, where its SADs read clamped samples
+         * (ctu_dis()); a flow from a picture this large follows the pan */
+        int far = 0;
+        for (int i = 0; i < p.nb_ctus; i++)
+            for (int k = 0; k < cpu.counts[i]; k++) {
+                const GpumeBlock *b = &cpu.blocks[(size_t)i * p.max_out + k];
+                far += FFMAX(FFABS(b->mvx), FFABS(b->mvy)) > 4 * GPUME_MAX_RANGE;
+            }
+        if (st.verbose || (!far && c->w >= 1024)) {
+            printf("%s %s: %d blocks beyond %d pixels\n", far || c->w < 1024 ? "info" : "FAIL",
+                   name, far, GPUME_MAX_RANGE);
+            ok = far || c->w < 1024;
+        }
+    }
     if (ok && st.verbose)
         printf("ok   %s\n", name);
 done:
@@ -586,6 +613,14 @@ int main(int argc, char **argv)
                 continue;
             if (algo == GPUME_ALGO_DIS)
                 c.range = 64;
+            run_case(be, dev, &c, real);
+        }
+    /* dis on a real frame and the same panned past the pads of range 64 */
+    if (real)
+        for (int block = 8; block <= 32; block *= 2) {
+            Case c = { .algo = GPUME_ALGO_DIS, .w = st.real_w, .h = st.real_h, .range = 64, .ctu = 32,
+                       .block = block, .subpel = block == 16 ? 1 : 2, .lambda = 2, .pu_penalty = 256,
+                       .lfs_threshold = 32, .content = CONTENT_REAL_PAN, .hw_input = block == 32 };
             run_case(be, dev, &c, real);
         }
     if (real) {

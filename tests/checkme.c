@@ -1366,6 +1366,38 @@ static void make_texture(Rng *r, uint8_t *t, int w, int h, int noise)
         }
 }
 
+/**
+ * A texture without periods: random values on grids of 64 down to 2 pixels,
+ * each interpolated bilinearly, the coarser ones stronger, as in natural
+ * pictures; a flow's coarse levels see its large shapes.
+ */
+static void make_multiscale_texture(Rng *r, uint8_t *t, int w, int h)
+{
+    int *acc = calloc((size_t)w * h, sizeof(*acc));
+
+    if (!acc)
+        return;
+    for (int s = 64, amp = 48; s >= 2; s /= 2, amp = amp * 2 / 3) {
+        const int gw = w / s + 2, gh = h / s + 2;
+        int *g = malloc((size_t)gw * gh * sizeof(*g));
+        if (!g)
+            break;
+        for (int i = 0; i < gw * gh; i++)
+            g[i] = rnd_in(r, -amp, amp);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int gx = x / s, gy = y / s, fx = x % s, fy = y % s;
+                acc[y * w + x] += ((s - fx) * (s - fy) * g[gy * gw + gx] + fx * (s - fy) * g[gy * gw + gx + 1] +
+                                   (s - fx) * fy * g[(gy + 1) * gw + gx] + fx * fy * g[(gy + 1) * gw + gx + 1]) /
+                                  (s * s);
+            }
+        free(g);
+    }
+    for (int i = 0; i < w * h; i++)
+        t[i] = av_clip_uint8(128 + acc[i]);
+    free(acc);
+}
+
 /** Backend run on two packed planes with a zero predictor. */
 static int estimate_planes(GpumeParams *p, const uint8_t *cur, const uint8_t *ref, Output *o)
 {
@@ -1534,6 +1566,78 @@ static void test_translation(void)
                 report(name, ok);
                 output_free(&o);
             }
+    }
+    group_end();
+
+    /* dis's flow reaches past the pads of GPUME_MAX_RANGE: shifts of 70 to
+     * 100 pixels, which a clip of the vectors at 64 pixels would miss
+     * everywhere, found within a quarter pel by a fifth to nineteen
+     * twentieths of the interior blocks over many seeds (a tenth asked
+     * for), and every exported SAD that of the clamped samples (§2), in
+     * the pads or beyond them */
+    group_begin("dis far translation");
+    {
+        static const int fshifts[][2] = { { 90, -20 }, { -100, 30 }, { 70, 70 } };
+        /* 1024x576: five levels above the finest, whose coarsest sees the
+         * shifts within a patch's reach */
+        const int FW = 1024, FH = 576, FM = 112;
+        uint8_t *ftex = malloc((size_t)(FW + 2 * FM) * (FH + 2 * FM));
+        uint8_t *fcur = malloc((size_t)FW * FH), *fref = malloc((size_t)FW * FH);
+        NaivePlane pc = { fcur, FW, FW, FH }, pr = { fref, FW, FW, FH };
+
+        n = 0;
+        for (int si = 0; si < FF_ARRAY_ELEMS(fshifts) && ftex && fcur && fref; si++, n++) {
+            const int dx = fshifts[si][0], dy = fshifts[si][1];
+            const uint32_t seed = case_seed("dis far translation", n);
+            Rng r = rng_init(seed);
+            GpumeParams p = {
+                .width = FW, .height = FH, .algo = GPUME_ALGO_DIS, .range = 16, .ctu = 32,
+                .block = 16, .subpel = 2,
+            };
+            Output o = { 0 };
+            char name[256];
+            int ok = 1, checked = 0, near = 0, far = 0;
+
+            snprintf(name, sizeof(name), "dis far translation (%d,%d) seed=%" PRIu32, dx, dy, seed);
+            if (!selected(name))
+                continue;
+            make_multiscale_texture(&r, ftex, FW + 2 * FM, FH + 2 * FM);
+            for (int y = 0; y < FH; y++)
+                for (int x = 0; x < FW; x++) {
+                    fref[y * FW + x] = ftex[(y + FM) * (FW + 2 * FM) + x + FM];
+                    fcur[y * FW + x] = ftex[(y + FM + dy) * (FW + 2 * FM) + x + FM + dx];
+                }
+            if (estimate_planes(&p, fcur, fref, &o) < 0) {
+                ok = 0;
+            } else {
+                for (int c = 0; c < p.nb_ctus && ok; c++)
+                    for (int i = 0; i < o.counts[c]; i++) {
+                        const GpumeBlock *b = &o.blocks[(size_t)c * p.max_out + i];
+                        const uint32_t sad = naive_sad_q(&pc, &pr, b->x, b->y, b->w, b->h, b->mvx, b->mvy);
+                        far += FFMAX(FFABS(b->mvx), FFABS(b->mvy)) > 4 * GPUME_MAX_RANGE;
+                        if (b->sad != sad) {
+                            print_block("exported", b);
+                            detail("SAD of the clamped samples %" PRIu32 "\n", sad);
+                            ok = 0;
+                            break;
+                        }
+                        if (!interior(*b, FW, FH, dx, dy, 16))
+                            continue;
+                        checked++;
+                        near += FFABS(b->mvx - 4 * dx) <= 1 && FFABS(b->mvy - 4 * dy) <= 1;
+                    }
+                if (ok && (checked < 16 || near * 10 < checked || !far)) {
+                    detail("%d within a quarter pel of %d interior blocks (a tenth expected), "
+                           "%d beyond %d pixels\n", near, checked, far, GPUME_MAX_RANGE);
+                    ok = 0;
+                }
+            }
+            report(name, ok);
+            output_free(&o);
+        }
+        free(ftex);
+        free(fcur);
+        free(fref);
     }
     group_end();
 

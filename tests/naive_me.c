@@ -67,12 +67,8 @@ int naive_sample_qpel(const NaivePlane *pl, int qx, int qy)
             (4 - fx) * fy * c + fx * fy * d + 8) / 16;
 }
 
-/**
- * SAD of the rectangle (x, y, w, h) of cur, clipped to the frame, against ref
- * displaced by the quarter-pel vector (qx, qy).
- */
-static uint64_t sad_q(const NaivePlane *cur, const NaivePlane *ref,
-                      int x, int y, int w, int h, int qx, int qy)
+uint64_t naive_sad_q(const NaivePlane *cur, const NaivePlane *ref,
+                     int x, int y, int w, int h, int qx, int qy)
 {
     uint64_t sad = 0;
     for (int j = y; j < y + h; j++) {
@@ -95,7 +91,7 @@ static uint64_t sad_q(const NaivePlane *cur, const NaivePlane *ref,
 static uint64_t sad_int(const NaivePlane *cur, const NaivePlane *ref,
                         int x, int y, int w, int h, int vx, int vy)
 {
-    return sad_q(cur, ref, x, y, w, h, 4 * vx, 4 * vy);
+    return naive_sad_q(cur, ref, x, y, w, h, 4 * vx, 4 * vy);
 }
 
 /* ---------------------------------------------------------- PU geometry */
@@ -396,7 +392,7 @@ static void subpel_refine(const GpumeParams *p, const NaivePlane *cur, const Nai
         Best b = { 0 };
         for (int i = 0; i < 9; i++) {
             const int tx = cx + nbr[i][0] * dist, ty = cy + nbr[i][1] * dist;
-            const uint64_t s = sad_q(cur, ref, x, y, w, h, tx, ty);
+            const uint64_t s = naive_sad_q(cur, ref, x, y, w, h, tx, ty);
             best_offer(&b, s + mv_cost(p->lambda, tx, ty, px, py), i, tx, ty, s);
         }
         cx = b.vx;
@@ -404,7 +400,7 @@ static void subpel_refine(const GpumeParams *p, const NaivePlane *cur, const Nai
     }
     *qx = cx;
     *qy = cy;
-    *sad = sad_q(cur, ref, x, y, w, h, cx, cy);
+    *sad = naive_sad_q(cur, ref, x, y, w, h, cx, cy);
 }
 
 static void put_block(GpumeBlock *b, int x, int y, int w, int h, int qx, int qy, uint64_t sad)
@@ -624,7 +620,7 @@ static int ctu_lfs(const GpumeParams *p, const NaivePlane *cur, const NaivePlane
             for (int oy = -4; oy <= 3; oy++)
                 for (int ox = -4; ox <= 3; ox++) {
                     const int tx = 4 * b.vx + s * ox, ty = 4 * b.vy + s * oy;
-                    const uint64_t sq = sad_q(cur, ref, x, y, w, h, tx, ty);
+                    const uint64_t sq = naive_sad_q(cur, ref, x, y, w, h, tx, ty);
                     best_offer(&q, sq + mv_cost(p->lambda, tx, ty, px, py),
                                (oy + 4) * 8 + (ox + 4), tx, ty, sq);
                 }

@@ -54,6 +54,13 @@ int naive_pixel(const NaivePlane *pl, int x, int y);
 /** Rq(qx, qy), the direct formula of §2 (floor division written out). */
 int naive_sample_qpel(const NaivePlane *pl, int qx, int qy);
 
+/**
+ * SAD of the rectangle (x, y, w, h) of cur, clipped to the frame, against ref
+ * displaced by the quarter-pel vector (qx, qy), its samples Rq (§2).
+ */
+uint64_t naive_sad_q(const NaivePlane *cur, const NaivePlane *ref,
+                     int x, int y, int w, int h, int qx, int qy);
+
 /** Fills pus with the PU table of a CTU of size ctu (§4); returns its length. */
 int naive_pu_table(int ctu, NaivePU *pus);
 

@@ -30,6 +30,7 @@ CHECKME_SRCS     := $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c          \
                     $(GPUME_TESTS_DIR)/checkme.c
 CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_backend.h      \
+                    $(GPUME_SRC_ROOT)/libavfilter/gpume_dis.h          \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_dsp.h          \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_kernel.h       \
                     $(GPUME_TESTS_DIR)/naive_me.h

@@ -245,12 +245,13 @@ static void check_frame(Fuzz *f, const AVFrame *out)
     const AVMotionVector *mv;
     const AVDictionaryEntry *e = NULL;
     const int dir = f->opt[O_DIR], subpel = f->opt[O_SUBPEL], range = f->opt[O_RANGE];
-    /* dis's vectors reach 64 pixels whatever the range of its hme start */
-    const int bound = f->opt[O_ALGO] == 4 ? 64 : range;
+    /* dis's vectors reach 1024 pixels (GPUME_DIS_MAX_MV) whatever the
+     * range of its hme start */
+    const int bound = f->opt[O_ALGO] == 4 ? 1024 : range;
     /* quarter pels the sub-pel steps may add to an integer vector within
      * range (docs/ALGORITHMS.md): 2 + 1 for full and hme's half- and
      * quarter-pel stages; lfs's step 4 moves its 8x8 template {-4..3} at
-     * stride 2 (subpel=1) or 1 (subpel=2); dis clips its vectors to 64 */
+     * stride 2 (subpel=1) or 1 (subpel=2); dis clips its vectors to 1024 */
     const int slack = !subpel || f->opt[O_ALGO] == 4 ? 0 :
                       f->opt[O_ALGO] == 2 ? 4 * (subpel == 1 ? 2 : 1) : subpel == 1 ? 2 : 3;
     int first, want[2], have[2] = { 0, 0 }, nb, meta_dir;
