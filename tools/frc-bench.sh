@@ -20,9 +20,9 @@
 #   repeat       mcfps=mode=dup: the previous frame
 # Clips: build/clips (cityCC0.mpg, cockatoo.mp4, realshort.mp4; with
 # tools/fetch-clips.sh --extra also vtest.avi, tree.avi, Megamind.avi) and
-# seven made here: a pan over a still texture, a zoom into a still picture,
-# a fast object over texture, a scene cut, a fade to black, a dissolve and
-# a still caption over moving footage. FRC_CLIPS="phone hello motion diver balle
+# eight made here: a pan over a still texture, a fast pan over real footage,
+# a zoom into a still picture, a fast object over texture, a scene cut, a
+# fade to black, a dissolve and a still caption over moving footage. FRC_CLIPS="phone hello motion diver balle
 # calais" runs the footage of tools/fetch-clips.sh --more instead, and
 # FRC_CLIPS="box cup cube launch webcam lego" that of --held-out.
 #
@@ -102,6 +102,13 @@ clip() {
     # a still texture seen through a window moving (3, 1) pixels per frame
     pan)       texture 1024x640
                ff -framerate 30 -loop 1 -i "$dir/texture-1024x640.png" -vf "crop=640:360:x=3*n:y=n,format=yuv420p" -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
+    # a camera panning fast over real footage: ten pictures of cockatoo
+    # side by side (5 x 2), seen through a 1280x720 window moving (45, 3)
+    # pixels per frame, 90 between the frames the protocol keeps
+    fastpan)   [ -s "$CLIPS/cockatoo.mp4" ] || { echo "frc-bench: fastpan skipped: no $CLIPS/cockatoo.mp4 (make clips)" >&2; return 1; }
+               ff -i "$CLIPS/cockatoo.mp4" -an -vf "select='not(mod(n\,30))',tile=5x2" -frames:v 1 "$dir/cockatoo-tiles.png"
+               ff -framerate 30 -loop 1 -i "$dir/cockatoo-tiles.png" -vf "crop=1280:720:x=100+45*n:y=100+3*n,format=yuv420p" \
+                  -frames:v "$FRC_FRAMES" -r 30 "$y4m" ;;
     # a 64x64 block crossing a still texture at 24 pixels per frame
     object)    texture 640x360
                ff -framerate 30 -loop 1 -i "$dir/texture-640x360.png" -f lavfi -i "testsrc=s=64x64:r=30" \
@@ -158,7 +165,7 @@ cat "$res"
 # of the methods other than mcfps in the run; the last lines average them
 # over the clips
 gains= dgains=
-for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan zoom object cut fade dissolve caption}; do
+for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan fastpan zoom object cut fade dissolve caption}; do
     clip "$name" || continue
     size=$(head -c 200 "$dir/$name.y4m" | head -n 1 | tr ' ' '\n')
     w=$(echo "$size" | sed -n 's/^W//p')
