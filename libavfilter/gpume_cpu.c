@@ -31,6 +31,7 @@
 #include "libavutil/pixelutils.h"
 #include "gpume_backend.h"
 #include "gpume_dsp.h"
+#include "gpume_pad.h"
 
 /**
  * A pyramid level with a replicated border of at least pad samples on
@@ -252,21 +253,6 @@ static av_cold int cpu_init(void *priv, const GpumeHost *host, const GpumeParams
     return 0;
 }
 
-/** Replicate the edge samples of pl into its border. */
-static void pad_plane(CPUPlane *pl, int pad)
-{
-    for (int y = 0; y < pl->h; y++) {
-        uint8_t *row = pl->data + y * pl->stride;
-        memset(row - pad, row[0], pad);
-        memset(row + pl->w, row[pl->w - 1], pad);
-    }
-    for (int y = 1; y <= pad; y++) {
-        memcpy(pl->data - y * pl->stride - pad, pl->data - pad, pl->w + 2 * pad);
-        memcpy(pl->data + (pl->h - 1 + y) * pl->stride - pad,
-               pl->data + (pl->h - 1) * pl->stride - pad, pl->w + 2 * pad);
-    }
-}
-
 /* FFmpeg builds with -fno-tree-vectorize; the integer loops of the SADs, of
  * the sub-pel predictions and of the pyramid are written for the vectoriser */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -304,13 +290,13 @@ static int cpu_load(void *priv, int slot, const AVFrame *frame)
 
     if (frame->width != s->p.width || frame->height != s->p.height)
         return AVERROR(EINVAL);
-    for (int y = 0; y < lv[0].h; y++)
-        memcpy(lv[0].data + y * lv[0].stride, frame->data[0] + y * frame->linesize[0], lv[0].w);
-    for (int k = 1; k < s->levels; k++)
+    ff_gpume_pad_plane(lv[0].data, lv[0].stride, frame->data[0], frame->linesize[0],
+                       lv[0].w, lv[0].h, s->pad);
+    for (int k = 1; k < s->levels; k++) {
         downscale_plane(lv[k].data, lv[k].stride, lv[k].w, lv[k].h,
                         lv[k - 1].data, lv[k - 1].stride, lv[k - 1].w, lv[k - 1].h);
-    for (int k = 0; k < s->levels; k++)
-        pad_plane(&lv[k], s->pad);
+        ff_gpume_pad_plane(lv[k].data, lv[k].stride, lv[k].data, lv[k].stride, lv[k].w, lv[k].h, s->pad);
+    }
     /* dis's levels beyond hme's, which are made above */
     for (int k = GPUME_HME_LEVELS + 1; s->dis && k <= s->dis_coarsest; k++) {
         const GpumeDisLevel *src = &s->dis_level[k - 1], *dst = &s->dis_level[k];

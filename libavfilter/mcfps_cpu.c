@@ -28,6 +28,7 @@
 #include "libavutil/mem_internal.h"
 #include "libavutil/pixdesc.h"
 
+#include "gpume_pad.h"
 #include "mcfps_backend.h"
 #include "mcfps_cpu.h"
 #include "mcfps_dsp.h"
@@ -300,18 +301,6 @@ static av_always_inline void copy_clamped(uint8_t *dst, int ds, const uint8_t *p
 #if MCFPS_WIN != 16
 #error "cell_sad() takes the windows' width from bilateral_sad16()"
 #endif
-
-void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
-                        int w, int h, int pad)
-{
-    for (int y = -pad; y < h + pad; y++) {
-        const uint8_t *row = src + (ptrdiff_t)av_clip(y, 0, h - 1) * src_stride;
-        uint8_t *d = dst + (ptrdiff_t)y * dst_stride;
-        memset(d - pad, row[0], pad);
-        memcpy(d, row, w);
-        memset(d + w, row[w - 1], pad);
-    }
-}
 
 /**
  * mcfps_bilateral_sad(): where every sample read lies inside the planes
@@ -1369,7 +1358,7 @@ static int pad_planes(McfpsCPUContext *s, int slot)
     }
     for (int i = 0; i < s->f.nb_planes && !s->is_padded[slot]; i++)
         if (s->padded[slot][i])
-            ff_mcfps_pad_plane(s->padded[slot][i], s->padded_stride[i],
+            ff_gpume_pad_plane(s->padded[slot][i], s->padded_stride[i],
                                f->data[s->f.plane[i]] + s->f.offset[i], f->linesize[s->f.plane[i]],
                                s->f.w[i], s->f.h[i], PLANE_PAD);
     s->is_padded[slot] = 1;

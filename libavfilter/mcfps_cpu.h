@@ -44,7 +44,7 @@ typedef struct McfpsPlane {
     int step;           ///< 1, or 2 for interleaved chroma (nv12; subsampled planes only)
     int w, h;
     int lx, ly;         ///< log2 subsampling against luma
-    int pad;            ///< samples beyond each edge of a and b that repeat the edge's (ff_mcfps_pad_plane()), or 0
+    int pad;            ///< samples beyond each edge of a and b that repeat the edge's (ff_gpume_pad_plane()), or 0
 } McfpsPlane;
 
 /**
@@ -81,21 +81,13 @@ void ff_mcfps_smooth_rows(const McfpsParams *p, const int16_t *raw, int16_t *out
 /** mcfps_bend_smooth() of the cells of rows [j0, j1) of fp into smooth (a byte each). */
 void ff_mcfps_bend_smooth_rows(const McfpsParams *p, const int16_t *fp, uint8_t *smooth, int j0, int j1);
 
-/**
- * A w x h plane with pad samples beyond each of its edges, each a copy of
- * the nearest sample of the plane, as mcfps_sample() clamps positions:
- * dst points at the plane's first sample, and dst_stride >= w + 2 pad.
- */
-void ff_mcfps_pad_plane(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
-                        int w, int h, int pad);
-
 /** Quarter-pel fractions of a plane, MCFPS_PHASE(fx, fy) */
 #define MCFPS_NB_PHASES 16
 #define MCFPS_PHASE(fx, fy) (4 * (fy) + (fx))
 
 /**
  * Rows [y0, y1) of the bilinear samples (mcfps_sample()) of a w x h plane
- * padded by pad samples (ff_mcfps_pad_plane()) at each quarter-pel
+ * padded by pad samples (ff_gpume_pad_plane()) at each quarter-pel
  * fraction but (0, 0), over the positions whose samples lie inside the
  * padded plane: phase[MCFPS_PHASE(fx, fy)] gets the samples of fraction
  * (fx, fy) for columns [-pad, w + pad - 1), in rows of stride bytes like
@@ -107,7 +99,7 @@ void ff_mcfps_phase_rows(const McfpsDSPContext *dsp, uint8_t *const *phase,
 /**
  * Vectors with their bends (MCFPS_VEC_N entries a cell) and info words of
  * the intermediate frame's cell rows [j0, j1) (luma planes a, b, padded by
- * pad samples as ff_mcfps_pad_plane() pads them, 0 for none; pha, phb:
+ * pad samples as ff_gpume_pad_plane() pads them, 0 for none; pha, phb:
  * NULL, or their phases, ff_mcfps_phase_rows() of every row, [0] the plane
  * itself); fp: the previous pair's smoothed B field, read where p->bend is
  * not 0, and smooth: NULL or ff_mcfps_bend_smooth_rows() of it.

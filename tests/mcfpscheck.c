@@ -34,6 +34,7 @@
 #include "libavutil/cpu.h"
 #include "libavutil/pixdesc.h"
 
+#include "libavfilter/gpume_pad.h"
 #include "libavfilter/mcfps_backend.h"
 #include "libavfilter/mcfps_cpu.h"
 #include "libavfilter/mcfps_dsp.h"
@@ -437,8 +438,8 @@ static void check_rows(int w, int h, int phi, int range)
         const int bands = 1 + rnd() % 4, rows = h + 2 * pad - 1;
         int bad_pad, bad_phase;
 
-        ff_mcfps_pad_plane(a0, ps, a, w, w, h, pad);
-        ff_mcfps_pad_plane(b0, ps, b, w, w, h, pad);
+        ff_gpume_pad_plane(a0, ps, a, w, w, h, pad);
+        ff_gpume_pad_plane(b0, ps, b, w, w, h, pad);
         ff_mcfps_select_rows(&p, &dsp, a0, ps, b0, ps, pad, NULL, NULL, ra, rb, fa, fb, fp, smooth, trust,
                              vec1, info1, 0, p.ch);
         bad_pad = cells_differ(vec, info, vec1, info1, cells);
@@ -516,8 +517,8 @@ static void check_rows(int w, int h, int phi, int range)
             McfpsPlane pp = pl;
             int bad_pad = 0;
 
-            ff_mcfps_pad_plane(a0, ps, a, w, pl.w, pl.h, pad);
-            ff_mcfps_pad_plane(b0, ps, b, w, pl.w, pl.h, pad);
+            ff_gpume_pad_plane(a0, ps, a, w, pl.w, pl.h, pad);
+            ff_gpume_pad_plane(b0, ps, b, w, pl.w, pl.h, pad);
             pp.a   = a0;
             pp.b   = b0;
             pp.sa  = pp.sb = ps;

@@ -31,6 +31,7 @@ CHECKME_SRCS     := $(GPUME_SRC_ROOT)/libavfilter/gpume_cpu.c          \
 CHECKME_HDRS     := $(GPUME_SRC_ROOT)/libavfilter/gpume.h              \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_backend.h      \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_dis.h          \
+                    $(GPUME_SRC_ROOT)/libavfilter/gpume_pad.h          \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_dsp.h          \
                     $(GPUME_SRC_ROOT)/libavfilter/gpume_kernel.h       \
                     $(GPUME_TESTS_DIR)/naive_me.h
@@ -146,7 +147,8 @@ mvcheck: $(BUILDDIR)/tests/mvcheck
 # and the CPU reference, under ASan + UBSan; tests/suites/mcfps.sh runs it
 MCFPSCHECK_SRCS := $(GPUME_TESTS_DIR)/mcfpscheck.c $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.c
 MCFPSCHECK_HDRS := $(GPUME_SRC_ROOT)/libavfilter/mcfps.h $(GPUME_SRC_ROOT)/libavfilter/mcfps_cpu.h \
-                   $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h $(GPUME_TESTS_DIR)/mcfps_frames.h
+                   $(GPUME_SRC_ROOT)/libavfilter/mcfps_backend.h $(GPUME_SRC_ROOT)/libavfilter/gpume_pad.h \
+                   $(GPUME_TESTS_DIR)/mcfps_frames.h
 
 $(BUILDDIR)/tests/mcfpscheck: $(MCFPSCHECK_SRCS) $(MCFPSCHECK_HDRS) $(CHECKME_AVUTIL) $(CHECKME_X86)
 	@mkdir -p $(@D)
