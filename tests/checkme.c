@@ -1442,21 +1442,28 @@ static GpumeBlock ctu_rect(const GpumeParams *p, const GpumeBlock *b)
 }
 
 /**
- * A W x H pair of a texture (tex, (W + 2 M) x (H + 2 M), made here) and the
- * same moved: cur(x, y) = ref(x + dx, y + dy), so that the vector is
- * (dx, dy); |dx|, |dy| <= M.
+ * A W x H pair cut from a texture tex of (W + 2 M) x (H + 2 M) and the same
+ * moved: cur(x, y) = ref(x + dx, y + dy), so that the vector is (dx, dy);
+ * |dx|, |dy| <= M.
  */
-static void make_translated(Rng *r, uint8_t *tex, int M, int W, int H, int dx, int dy,
-                            uint8_t *cur, uint8_t *ref)
+static void cut_translated(const uint8_t *tex, int M, int W, int H, int dx, int dy,
+                           uint8_t *cur, uint8_t *ref)
 {
     const int TW = W + 2 * M;
 
-    make_texture(r, tex, TW, H + 2 * M, 25);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             ref[y * W + x] = tex[(y + M) * TW + x + M];
             cur[y * W + x] = tex[(y + M + dy) * TW + x + M + dx];
         }
+}
+
+/** cut_translated() from a texture of make_texture(), made here in tex. */
+static void make_translated(Rng *r, uint8_t *tex, int M, int W, int H, int dx, int dy,
+                            uint8_t *cur, uint8_t *ref)
+{
+    make_texture(r, tex, W + 2 * M, H + 2 * M, 25);
+    cut_translated(tex, M, W, H, dx, dy, cur, ref);
 }
 
 static void test_translation(void)
@@ -1602,11 +1609,7 @@ static void test_translation(void)
             if (!selected(name))
                 continue;
             make_multiscale_texture(&r, ftex, FW + 2 * FM, FH + 2 * FM);
-            for (int y = 0; y < FH; y++)
-                for (int x = 0; x < FW; x++) {
-                    fref[y * FW + x] = ftex[(y + FM) * (FW + 2 * FM) + x + FM];
-                    fcur[y * FW + x] = ftex[(y + FM + dy) * (FW + 2 * FM) + x + FM + dx];
-                }
+            cut_translated(ftex, FM, FW, FH, dx, dy, fcur, fref);
             if (estimate_planes(&p, fcur, fref, &o) < 0) {
                 ok = 0;
             } else {
