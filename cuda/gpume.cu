@@ -1765,61 +1765,46 @@ __device__ static inline int dis_block_any(int pred)
 }
 
 /**
- * gpume_dis_patches() for levels of few patches, whose time is one
- * patch's descent: a group of GPUME_DIS_PATCH threads a patch, a thread a
- * row, the rows' sums added across the group. The groups of a block step
- * together until the last is done.
+ * The errors (gpume_dis_error()) of the patch of thread tid's group at
+ * (ax, ay) and at (bx, by), its rows' sums added across the group: every
+ * thread of the block takes part, row says whether it has a row.
  */
-extern "C" __global__ void gpume_dis_patches_rows(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
-                                                  const int32_t *coarse, int coarse_w, int32_t *patch,
-                                                  GpumeDisHmeArgs ha, const GpumeBlock *hme,
-                                                  const GpumePU *pu, const uint16_t *fixed)
+__device__ static void dis_group_errors(int64_t (*red)[GPUME_DIS_PATCH_THREADS], int tid, GpumeDisLevel l,
+                                        const uint8_t *c, const uint8_t *r, int px, int y, int row,
+                                        int ax, int ay, int bx, int by, int64_t *ea, int64_t *eb)
 {
-    GPUME_SHARED int64_t red[5][GPUME_DIS_PATCH_THREADS];
-    const int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid;
-    const int q = t / GPUME_DIS_PATCH, lane = t % GPUME_DIS_PATCH;
-    const int nx = gpume_dis_nb_patches(l.w), np = nx * gpume_dis_nb_patches(l.h);
-    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
-    const int valid = q < np;
-    const int px = gpume_dis_patch_pos(valid ? q % nx : 0, l.w);
-    const int py = gpume_dis_patch_pos(valid ? q / nx : 0, l.h);
-    const int row = valid && lane < ph, y = py + lane;
-    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
-    GpumeDisDescent d;
-    int64_t v[5] = { 0, 0, 0, 0, 0 };
-    int ux, uy, active;
+    const int n = gpume_dis_patch_side(l.w) * gpume_dis_patch_side(l.h);
+    int64_t v[4], qa = 0, qb = 0;
+    int gx, gy, sa = 0, sb = 0;
 
-    gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (ha.on) {
-        int hx, hy, bx, by, su = 0, sh = 0;
-        int64_t eu = 0, eh = 0;
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        if (row) {
-            gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, ux, uy, &bx, &by, &su, &eu);
-            gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, hx, hy, &bx, &by, &sh, &eh);
-        }
-        v[0] = su;
-        v[1] = eu;
-        v[2] = sh;
-        v[3] = eh;
-        dis_group_sums(red, tid, v, 4);
-        if (gpume_dis_prefer_hme(gpume_dis_error_of((int)v[2], v[3], pw * ph),
-                                 gpume_dis_error_of((int)v[0], v[1], pw * ph))) {
-            ux = hx;
-            uy = hy;
-        }
+    if (row) {
+        gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, ax, ay, &gx, &gy, &sa, &qa);
+        gpume_dis_residual_row(c, l.pitch, r, l.pitch, l.w, l.h, px, y, bx, by, &gx, &gy, &sb, &qb);
     }
-    {
-        int g[5] = { 0, 0, 0, 0, 0 };
-        if (row)
-            gpume_dis_gradient_row(c, l.pitch, l.w, l.h, px, y, g);
-        for (int i = 0; i < 5; i++)
-            v[i] = g[i];
-        dis_group_sums(red, tid, v, 5);
-        gpume_dis_descent_start(&d, (int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4], pw * ph, ux, uy);
-    }
-    active = valid;
+    v[0] = sa;
+    v[1] = qa;
+    v[2] = sb;
+    v[3] = qb;
+    dis_group_sums(red, tid, v, 4);
+    *ea = gpume_dis_error_of((int)v[0], v[1], n);
+    *eb = gpume_dis_error_of((int)v[2], v[3], n);
+}
+
+/**
+ * The descent (gpume_dis_patch()) of the patch of thread tid's group from
+ * (*ux, *uy), g its template's gradient sums, the rows' sums of each step
+ * added across the group; the groups of the block step together until the
+ * last is done, those that do not descend (active 0) keeping their start.
+ */
+__device__ static void dis_group_descent(int64_t (*red)[GPUME_DIS_PATCH_THREADS], int tid, GpumeDisLevel l,
+                                         const uint8_t *c, const uint8_t *r, int px, int y, int row,
+                                         const int64_t *g, int active, int *ux, int *uy)
+{
+    GpumeDisDescent d;
+    int64_t v[4];
+
+    gpume_dis_descent_start(&d, (int)g[0], (int)g[1], (int)g[2], (int)g[3], (int)g[4],
+                            gpume_dis_patch_side(l.w) * gpume_dis_patch_side(l.h), *ux, *uy);
     do {
         int rbx = 0, rby = 0, sr = 0;
         int64_t ssd = 0;
@@ -1834,8 +1819,65 @@ extern "C" __global__ void gpume_dis_patches_rows(GpumeDisLevel l, const uint8_t
         if (active)
             active = gpume_dis_descent_step(&d, v[0], v[1], (int)v[2], v[3]);
     } while (dis_block_any(active));
+    gpume_dis_descent_result(&d, ux, uy);
+}
+
+/**
+ * gpume_dis_patches() for levels of few patches, whose time is one
+ * patch's descent: a group of GPUME_DIS_PATCH threads a patch, a thread a
+ * row, the rows' sums added across the group. The groups of a block step
+ * together until the last is done.
+ */
+extern "C" __global__ void gpume_dis_patches_rows(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
+                                                  const int32_t *coarse, int coarse_w, int32_t *patch,
+                                                  GpumeDisHmeArgs ha, const GpumeBlock *hme,
+                                                  const GpumePU *pu, const uint16_t *fixed)
+{
+    GPUME_SHARED int64_t red[5][GPUME_DIS_PATCH_THREADS];
+    const int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid;
+    const int q = t / GPUME_DIS_PATCH, lane = t % GPUME_DIS_PATCH;
+    const int nx = gpume_dis_nb_patches(l.w), np = nx * gpume_dis_nb_patches(l.h);
+    const int ph = gpume_dis_patch_side(l.h);
+    const int valid = q < np;
+    const int px = gpume_dis_patch_pos(valid ? q % nx : 0, l.w);
+    const int py = gpume_dis_patch_pos(valid ? q / nx : 0, l.h);
+    const int row = valid && lane < ph, y = py + lane;
+    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    int64_t g[5] = { 0, 0, 0, 0, 0 };
+    int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
+
+    gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (ha.on) {
+        int64_t eu, eh;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        dis_group_errors(red, tid, l, c, r, px, y, row, ux, uy, hx, hy, &eu, &eh);
+        start = gpume_dis_start_of(eh, eu, hx, hy, ux, uy);
+        if (start == GPUME_DIS_FROM_HME) {
+            ux = hx;
+            uy = hy;
+        }
+    }
+    {
+        int gr[5] = { 0, 0, 0, 0, 0 };
+        if (row)
+            gpume_dis_gradient_row(c, l.pitch, l.w, l.h, px, y, gr);
+        for (int i = 0; i < 5; i++)
+            g[i] = gr[i];
+        dis_group_sums(red, tid, g, 5);
+    }
+    dis_group_descent(red, tid, l, c, r, px, y, row, g, valid, &ux, &uy);
+    /* the second descent of the patches that start from both */
+    if (dis_block_any(valid && start == GPUME_DIS_FROM_BOTH)) {
+        int64_t eu, eh;
+        dis_group_descent(red, tid, l, c, r, px, y, row, g, valid && start == GPUME_DIS_FROM_BOTH, &hx, &hy);
+        dis_group_errors(red, tid, l, c, r, px, y, row, ux, uy, hx, hy, &eu, &eh);
+        if (start == GPUME_DIS_FROM_BOTH && gpume_dis_keep_hme(eh, eu)) {
+            ux = hx;
+            uy = hy;
+        }
+    }
     if (valid && lane == 0) {
-        gpume_dis_descent_result(&d, &ux, &uy);
         patch[2 * q]     = ux;
         patch[2 * q + 1] = uy;
     }

@@ -1326,26 +1326,29 @@ static void dis_patch(const uint8_t *c, const uint8_t *r, int stride, int w, int
 static int dis_patches(void *arg, int jobnr, int nb_jobs)
 {
     const EstimateJob *job = arg;
-    const int w = job->dis_w, h = job->dis_h;
+    const int w = job->dis_w, h = job->dis_h, stride = job->dis_stride;
     const int nx = gpume_dis_nb_patches(w), ny = gpume_dis_nb_patches(h);
+    const uint8_t *c = job->dis_cur, *r = job->dis_ref;
     int32_t *patch = job->s->dis_patch;
 
     for (int j = ny * jobnr / nb_jobs; j < ny * (jobnr + 1) / nb_jobs; j++) {
         const int py = gpume_dis_patch_pos(j, h);
         for (int i = 0; i < nx; i++) {
             const int px = gpume_dis_patch_pos(i, w);
-            int ux, uy;
+            int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
             if (job->dis_finest) {
                 const GpumeParams *p = &job->s->p;
-                int hx, hy;
                 gpume_dis_hme_start(job->res->blocks, job->s->pu, job->s->fixed_pus, job->s->nb_fixed_pus,
                                     p->ctu, p->ctu_cols, p->max_out, p->width, p->height,
                                     job->s->dis_finest, w, h, px, py, &hx, &hy);
-                gpume_dis_choose_start(job->dis_cur, job->dis_stride, job->dis_ref, job->dis_stride, w, h,
-                                       px, py, hx, hy, &ux, &uy);
+                start = gpume_dis_choose_start(c, stride, r, stride, w, h, px, py, hx, hy, &ux, &uy);
             }
-            dis_patch(job->dis_cur, job->dis_ref, job->dis_stride, w, h, px, py, &ux, &uy);
+            dis_patch(c, r, stride, w, h, px, py, &ux, &uy);
+            if (start == GPUME_DIS_FROM_BOTH) {
+                dis_patch(c, r, stride, w, h, px, py, &hx, &hy);
+                gpume_dis_keep_result(c, stride, r, stride, w, h, px, py, hx, hy, &ux, &uy);
+            }
             patch[2 * (j * nx + i)]     = ux;
             patch[2 * (j * nx + i) + 1] = uy;
         }

@@ -390,27 +390,71 @@ GPUME_FN void gpume_dis_hme_start(const GPUME_GLOBAL GpumeBlock *blocks, const G
     }
 }
 
+/** How a patch of the finest level starts (gpume_dis_start_of()). */
+enum GpumeDisStart {
+    GPUME_DIS_FROM_COARSE,  ///< the coarser level's field
+    GPUME_DIS_FROM_HME,     ///< hme's vector
+    GPUME_DIS_FROM_BOTH,    ///< each in turn, the result of lower error kept (gpume_dis_keep_hme())
+};
+
 /**
- * Whether a patch of the finest level starts from hme's vector, of error
- * eh, rather than from the coarser level's, of error eu: where hme's error
- * is less than half (a flow's start is the better one for interpolation
- * where both match about as well).
+ * How a patch of the finest level starts, from hme's vector (hx, hy) of
+ * error eh or the coarser level's (ux, uy) of error eu: from hme's where
+ * its error is less than half (a flow's start is the better one for
+ * interpolation where both match about as well); from both where hme's
+ * error is lower, not by half, and the two lie more than a pixel of the
+ * level apart (the coarse levels may have followed an alias of a fine
+ * periodic texture, a false match that a descent does not leave); else
+ * from the coarser level's.
  */
-GPUME_FN int gpume_dis_prefer_hme(int64_t eh, int64_t eu)
+GPUME_FN int gpume_dis_start_of(int64_t eh, int64_t eu, int hx, int hy, int ux, int uy)
 {
-    return 2 * eh < eu;
+    if (2 * eh < eu)
+        return GPUME_DIS_FROM_HME;
+    if (eh < eu && gpume_iabs(hx - ux) + gpume_iabs(hy - uy) > 1 << GPUME_DIS_FRAC)
+        return GPUME_DIS_FROM_BOTH;
+    return GPUME_DIS_FROM_COARSE;
 }
 
 /**
- * The start of a patch of the finest level: the coarser level's (*ux, *uy),
- * or hme's (hx, hy) where gpume_dis_prefer_hme().
+ * Of the results of the descents from both starts, whether hme's, of error
+ * eh, is kept rather than the coarser level's, of error eu.
  */
-GPUME_FN void gpume_dis_choose_start(const GPUME_GLOBAL uint8_t *c, int cs,
-                                     const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
-                                     int px, int py, int hx, int hy, int *ux, int *uy)
+GPUME_FN int gpume_dis_keep_hme(int64_t eh, int64_t eu)
 {
-    if (gpume_dis_prefer_hme(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
-                             gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy))) {
+    return eh < eu;
+}
+
+/**
+ * The start of a patch of the finest level (gpume_dis_start_of()): the
+ * coarser level's (*ux, *uy), replaced by hme's (hx, hy) where the patch
+ * starts from hme's alone.
+ */
+GPUME_FN int gpume_dis_choose_start(const GPUME_GLOBAL uint8_t *c, int cs,
+                                    const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                    int px, int py, int hx, int hy, int *ux, int *uy)
+{
+    const int start = gpume_dis_start_of(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
+                                         gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy),
+                                         hx, hy, *ux, *uy);
+
+    if (start == GPUME_DIS_FROM_HME) {
+        *ux = hx;
+        *uy = hy;
+    }
+    return start;
+}
+
+/**
+ * Of a patch descended from both starts, the result kept in (*ux, *uy):
+ * the coarser level's start's (*ux, *uy) or hme's start's (hx, hy).
+ */
+GPUME_FN void gpume_dis_keep_result(const GPUME_GLOBAL uint8_t *c, int cs,
+                                    const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                    int px, int py, int hx, int hy, int *ux, int *uy)
+{
+    if (gpume_dis_keep_hme(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
+                           gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy))) {
         *ux = hx;
         *uy = hy;
     }
@@ -542,7 +586,8 @@ GPUME_FN void gpume_dis_export_block(const GPUME_GLOBAL uint8_t *cur, const GPUM
  * The vector of patch (i, j) of level l (a thread or work-item of the GPU
  * kernels, one a patch): started from the coarser level's field (coarse,
  * coarse_w wide; none where coarse_w is 0) or, at the finest level, from
- * hme's blocks where they match better, then descended.
+ * hme's blocks where they match better, or from both (gpume_dis_start_of()),
+ * then descended.
  */
 GPUME_FN void gpume_dis_patch_item(GpumeDisLevel l, const GPUME_GLOBAL uint8_t *cur,
                                    const GPUME_GLOBAL uint8_t *ref, const GPUME_GLOBAL int32_t *coarse,
@@ -552,17 +597,20 @@ GPUME_FN void gpume_dis_patch_item(GpumeDisLevel l, const GPUME_GLOBAL uint8_t *
 {
     const int nx = gpume_dis_nb_patches(l.w);
     const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    int ux, uy;
+    const GPUME_GLOBAL uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
 
     gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
     if (ha.on) {
-        int hx, hy;
         gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
                             ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        gpume_dis_choose_start(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py,
-                               hx, hy, &ux, &uy);
+        start = gpume_dis_choose_start(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
     }
-    gpume_dis_patch(cur + l.offset, l.pitch, ref + l.offset, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    if (start == GPUME_DIS_FROM_BOTH) {
+        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &hx, &hy);
+        gpume_dis_keep_result(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
+    }
     patch[2 * (j * nx + i)]     = ux;
     patch[2 * (j * nx + i) + 1] = uy;
 }
