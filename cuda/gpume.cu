@@ -1734,6 +1734,75 @@ extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur
 }
 
 /**
+ * gpume_dis_patches() at the finest level, a block's patches in two
+ * halves of threads (threadIdx.z). The first half's threads, a patch each,
+ * choose the starts and descend; the patches that start from both
+ * (gpume_dis_start_of()) are listed, and the second half's threads descend
+ * them from hme's start meanwhile, one listed patch a thread, so that those
+ * descents take few warps.
+ */
+extern "C" __global__ void gpume_dis_patches_finest(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
+                                                    const int32_t *coarse, int coarse_w, int32_t *patch,
+                                                    GpumeDisHmeArgs ha, const GpumeBlock *hme,
+                                                    const GpumePU *pu, const uint16_t *fixed)
+{
+    GPUME_SHARED int64_t err[GPUME_DIS_BW * GPUME_DIS_BH];
+    GPUME_SHARED int vec[GPUME_DIS_BW * GPUME_DIS_BH][2];
+    GPUME_SHARED int list[GPUME_DIS_BW * GPUME_DIS_BH];
+    GPUME_SHARED int nb_listed;
+    const int k = threadIdx.y * GPUME_DIS_BW + threadIdx.x;
+    const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
+    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    int i = blockIdx.x * GPUME_DIS_BW + threadIdx.x, j = blockIdx.y * GPUME_DIS_BH + threadIdx.y;
+    int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
+    int ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
+    const int valid = i < nx && j < ny;
+
+    if (k == 0)
+        nb_listed = 0;
+    __syncthreads();
+    if (!threadIdx.z && valid) {
+        int hx, hy;
+        gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        start = gpume_dis_choose_start(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
+        if (start == GPUME_DIS_FROM_BOTH) {
+            list[atomicAdd(&nb_listed, 1)] = k;
+            vec[k][0] = hx;
+            vec[k][1] = hy;
+        }
+    }
+    __syncthreads();
+    if (!threadIdx.z) {
+        if (valid)
+            gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    } else if (k < nb_listed) {
+        /* listed patch q of the block, from hme's start */
+        const int q = list[k];
+        int hx = vec[q][0], hy = vec[q][1];
+        i  = blockIdx.x * GPUME_DIS_BW + q % GPUME_DIS_BW;
+        j  = blockIdx.y * GPUME_DIS_BH + q / GPUME_DIS_BW;
+        px = gpume_dis_patch_pos(i, l.w);
+        py = gpume_dis_patch_pos(j, l.h);
+        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &hx, &hy);
+        err[q]    = gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy);
+        vec[q][0] = hx;
+        vec[q][1] = hy;
+    }
+    __syncthreads();
+    if (threadIdx.z || !valid)
+        return;
+    if (start == GPUME_DIS_FROM_BOTH &&
+        gpume_dis_keep_hme(err[k], gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
+        ux = vec[k][0];
+        uy = vec[k][1];
+    }
+    patch[2 * (j * nx + i)]     = ux;
+    patch[2 * (j * nx + i) + 1] = uy;
+}
+
+/**
  * The sums of v[0 .. n-1] (n at most 5) over the GPUME_DIS_PATCH threads
  * of the patch group of thread tid, through red (5 slots per thread of the
  * block): every thread of the block takes part (the shuffles of FFmpeg's
