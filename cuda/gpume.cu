@@ -1753,10 +1753,10 @@ extern "C" __global__ void gpume_dis_patches_finest(GpumeDisLevel l, const uint8
     const int k = threadIdx.y * GPUME_DIS_BW + threadIdx.x;
     const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
     const uint8_t *c = cur + l.offset, *r = ref + l.offset;
-    int i = blockIdx.x * GPUME_DIS_BW + threadIdx.x, j = blockIdx.y * GPUME_DIS_BH + threadIdx.y;
-    int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    int ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
+    const int i = blockIdx.x * GPUME_DIS_BW + threadIdx.x, j = blockIdx.y * GPUME_DIS_BH + threadIdx.y;
+    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
     const int valid = i < nx && j < ny;
+    int ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
 
     if (k == 0)
         nb_listed = 0;
@@ -1779,14 +1779,12 @@ extern "C" __global__ void gpume_dis_patches_finest(GpumeDisLevel l, const uint8
             gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
     } else if (k < nb_listed) {
         /* listed patch q of the block, from hme's start */
-        const int q = list[k];
+        const int q  = list[k];
+        const int qx = gpume_dis_patch_pos(blockIdx.x * GPUME_DIS_BW + q % GPUME_DIS_BW, l.w);
+        const int qy = gpume_dis_patch_pos(blockIdx.y * GPUME_DIS_BH + q / GPUME_DIS_BW, l.h);
         int hx = vec[q][0], hy = vec[q][1];
-        i  = blockIdx.x * GPUME_DIS_BW + q % GPUME_DIS_BW;
-        j  = blockIdx.y * GPUME_DIS_BH + q / GPUME_DIS_BW;
-        px = gpume_dis_patch_pos(i, l.w);
-        py = gpume_dis_patch_pos(j, l.h);
-        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &hx, &hy);
-        err[q]    = gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy);
+        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
+        err[q]    = gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
         vec[q][0] = hx;
         vec[q][1] = hy;
     }
