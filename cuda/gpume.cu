@@ -1717,82 +1717,172 @@ extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, 
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/**
- * The vectors of a level's patches, a thread a patch; coarse is the
- * coarser level's field (NULL at the coarsest); at the finest, hme's blocks
- * of the estimate may start a patch.
- */
-extern "C" __global__ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
-                                             const int32_t *coarse, int coarse_w, int32_t *patch,
-                                             GpumeDisHmeArgs ha, const GpumeBlock *hme, const GpumePU *pu,
-                                             const uint16_t *fixed)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+/* The template of a block of a level's patches (GPUME_DIS_BW x
+ * GPUME_DIS_BH of them, GPUME_DIS_SPACING apart) in shared memory: each
+ * sample with its gradients (gpume_dis_gradient()), read once for all the
+ * block's descents instead of at every step. */
+#define DIS_TPL_W (GPUME_DIS_SPACING * (GPUME_DIS_BW - 1) + GPUME_DIS_PATCH)
+#define DIS_TPL_H (GPUME_DIS_SPACING * (GPUME_DIS_BH - 1) + GPUME_DIS_PATCH)
 
-    if (i < gpume_dis_nb_patches(l.w) && j < gpume_dis_nb_patches(l.h))
-        gpume_dis_patch_item(l, cur, ref, coarse, coarse_w, patch, ha, hme, pu, fixed, i, j);
+typedef struct DisTemplate {
+    int x0, y0, w;                /**< its first sample in the level, its width */
+    int s[DIS_TPL_W * DIS_TPL_H]; /**< sample | (gx + 255) << 8 | (gy + 255) << 17 */
+} DisTemplate;
+
+/** Fill t with the samples of level l (c) under the patches of this block. */
+__device__ static void dis_tpl_load(DisTemplate *t, GpumeDisLevel l, const uint8_t *c, int nx, int ny)
+{
+    const int i0 = blockIdx.x * GPUME_DIS_BW, j0 = blockIdx.y * GPUME_DIS_BH;
+    const int x0 = gpume_dis_patch_pos(i0, l.w), y0 = gpume_dis_patch_pos(j0, l.h);
+    const int x1 = gpume_dis_patch_pos(min(i0 + GPUME_DIS_BW, nx) - 1, l.w) + gpume_dis_patch_side(l.w);
+    const int y1 = gpume_dis_patch_pos(min(j0 + GPUME_DIS_BH, ny) - 1, l.h) + gpume_dis_patch_side(l.h);
+    const int tw = x1 - x0;
+
+    if (threadIdx.x == 0) {
+        t->x0 = x0;
+        t->y0 = y0;
+        t->w  = tw;
+    }
+    for (int k = threadIdx.x; k < tw * (y1 - y0); k += blockDim.x) {
+        const int x = x0 + k % tw, y = y0 + k / tw;
+        int gx, gy;
+        gpume_dis_gradient(c, l.pitch, l.w, l.h, x, y, &gx, &gy);
+        t->s[k] = c[y * l.pitch + x] | (gx + 255) << 8 | (gy + 255) << 17;
+    }
+}
+
+/** gpume_dis_residual_sums() of the patch at (px, py), its template in t. */
+__device__ static void dis_tpl_sums(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r, int px, int py,
+                                    int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+{
+    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
+    const int *row = t->s + (py - t->y0) * t->w + px - t->x0;
+
+    *bx = *by = *ssd = 0;
+    *sr = 0;
+    for (int y = 0; y < ph; y++, row += t->w) {
+        int rbx = 0, rby = 0, rsr = 0;
+        int64_t rssd = 0;
+        /* not unrolled: unrolled, the registers of the sums of several
+         * samples kept a fifth of the blocks off the multiprocessors */
+#pragma unroll 1
+        for (int x = 0; x < pw; x++)
+            gpume_dis_residual_px(r, l.pitch, l.w, l.h, px + x, py + y, vx, vy, row[x] & 255,
+                                  (row[x] >> 8 & 511) - 255, (row[x] >> 17) - 255, &rbx, &rby, &rsr, &rssd);
+        *bx  += rbx;
+        *by  += rby;
+        *sr  += rsr;
+        *ssd += rssd;
+    }
+}
+
+/** gpume_dis_error() of the patch at (px, py), its template in t. */
+__device__ static int64_t dis_tpl_error(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r,
+                                        int px, int py, int vx, int vy)
+{
+    int64_t bx, by, ssd;
+    int sr;
+
+    dis_tpl_sums(t, l, r, px, py, vx, vy, &bx, &by, &sr, &ssd);
+    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(l.w) * gpume_dis_patch_side(l.h));
+}
+
+/** gpume_dis_patch() of the patch at (px, py), its template in t. */
+__device__ static void dis_tpl_patch(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r,
+                                     int px, int py, int *ux, int *uy)
+{
+    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
+    const int *row = t->s + (py - t->y0) * t->w + px - t->x0;
+    int g[5] = { 0, 0, 0, 0, 0 };
+    GpumeDisDescent d;
+    int64_t bx, by, ssd;
+    int sr;
+
+    for (int y = 0; y < ph; y++, row += t->w)
+        for (int x = 0; x < pw; x++) {
+            const int gx = (row[x] >> 8 & 511) - 255, gy = (row[x] >> 17) - 255;
+            g[0] += gx * gx;
+            g[1] += gx * gy;
+            g[2] += gy * gy;
+            g[3] += gx;
+            g[4] += gy;
+        }
+    gpume_dis_descent_start(&d, g[0], g[1], g[2], g[3], g[4], pw * ph, *ux, *uy);
+    do
+        dis_tpl_sums(t, l, r, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
+    gpume_dis_descent_result(&d, ux, uy);
 }
 
 /**
- * gpume_dis_patches() at the finest level, a block's patches in two
- * halves of threads (threadIdx.z). The first half's threads, a patch each,
- * choose the starts and descend; the patches that start from both
- * (gpume_dis_start_of()) are listed, and the second half's threads descend
- * them from hme's start meanwhile, one listed patch a thread, so that those
- * descents take few warps.
+ * The vectors of a level's patches (gpume_dis_patch_item()), a thread a
+ * patch for the block's GPUME_DIS_BW x GPUME_DIS_BH patches and
+ * GPUME_DIS_HELPERS threads more; coarse is the coarser level's field
+ * (coarse_w 0 at the coarsest). At the finest level (ha.on) the patches'
+ * threads choose the starts and list the patches that start from both
+ * (gpume_dis_start_of()); then every thread takes listed patches, one at a
+ * time, and descends them from hme's start: the helpers at once, the
+ * others after their own patch's descent. A block so takes about one
+ * descent's time where it lists up to GPUME_DIS_HELPERS patches, with a
+ * fifth more threads, not twice as many.
  */
-extern "C" __global__ void gpume_dis_patches_finest(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref,
-                                                    const int32_t *coarse, int coarse_w, int32_t *patch,
-                                                    GpumeDisHmeArgs ha, const GpumeBlock *hme,
-                                                    const GpumePU *pu, const uint16_t *fixed)
+extern "C" __global__ __attribute__((launch_bounds(GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS, 4)))
+void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, const int32_t *coarse,
+                       int coarse_w, int32_t *patch, GpumeDisHmeArgs ha, const GpumeBlock *hme,
+                       const GpumePU *pu, const uint16_t *fixed)
 {
+    GPUME_SHARED DisTemplate tpl;
     GPUME_SHARED int64_t err[GPUME_DIS_BW * GPUME_DIS_BH];
     GPUME_SHARED int vec[GPUME_DIS_BW * GPUME_DIS_BH][2];
     GPUME_SHARED int list[GPUME_DIS_BW * GPUME_DIS_BH];
-    GPUME_SHARED int nb_listed;
-    const int k = threadIdx.y * GPUME_DIS_BW + threadIdx.x;
+    GPUME_SHARED int nb_listed, nb_taken;
+    const int k = threadIdx.x;
     const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
-    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
-    const int i = blockIdx.x * GPUME_DIS_BW + threadIdx.x, j = blockIdx.y * GPUME_DIS_BH + threadIdx.y;
+    const uint8_t *r = ref + l.offset;
+    const int i = blockIdx.x * GPUME_DIS_BW + k % GPUME_DIS_BW, j = blockIdx.y * GPUME_DIS_BH + k / GPUME_DIS_BW;
     const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    const int valid = i < nx && j < ny;
+    const int valid = k < GPUME_DIS_BW * GPUME_DIS_BH && i < nx && j < ny;
     int ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
 
     if (k == 0)
-        nb_listed = 0;
+        nb_listed = nb_taken = 0;
+    dis_tpl_load(&tpl, l, cur + l.offset, nx, ny);
     __syncthreads();
-    if (!threadIdx.z && valid) {
+    if (valid)
+        gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (valid && ha.on) {
         int hx, hy;
-        gpume_dis_patch_start(coarse, coarse_w, l.w, l.h, px, py, &ux, &uy);
         gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
                             ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        start = gpume_dis_choose_start(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
-        if (start == GPUME_DIS_FROM_BOTH) {
+        start = gpume_dis_start_of(dis_tpl_error(&tpl, l, r, px, py, hx, hy),
+                                   dis_tpl_error(&tpl, l, r, px, py, ux, uy), hx, hy, ux, uy);
+        if (start == GPUME_DIS_FROM_HME) {
+            ux = hx;
+            uy = hy;
+        } else if (start == GPUME_DIS_FROM_BOTH) {
             list[atomicAdd(&nb_listed, 1)] = k;
             vec[k][0] = hx;
             vec[k][1] = hy;
         }
     }
     __syncthreads();
-    if (!threadIdx.z) {
-        if (valid)
-            gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    } else if (k < nb_listed) {
+    if (valid)
+        dis_tpl_patch(&tpl, l, r, px, py, &ux, &uy);
+    for (int t; (t = atomicAdd(&nb_taken, 1)) < nb_listed;) {
         /* listed patch q of the block, from hme's start */
-        const int q  = list[k];
+        const int q  = list[t];
         const int qx = gpume_dis_patch_pos(blockIdx.x * GPUME_DIS_BW + q % GPUME_DIS_BW, l.w);
         const int qy = gpume_dis_patch_pos(blockIdx.y * GPUME_DIS_BH + q / GPUME_DIS_BW, l.h);
         int hx = vec[q][0], hy = vec[q][1];
-        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
-        err[q]    = gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
+        dis_tpl_patch(&tpl, l, r, qx, qy, &hx, &hy);
+        err[q]    = dis_tpl_error(&tpl, l, r, qx, qy, hx, hy);
         vec[q][0] = hx;
         vec[q][1] = hy;
     }
     __syncthreads();
-    if (threadIdx.z || !valid)
+    if (!valid)
         return;
-    if (start == GPUME_DIS_FROM_BOTH &&
-        gpume_dis_keep_hme(err[k], gpume_dis_error(c, l.pitch, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
+    if (start == GPUME_DIS_FROM_BOTH && gpume_dis_keep_hme(err[k], dis_tpl_error(&tpl, l, r, px, py, ux, uy))) {
         ux = vec[k][0];
         uy = vec[k][1];
     }

@@ -56,7 +56,7 @@ typedef struct GpumeCUDAContext {
     CUmodule module;
     CUfunction f_pyramid, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
     CUfunction f_full;          ///< full, CTU 32: the kernel of the block mode; NULL otherwise
-    CUfunction f_dis_down, f_dis_patches, f_dis_patches_rows, f_dis_patches_finest, f_dis_densify, f_dis_blocks;
+    CUfunction f_dis_down, f_dis_patches, f_dis_patches_rows, f_dis_densify, f_dis_blocks;
 
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
@@ -244,7 +244,6 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
     GET_FUNC(f_dis_down,     "gpume_dis_down");
     GET_FUNC(f_dis_patches,  "gpume_dis_patches");
     GET_FUNC(f_dis_patches_rows, "gpume_dis_patches_rows");
-    GET_FUNC(f_dis_patches_finest, "gpume_dis_patches_finest");
     GET_FUNC(f_dis_densify,  "gpume_dis_densify");
     GET_FUNC(f_dis_blocks,   "gpume_dis_blocks");
     if (p->algo == GPUME_ALGO_FULL && p->ctu == 32)
@@ -378,13 +377,12 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
         if (nx * ny < GPUME_DIS_FEW_PATCHES)
             err = launch(s, s->f_dis_patches_rows, (nx * ny * GPUME_DIS_PATCH + GPUME_DIS_PATCH_THREADS - 1) /
                          GPUME_DIS_PATCH_THREADS, 1, GPUME_DIS_PATCH_THREADS, 1, pargs);
-        else if (l == lf)
-            /* a second half of threads for the patches that start from both */
-            err = CHECK_CU(s->cu->cuLaunchKernel(s->f_dis_patches_finest, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
-                                                 (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, 1,
-                                                 GPUME_DIS_BW, GPUME_DIS_BH, 2, 0, s->stream, pargs, NULL));
         else
-            err = launch_dis(s, s->f_dis_patches, nx, ny, pargs);
+            /* a thread a patch, and a warp more for those that start from both */
+            err = CHECK_CU(s->cu->cuLaunchKernel(s->f_dis_patches, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
+                                                 (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, 1,
+                                                 GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS, 1, 1,
+                                                 0, s->stream, pargs, NULL));
         if (err >= 0)
             err = launch_dis(s, s->f_dis_densify, lv->w, lv->h, dargs);
         if (err < 0)

@@ -210,10 +210,27 @@ GPUME_FN void gpume_dis_descent_init(GpumeDisDescent *d, const GPUME_GLOBAL uint
 }
 
 /**
+ * Add the terms of pixel (x, y) of a step at position (vx, vy) to the
+ * sums: with cv the template's sample there and gx, gy its gradients, the
+ * residual e = Rs(16x + vx, 16y + vy) - 256 cv, and gx e, gy e, e, e^2.
+ */
+GPUME_FN void gpume_dis_residual_px(const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                    int x, int y, int vx, int vy, int cv, int gx, int gy,
+                                    int *bx, int *by, int *sr, int64_t *ssd)
+{
+    const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx, (y << GPUME_DIS_FRAC) + vy) -
+                  (cv << 2 * GPUME_DIS_FRAC);
+
+    *bx  += gx * e;
+    *by  += gy * e;
+    *sr  += e;
+    *ssd += (int64_t)e * e;
+}
+
+/**
  * The sums of one step of the patch at px over its row y at position
- * (vx, vy): with the residual e = Rs(16x + vx, 16y + vy) - 256 C(x, y) at
- * each pixel, sum(gx e) and sum(gy e) (below 2^31: 8 products), sum(e) and
- * sum(e^2).
+ * (vx, vy) (gpume_dis_residual_px()): sum(gx e) and sum(gy e) (below 2^31:
+ * 8 products), sum(e) and sum(e^2).
  */
 GPUME_FN void gpume_dis_residual_row(const GPUME_GLOBAL uint8_t *c, int cs,
                                      const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
@@ -225,15 +242,9 @@ GPUME_FN void gpume_dis_residual_row(const GPUME_GLOBAL uint8_t *c, int cs,
     *bx = *by = *sr = 0;
     *ssd = 0;
     for (int x = px; x < px + pw; x++) {
-        const int e = gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
-                                       (y << GPUME_DIS_FRAC) + vy) -
-                      (c[y * cs + x] << 2 * GPUME_DIS_FRAC);
         int gx, gy;
         gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
-        *bx  += gx * e;
-        *by  += gy * e;
-        *sr  += e;
-        *ssd += (int64_t)e * e;
+        gpume_dis_residual_px(r, rs, w, h, x, y, vx, vy, c[y * cs + x], gx, gy, bx, by, sr, ssd);
     }
 }
 

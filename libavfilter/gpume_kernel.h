@@ -97,6 +97,7 @@ typedef struct GpumePredArgs {
 /** dis (gpume_dis.h, its kernels' arguments): the thread blocks of its kernels. */
 #define GPUME_DIS_BW 16
 #define GPUME_DIS_BH 8
+#define GPUME_DIS_HELPERS 32        ///< CUDA's patches kernel of many patches: its threads beyond one a patch
 #define GPUME_DIS_PATCH_THREADS 128  ///< CUDA's patches kernel of few patches: 16 patches a block
 #define GPUME_DIS_FEW_PATCHES   8192 ///< levels of fewer patches than this run that kernel
 
