@@ -47,11 +47,17 @@ typedef struct GpumeCUDAContext {
     AVBufferRef *device_ref;
     AVCUDADeviceContext *hwctx;
     CudaFunctions *cu;
-    CUstream stream;            ///< compute: the device's stream, or our own
+    /* compute: the device's stream, or our own (pyramids, and the estimates
+     * into even result slots, a frame's one direction); the estimates into
+     * odd result slots run on stream2 beside it, each stream with its
+     * scratch buffers, so that a frame's two searches fill the GPU together */
+    CUstream stream;
     CUstream own_stream;
+    CUstream stream2;
     CUstream upload;            ///< host-to-device copies, beside the compute stream
     CUstream download;          ///< results to the host, beside the compute stream
     CUevent loaded[GPUME_NB_SLOTS];
+    CUevent ready[GPUME_NB_SLOTS];              ///< a slot's pyramid made, on stream
     CUevent pred_ready[NB_RESULTS], searched[NB_RESULTS], done[NB_RESULTS];
     CUmodule module;
     CUfunction f_pyramid, f_hme_coarse, f_hme_blocks, f_pu_search, f_refine, f_lfs, f_predictor;
@@ -61,7 +67,7 @@ typedef struct GpumeCUDAContext {
     CUdeviceptr pic[GPUME_NB_SLOTS];              ///< padded pyramid of each slot
     GpumePlane level[GPUME_HME_LEVELS + 1];       ///< its planes, the same in every slot
 
-    CUdeviceptr d_pu, d_fixed_pus, d_coarse, d_keys;
+    CUdeviceptr d_pu, d_fixed_pus, d_coarse[2], d_keys[2];
     CUdeviceptr d_pred[NB_RESULTS];
     /* each result as the host reads it back, in one copy: counts, then the
      * blocks at blocks_offset */
@@ -69,10 +75,10 @@ typedef struct GpumeCUDAContext {
     int nb_fixed_pus;
 
     /* dis: its pyramid's levels beyond hme's in a buffer of each slot, and
-     * the patch vectors and fields of the estimate on the compute stream */
+     * the patch vectors and fields of each compute stream's estimate */
     int dis_coarsest, dis_finest;
     GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS]; ///< hme's levels in pic[], the others in d_dis_pic[]
-    CUdeviceptr d_dis_pic[GPUME_NB_SLOTS], d_dis_patch, d_dis_field[2];
+    CUdeviceptr d_dis_pic[GPUME_NB_SLOTS], d_dis_patch[2], d_dis_field[2][2];
 
     /* page-locked: the luma of each slot's software frame on its way to the
      * device, and each result (counts, then blocks) on its way back */
@@ -97,6 +103,8 @@ static av_cold void cuda_uninit(void *priv)
         /* nothing queued (an estimate, a copy) still reads or writes what is freed */
         if (s->stream)
             CHECK_CU(cu->cuStreamSynchronize(s->stream));
+        if (s->stream2)
+            CHECK_CU(cu->cuStreamSynchronize(s->stream2));
         if (s->upload)
             CHECK_CU(cu->cuStreamSynchronize(s->upload));
         if (s->download)
@@ -106,21 +114,24 @@ static av_cold void cuda_uninit(void *priv)
                 CHECK_CU(cu->cuMemFree(s->pic[i]));
         if (s->d_pu)        CHECK_CU(cu->cuMemFree(s->d_pu));
         if (s->d_fixed_pus) CHECK_CU(cu->cuMemFree(s->d_fixed_pus));
-        if (s->d_coarse)   CHECK_CU(cu->cuMemFree(s->d_coarse));
-        if (s->d_keys)      CHECK_CU(cu->cuMemFree(s->d_keys));
+        for (int i = 0; i < 2; i++) {
+            if (s->d_coarse[i])       CHECK_CU(cu->cuMemFree(s->d_coarse[i]));
+            if (s->d_keys[i])         CHECK_CU(cu->cuMemFree(s->d_keys[i]));
+            if (s->d_dis_patch[i])    CHECK_CU(cu->cuMemFree(s->d_dis_patch[i]));
+            if (s->d_dis_field[i][0]) CHECK_CU(cu->cuMemFree(s->d_dis_field[i][0]));
+            if (s->d_dis_field[i][1]) CHECK_CU(cu->cuMemFree(s->d_dis_field[i][1]));
+        }
         for (int i = 0; i < GPUME_NB_SLOTS; i++)
             if (s->d_dis_pic[i])
                 CHECK_CU(cu->cuMemFree(s->d_dis_pic[i]));
-        if (s->d_dis_patch)    CHECK_CU(cu->cuMemFree(s->d_dis_patch));
-        if (s->d_dis_field[0]) CHECK_CU(cu->cuMemFree(s->d_dis_field[0]));
-        if (s->d_dis_field[1]) CHECK_CU(cu->cuMemFree(s->d_dis_field[1]));
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->d_pred[i])   CHECK_CU(cu->cuMemFree(s->d_pred[i]));
             if (s->d_result[i]) CHECK_CU(cu->cuMemFree(s->d_result[i]));
         }
-        for (int i = 0; i < GPUME_NB_SLOTS; i++)
-            if (s->loaded[i])
-                CHECK_CU(cu->cuEventDestroy(s->loaded[i]));
+        for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+            if (s->loaded[i]) CHECK_CU(cu->cuEventDestroy(s->loaded[i]));
+            if (s->ready[i])  CHECK_CU(cu->cuEventDestroy(s->ready[i]));
+        }
         for (int i = 0; i < NB_RESULTS; i++) {
             if (s->pred_ready[i]) CHECK_CU(cu->cuEventDestroy(s->pred_ready[i]));
             if (s->searched[i])   CHECK_CU(cu->cuEventDestroy(s->searched[i]));
@@ -136,20 +147,26 @@ static av_cold void cuda_uninit(void *priv)
             CHECK_CU(cu->cuStreamDestroy(s->download));
         if (s->own_stream)
             CHECK_CU(cu->cuStreamDestroy(s->own_stream));
+        if (s->stream2)
+            CHECK_CU(cu->cuStreamDestroy(s->stream2));
         if (s->module)
             CHECK_CU(cu->cuModuleUnload(s->module));
         CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     }
     memset(s->loaded, 0, sizeof(s->loaded));
+    memset(s->ready, 0, sizeof(s->ready));
     memset(s->pred_ready, 0, sizeof(s->pred_ready));
     memset(s->searched, 0, sizeof(s->searched));
     memset(s->done, 0, sizeof(s->done));
     memset(s->pending, 0, sizeof(s->pending));
-    s->upload = s->download = s->own_stream = s->stream = NULL;
+    s->upload = s->download = s->own_stream = s->stream = s->stream2 = NULL;
     memset(s->pic, 0, sizeof(s->pic));
-    s->d_pu = s->d_fixed_pus = s->d_coarse = s->d_keys = 0;
+    s->d_pu = s->d_fixed_pus = 0;
+    memset(s->d_coarse, 0, sizeof(s->d_coarse));
+    memset(s->d_keys, 0, sizeof(s->d_keys));
     memset(s->d_dis_pic, 0, sizeof(s->d_dis_pic));
-    s->d_dis_patch = s->d_dis_field[0] = s->d_dis_field[1] = 0;
+    memset(s->d_dis_patch, 0, sizeof(s->d_dis_patch));
+    memset(s->d_dis_field, 0, sizeof(s->d_dis_field));
     memset(s->d_pred, 0, sizeof(s->d_pred));
     memset(s->d_result, 0, sizeof(s->d_result));
     s->module = NULL;
@@ -201,17 +218,22 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
 
     /* the device's stream if it has one (FFmpeg's convention), else our own;
      * uploads and read-backs get streams of their own so they overlap the
-     * searches */
+     * searches, and so does every second search */
     err = CHECK_CU(cu->cuStreamCreate(&s->upload, CU_STREAM_NON_BLOCKING));
     if (err >= 0)
         err = CHECK_CU(cu->cuStreamCreate(&s->download, CU_STREAM_NON_BLOCKING));
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamCreate(&s->stream2, CU_STREAM_NON_BLOCKING));
     if (err >= 0 && !s->hwctx->stream)
         err = CHECK_CU(cu->cuStreamCreate(&s->own_stream, CU_STREAM_NON_BLOCKING));
     if (err < 0)
         goto fail;
     s->stream = s->hwctx->stream ? s->hwctx->stream : s->own_stream;
-    for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
+    for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++) {
         err = CHECK_CU(cu->cuEventCreate(&s->loaded[i], CU_EVENT_DISABLE_TIMING));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuEventCreate(&s->ready[i], CU_EVENT_DISABLE_TIMING));
+    }
     for (int i = 0; i < NB_RESULTS && err >= 0; i++) {
         err = CHECK_CU(cu->cuEventCreate(&s->pred_ready[i], CU_EVENT_DISABLE_TIMING));
         if (err >= 0)
@@ -263,10 +285,13 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
     s->nb_fixed_pus = p->nb_fixed_pus;
 
     if ((err = alloc_dev(s, &s->d_pu, p->nb_pus * sizeof(*pu))) < 0 ||
-        (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0 ||
-        (err = alloc_dev(s, &s->d_coarse, p->nb_ctus * sizeof(GpumeHmeCoarse))) < 0 ||
-        (err = alloc_dev(s, &s->d_keys, (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
+        (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0)
         goto fail;
+    for (int i = 0; i < 2; i++) {
+        if ((err = alloc_dev(s, &s->d_coarse[i], p->nb_ctus * sizeof(GpumeHmeCoarse))) < 0 ||
+            (err = alloc_dev(s, &s->d_keys[i], (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
+            goto fail;
+    }
     for (int i = 0; i < NB_RESULTS; i++) {
         if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
             (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
@@ -286,13 +311,14 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
         s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
         for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
             err = alloc_dev(s, &s->d_dis_pic[i], dis_size);
-        if (err >= 0)
-            err = alloc_dev(s, &s->d_dis_patch, 2 * sizeof(int32_t) *
+        for (int i = 0; i < 2 && err >= 0; i++) {
+            err = alloc_dev(s, &s->d_dis_patch[i], 2 * sizeof(int32_t) *
                             gpume_dis_nb_patches(s->dis_level[lf].w) *
                             gpume_dis_nb_patches(s->dis_level[lf].h));
-        for (int i = 0; i < 2 && err >= 0; i++)
-            err = alloc_dev(s, &s->d_dis_field[i],
-                            2 * sizeof(int32_t) * s->dis_level[lf].w * s->dis_level[lf].h);
+            for (int k = 0; k < 2 && err >= 0; k++)
+                err = alloc_dev(s, &s->d_dis_field[i][k],
+                                2 * sizeof(int32_t) * s->dis_level[lf].w * s->dis_level[lf].h);
+        }
         if (err < 0)
             goto fail;
     }
@@ -310,10 +336,11 @@ fail:
     return err;
 }
 
-/** Launch f on the compute stream; args: the addresses of its arguments. */
-static int launch(GpumeCUDAContext *s, CUfunction f, int gx, int gy, int bx, int by, void **args)
+/** Launch f on stream st; args: the addresses of its arguments. */
+static int launch(GpumeCUDAContext *s, CUstream st, CUfunction f, int gx, int gy, int bx, int by,
+                  void **args)
 {
-    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, s->stream, args, NULL));
+    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, st, args, NULL));
 }
 
 /** Pad level 0 of slot's pyramid, loaded, and for hme make the coarse levels from it. */
@@ -323,13 +350,13 @@ static int run_pyramid(GpumeCUDAContext *s, int slot)
     void *args[] = { &a, &s->pic[slot] };
     const int blocks = ff_gpume_pyramid_args(&s->p, s->level, 1, &a);
 
-    return launch(s, s->f_pyramid, blocks, 1, GPUME_PYR_BW, GPUME_PYR_BH, args);
+    return launch(s, s->stream, s->f_pyramid, blocks, 1, GPUME_PYR_BW, GPUME_PYR_BH, args);
 }
 
-/** The dis kernels' grid over w x h threads. */
-static int launch_dis(GpumeCUDAContext *s, CUfunction f, int w, int h, void **args)
+/** The dis kernels' grid over w x h threads, on stream st. */
+static int launch_dis(GpumeCUDAContext *s, CUstream st, CUfunction f, int w, int h, void **args)
 {
-    return launch(s, f, (w + GPUME_DIS_BW - 1) / GPUME_DIS_BW, (h + GPUME_DIS_BH - 1) / GPUME_DIS_BH,
+    return launch(s, st, f, (w + GPUME_DIS_BW - 1) / GPUME_DIS_BW, (h + GPUME_DIS_BH - 1) / GPUME_DIS_BH,
                   GPUME_DIS_BW, GPUME_DIS_BH, args);
 }
 
@@ -345,15 +372,18 @@ static int run_dis_pyramid(GpumeCUDAContext *s, int slot)
     for (int k = GPUME_HME_LEVELS + 1; k <= s->dis_coarsest; k++) {
         void *args[] = { &s->dis_level[k - 1], dis_buffer(s, slot, k - 1), &s->dis_level[k],
                          dis_buffer(s, slot, k) };
-        int err = launch_dis(s, s->f_dis_down, s->dis_level[k].w, s->dis_level[k].h, args);
+        int err = launch_dis(s, s->stream, s->f_dis_down, s->dis_level[k].w, s->dis_level[k].h, args);
         if (err < 0)
             return err;
     }
     return 0;
 }
 
-/** dis: the fields from the coarsest level to the finest searched, then the exported blocks of e. */
-static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
+/**
+ * dis: the fields from the coarsest level to the finest searched, then the
+ * exported blocks of e; on stream st with the scratch buffers of lane.
+ */
+static int run_dis(GpumeCUDAContext *s, CUstream st, int lane, int cur, int ref, int e)
 {
     const GpumeParams *p = &s->p;
     const int lf = s->dis_finest;
@@ -363,28 +393,29 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
     for (int l = s->dis_coarsest; l >= lf; l--) {
         const GpumeDisLevel *lv = &s->dis_level[l];
         CUdeviceptr c = *dis_buffer(s, cur, l), r = *dis_buffer(s, ref, l);
-        CUdeviceptr out = s->d_dis_field[l & 1];
+        CUdeviceptr out = s->d_dis_field[lane][l & 1];
         CUdeviceptr hme = s->d_result[e] + s->blocks_offset;
         GpumeDisHmeArgs ha = {
             .on = l == lf, .nb_fixed = s->nb_fixed_pus, .ctu = p->ctu, .ctu_cols = p->ctu_cols,
             .max_out = p->max_out, .width = p->width, .height = p->height, .lf = lf,
         };
-        void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch, &ha, &hme,
+        void *pargs[] = { (void *)lv, &c, &r, &field, &coarse_w, &s->d_dis_patch[lane], &ha, &hme,
                           &s->d_pu, &s->d_fixed_pus };
-        void *dargs[] = { (void *)lv, &c, &r, &s->d_dis_patch, &out };
+        void *dargs[] = { (void *)lv, &c, &r, &s->d_dis_patch[lane], &out };
         const int nx = gpume_dis_nb_patches(lv->w), ny = gpume_dis_nb_patches(lv->h);
         /* few patches: a group of threads a patch, whose descent is the level's time */
         if (nx * ny < GPUME_DIS_FEW_PATCHES)
-            err = launch(s, s->f_dis_patches_rows, (nx * ny * GPUME_DIS_PATCH + GPUME_DIS_PATCH_THREADS - 1) /
-                         GPUME_DIS_PATCH_THREADS, 1, GPUME_DIS_PATCH_THREADS, 1, pargs);
+            err = launch(s, st, s->f_dis_patches_rows,
+                         (nx * ny * GPUME_DIS_PATCH + GPUME_DIS_PATCH_THREADS - 1) / GPUME_DIS_PATCH_THREADS,
+                         1, GPUME_DIS_PATCH_THREADS, 1, pargs);
         else
             /* a thread a patch, and a warp more for those that start from both */
             err = CHECK_CU(s->cu->cuLaunchKernel(s->f_dis_patches, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
                                                  (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, 1,
                                                  GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS, 1, 1,
-                                                 0, s->stream, pargs, NULL));
+                                                 0, st, pargs, NULL));
         if (err >= 0)
-            err = launch_dis(s, s->f_dis_densify, lv->w, lv->h, dargs);
+            err = launch_dis(s, st, s->f_dis_densify, lv->w, lv->h, dargs);
         if (err < 0)
             return err;
         field    = out;
@@ -401,7 +432,7 @@ static int run_dis(GpumeCUDAContext *s, int cur, int ref, int e)
         CUdeviceptr blocks = s->d_result[e] + s->blocks_offset;
         void *args[] = { &a, &s->pic[cur], &s->pic[ref], &field, &s->d_pu, &s->d_fixed_pus,
                          &blocks, &s->d_result[e] };
-        return launch(s, s->f_dis_blocks, p->nb_ctus, 1, FFALIGN(p->max_out, 32), 1, args);
+        return launch(s, st, s->f_dis_blocks, p->nb_ctus, 1, FFALIGN(p->max_out, 32), 1, args);
     }
 }
 
@@ -464,6 +495,8 @@ static int cuda_load(void *priv, int slot, const AVFrame *frame)
         err = run_pyramid(s, slot);
     if (err >= 0 && s->dis)
         err = run_dis_pyramid(s, slot);
+    if (err >= 0)
+        err = CHECK_CU(cu->cuEventRecord(s->ready[slot], s->stream));
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     return err;
@@ -475,6 +508,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     GpumeCUDAContext *s = priv;
     CudaFunctions *cu = s->cu;
     const GpumeParams *p = &s->p;
+    const int lane = e & 1;
+    CUstream st = lane ? s->stream2 : s->stream;
     GpumeSearchArgs a = { .p = *p, .nb_fixed_pus = s->nb_fixed_pus };
     GpumeCudaBuffers b;
     void *args[] = { &a, &b };
@@ -489,8 +524,8 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         .cur       = s->pic[cur],
         .ref       = s->pic[ref],
         .pred      = s->d_pred[e],
-        .coarse    = s->d_coarse,
-        .pu_keys   = s->d_keys,
+        .coarse    = s->d_coarse[lane],
+        .pu_keys   = s->d_keys[lane],
         .pu        = s->d_pu,
         .fixed_pus = s->d_fixed_pus,
         .blocks    = s->d_result[e] + s->blocks_offset,
@@ -502,12 +537,23 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
     err = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (err < 0)
         return err;
+    /* the pyramids were made on the first stream */
+    if (lane) {
+        err = CHECK_CU(cu->cuStreamWaitEvent(st, s->ready[cur], 0));
+        if (err >= 0)
+            err = CHECK_CU(cu->cuStreamWaitEvent(st, s->ready[ref], 0));
+        if (err < 0)
+            goto end;
+    }
     if (pred_from >= 0) {
-        /* from an estimate issued earlier on the same stream */
+        /* from an estimate issued earlier, on this stream or the other */
         GpumePredArgs pa = { .nb_ctus = p->nb_ctus, .max_out = p->max_out };
         CUdeviceptr blocks = s->d_result[pred_from] + s->blocks_offset;
         void *pred_args[] = { &pa, &blocks, &s->d_result[pred_from], &s->d_pred[e] };
-        err = launch(s, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, pred_args);
+        if ((pred_from & 1) != lane)
+            err = CHECK_CU(cu->cuStreamWaitEvent(st, s->searched[pred_from], 0));
+        if (err >= 0)
+            err = launch(s, st, s->f_predictor, FFALIGN(p->nb_ctus, 256) / 256, 1, 256, 1, pred_args);
     } else {
         /* a pageable copy waits for its stream: keep it off the compute stream */
         err = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_pred[e], pred, 2 * p->nb_ctus * sizeof(*pred),
@@ -515,35 +561,35 @@ static int cuda_estimate(void *priv, int cur, int ref, const int16_t *pred, int 
         if (err >= 0)
             err = CHECK_CU(cu->cuEventRecord(s->pred_ready[e], s->upload));
         if (err >= 0)
-            err = CHECK_CU(cu->cuStreamWaitEvent(s->stream, s->pred_ready[e], 0));
+            err = CHECK_CU(cu->cuStreamWaitEvent(st, s->pred_ready[e], 0));
     }
     if (err < 0)
         goto end;
     if (p->algo == GPUME_ALGO_LFS) {
-        err = launch(s, s->f_lfs, p->nb_ctus, 1, GPUME_LFS_THREADS, 1, args);
+        err = launch(s, st, s->f_lfs, p->nb_ctus, 1, GPUME_LFS_THREADS, 1, args);
     } else {
         if (p->algo == GPUME_ALGO_HME)
-            err = launch(s, s->f_hme_coarse, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+            err = launch(s, st, s->f_hme_coarse, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         if (err >= 0 && p->algo == GPUME_ALGO_HME)
-            err = launch(s, s->f_hme_blocks, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+            err = launch(s, st, s->f_hme_blocks, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         if (err >= 0) {
             GpumeFullArgs fa;
             void *full_args[] = { &a, &b, &fa };
             if (s->f_full && ff_gpume_full_key_packing(p, pred_from < 0 ? pred : NULL,
                                                        &fa.key_bits, &fa.local))
-                err = launch(s, s->f_full, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, full_args);
+                err = launch(s, st, s->f_full, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, full_args);
             else
-                err = launch(s, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+                err = launch(s, st, s->f_pu_search, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
         }
         if (err >= 0)
-            err = launch(s, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
+            err = launch(s, st, s->f_refine, p->nb_ctus, 1, GPUME_KERNEL_THREADS, 1, args);
     }
     /* dis: from hme's blocks, just written into the result, to its own */
     if (err >= 0 && s->dis)
-        err = run_dis(s, cur, ref, e);
+        err = run_dis(s, st, lane, cur, ref, e);
     /* read back on a stream of its own, overlapping the next searches */
     if (err >= 0)
-        err = CHECK_CU(cu->cuEventRecord(s->searched[e], s->stream));
+        err = CHECK_CU(cu->cuEventRecord(s->searched[e], st));
     if (err >= 0)
         err = CHECK_CU(cu->cuStreamWaitEvent(s->download, s->searched[e], 0));
     if (err >= 0)
