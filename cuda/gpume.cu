@@ -1717,107 +1717,11 @@ extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, 
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/* The template of a block of a level's patches (GPUME_DIS_BW x
- * GPUME_DIS_BH of them, GPUME_DIS_SPACING apart) in shared memory: each
- * sample with its gradients (gpume_dis_gradient()), read once for all the
- * block's descents instead of at every step. */
-#define DIS_TPL_W (GPUME_DIS_SPACING * (GPUME_DIS_BW - 1) + GPUME_DIS_PATCH)
-#define DIS_TPL_H (GPUME_DIS_SPACING * (GPUME_DIS_BH - 1) + GPUME_DIS_PATCH)
-
-typedef struct DisTemplate {
-    int x0, y0, w;                /**< its first sample in the level, its width */
-    int s[DIS_TPL_W * DIS_TPL_H]; /**< sample | (gx + 255) << 8 | (gy + 255) << 17 */
-} DisTemplate;
-
-/** Fill t with the samples of level l (c) under the patches of this block. */
-__device__ static void dis_tpl_load(DisTemplate *t, GpumeDisLevel l, const uint8_t *c, int nx, int ny)
-{
-    const int i0 = blockIdx.x * GPUME_DIS_BW, j0 = blockIdx.y * GPUME_DIS_BH;
-    const int x0 = gpume_dis_patch_pos(i0, l.w), y0 = gpume_dis_patch_pos(j0, l.h);
-    const int x1 = gpume_dis_patch_pos(min(i0 + GPUME_DIS_BW, nx) - 1, l.w) + gpume_dis_patch_side(l.w);
-    const int y1 = gpume_dis_patch_pos(min(j0 + GPUME_DIS_BH, ny) - 1, l.h) + gpume_dis_patch_side(l.h);
-    const int tw = x1 - x0;
-
-    if (threadIdx.x == 0) {
-        t->x0 = x0;
-        t->y0 = y0;
-        t->w  = tw;
-    }
-    for (int k = threadIdx.x; k < tw * (y1 - y0); k += blockDim.x) {
-        const int x = x0 + k % tw, y = y0 + k / tw;
-        int gx, gy;
-        gpume_dis_gradient(c, l.pitch, l.w, l.h, x, y, &gx, &gy);
-        t->s[k] = c[y * l.pitch + x] | (gx + 255) << 8 | (gy + 255) << 17;
-    }
-}
-
-/** gpume_dis_residual_sums() of the patch at (px, py), its template in t. */
-__device__ static void dis_tpl_sums(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r, int px, int py,
-                                    int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
-{
-    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
-    const int *row = t->s + (py - t->y0) * t->w + px - t->x0;
-
-    *bx = *by = *ssd = 0;
-    *sr = 0;
-    for (int y = 0; y < ph; y++, row += t->w) {
-        int rbx = 0, rby = 0, rsr = 0;
-        int64_t rssd = 0;
-        /* not unrolled: unrolled, the registers of the sums of several
-         * samples kept a fifth of the blocks off the multiprocessors */
-#pragma unroll 1
-        for (int x = 0; x < pw; x++)
-            gpume_dis_residual_px(r, l.pitch, l.w, l.h, px + x, py + y, vx, vy, row[x] & 255,
-                                  (row[x] >> 8 & 511) - 255, (row[x] >> 17) - 255, &rbx, &rby, &rsr, &rssd);
-        *bx  += rbx;
-        *by  += rby;
-        *sr  += rsr;
-        *ssd += rssd;
-    }
-}
-
-/** gpume_dis_error() of the patch at (px, py), its template in t. */
-__device__ static int64_t dis_tpl_error(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r,
-                                        int px, int py, int vx, int vy)
-{
-    int64_t bx, by, ssd;
-    int sr;
-
-    dis_tpl_sums(t, l, r, px, py, vx, vy, &bx, &by, &sr, &ssd);
-    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(l.w) * gpume_dis_patch_side(l.h));
-}
-
-/** gpume_dis_patch() of the patch at (px, py), its template in t. */
-__device__ static void dis_tpl_patch(const DisTemplate *t, GpumeDisLevel l, const uint8_t *r,
-                                     int px, int py, int *ux, int *uy)
-{
-    const int pw = gpume_dis_patch_side(l.w), ph = gpume_dis_patch_side(l.h);
-    const int *row = t->s + (py - t->y0) * t->w + px - t->x0;
-    int g[5] = { 0, 0, 0, 0, 0 };
-    GpumeDisDescent d;
-    int64_t bx, by, ssd;
-    int sr;
-
-    for (int y = 0; y < ph; y++, row += t->w)
-        for (int x = 0; x < pw; x++) {
-            const int gx = (row[x] >> 8 & 511) - 255, gy = (row[x] >> 17) - 255;
-            g[0] += gx * gx;
-            g[1] += gx * gy;
-            g[2] += gy * gy;
-            g[3] += gx;
-            g[4] += gy;
-        }
-    gpume_dis_descent_start(&d, g[0], g[1], g[2], g[3], g[4], pw * ph, *ux, *uy);
-    do
-        dis_tpl_sums(t, l, r, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
-    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
-    gpume_dis_descent_result(&d, ux, uy);
-}
-
 /**
- * The vectors of a level's patches (gpume_dis_patch_item()), a thread a
+ * The vectors of a level's patches (ALGORITHMS.md, dis), a thread a
  * patch for the block's GPUME_DIS_BW x GPUME_DIS_BH patches and
- * GPUME_DIS_HELPERS threads more; coarse is the coarser level's field
+ * GPUME_DIS_HELPERS threads more, the block's template in shared memory
+ * (gpume_dis_template_word()); coarse is the coarser level's field
  * (coarse_w 0 at the coarsest). At the finest level (ha.on) the patches'
  * threads choose the starts and list the patches that start from both
  * (gpume_dis_start_of()); then every thread takes listed patches, one at a
@@ -1826,27 +1730,32 @@ __device__ static void dis_tpl_patch(const DisTemplate *t, GpumeDisLevel l, cons
  * descent's time where it lists up to GPUME_DIS_HELPERS patches, with a
  * fifth more threads, not twice as many.
  */
-extern "C" __global__ __attribute__((launch_bounds(GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS, 4)))
+extern "C" __global__ __attribute__((launch_bounds(GPUME_DIS_GROUP, 4)))
 void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, const int32_t *coarse,
                        int coarse_w, int32_t *patch, GpumeDisHmeArgs ha, const GpumeBlock *hme,
                        const GpumePU *pu, const uint16_t *fixed)
 {
-    GPUME_SHARED DisTemplate tpl;
+    GPUME_SHARED int tpl[GPUME_DIS_TPL_W * GPUME_DIS_TPL_H];
     GPUME_SHARED int64_t err[GPUME_DIS_BW * GPUME_DIS_BH];
     GPUME_SHARED int vec[GPUME_DIS_BW * GPUME_DIS_BH][2];
     GPUME_SHARED int list[GPUME_DIS_BW * GPUME_DIS_BH];
     GPUME_SHARED int nb_listed, nb_taken;
     const int k = threadIdx.x;
     const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
-    const uint8_t *r = ref + l.offset;
-    const int i = blockIdx.x * GPUME_DIS_BW + k % GPUME_DIS_BW, j = blockIdx.y * GPUME_DIS_BH + k / GPUME_DIS_BW;
+    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    const int i0 = blockIdx.x * GPUME_DIS_BW, j0 = blockIdx.y * GPUME_DIS_BH;
+    const int i = i0 + k % GPUME_DIS_BW, j = j0 + k / GPUME_DIS_BW;
     const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
     const int valid = k < GPUME_DIS_BW * GPUME_DIS_BH && i < nx && j < ny;
-    int ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
+    int x0, y0, tw, th, ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
+    const int *own;
 
+    gpume_dis_template_rect(l.w, l.h, i0, j0, GPUME_DIS_BW, GPUME_DIS_BH, &x0, &y0, &tw, &th);
+    own = tpl + (py - y0) * tw + px - x0;
     if (k == 0)
         nb_listed = nb_taken = 0;
-    dis_tpl_load(&tpl, l, cur + l.offset, nx, ny);
+    for (int t = k; t < tw * th; t += GPUME_DIS_GROUP)
+        tpl[t] = gpume_dis_template_word(c, l.pitch, l.w, l.h, x0 + t % tw, y0 + t / tw);
     __syncthreads();
     if (valid)
         gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
@@ -1854,8 +1763,9 @@ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, 
         int hx, hy;
         gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
                             ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        start = gpume_dis_start_of(dis_tpl_error(&tpl, l, r, px, py, hx, hy),
-                                   dis_tpl_error(&tpl, l, r, px, py, ux, uy), hx, hy, ux, uy);
+        start = gpume_dis_start_of(gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, hx, hy),
+                                   gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy),
+                                   hx, hy, ux, uy);
         if (start == GPUME_DIS_FROM_HME) {
             ux = hx;
             uy = hy;
@@ -1867,22 +1777,24 @@ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, 
     }
     __syncthreads();
     if (valid)
-        dis_tpl_patch(&tpl, l, r, px, py, &ux, &uy);
-    for (int t; (t = atomicAdd(&nb_taken, 1)) < nb_listed;) {
+        gpume_dis_template_patch(own, tw, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    for (int n; (n = atomicAdd(&nb_taken, 1)) < nb_listed;) {
         /* listed patch q of the block, from hme's start */
-        const int q  = list[t];
-        const int qx = gpume_dis_patch_pos(blockIdx.x * GPUME_DIS_BW + q % GPUME_DIS_BW, l.w);
-        const int qy = gpume_dis_patch_pos(blockIdx.y * GPUME_DIS_BH + q / GPUME_DIS_BW, l.h);
+        const int q  = list[n];
+        const int qx = gpume_dis_patch_pos(i0 + q % GPUME_DIS_BW, l.w);
+        const int qy = gpume_dis_patch_pos(j0 + q / GPUME_DIS_BW, l.h);
+        const int *t = tpl + (qy - y0) * tw + qx - x0;
         int hx = vec[q][0], hy = vec[q][1];
-        dis_tpl_patch(&tpl, l, r, qx, qy, &hx, &hy);
-        err[q]    = dis_tpl_error(&tpl, l, r, qx, qy, hx, hy);
+        gpume_dis_template_patch(t, tw, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
+        err[q]    = gpume_dis_template_error(t, tw, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
         vec[q][0] = hx;
         vec[q][1] = hy;
     }
     __syncthreads();
     if (!valid)
         return;
-    if (start == GPUME_DIS_FROM_BOTH && gpume_dis_keep_hme(err[k], dis_tpl_error(&tpl, l, r, px, py, ux, uy))) {
+    if (start == GPUME_DIS_FROM_BOTH &&
+        gpume_dis_keep_hme(err[k], gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
         ux = vec[k][0];
         uy = vec[k][1];
     }

@@ -42,6 +42,7 @@ typedef ulong  uint64_t;
 #define GPUME_GLOBAL __global
 #define GPUME_LOCAL  __local
 #define GPUME_UNROLL _Pragma("unroll")
+#define GPUME_NO_UNROLL _Pragma("unroll 1")
 #elif defined(__CUDACC__) || defined(__CUDA__)
 typedef unsigned char      uint8_t;
 typedef short              int16_t;
@@ -52,6 +53,7 @@ typedef long long          int64_t;
 typedef unsigned long long uint64_t;
 #define GPUME_FN __device__ static inline
 #define GPUME_UNROLL _Pragma("unroll")
+#define GPUME_NO_UNROLL _Pragma("unroll 1")
 #else
 #include <stdint.h>
 #define GPUME_FN static inline
@@ -59,6 +61,9 @@ typedef unsigned long long uint64_t;
 #ifndef GPUME_UNROLL
 /* a loop whose arrays stay in registers on a GPU only when it is unrolled */
 #define GPUME_UNROLL
+/* a loop whose unrolled iterations would take a GPU thread more registers
+ * than its block's share */
+#define GPUME_NO_UNROLL
 #endif
 #ifndef GPUME_GLOBAL
 #define GPUME_GLOBAL

@@ -412,7 +412,7 @@ static int run_dis(GpumeCUDAContext *s, CUstream st, int lane, int cur, int ref,
             /* a thread a patch, and a warp more for those that start from both */
             err = CHECK_CU(s->cu->cuLaunchKernel(s->f_dis_patches, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
                                                  (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, 1,
-                                                 GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS, 1, 1,
+                                                 GPUME_DIS_GROUP, 1, 1,
                                                  0, st, pargs, NULL));
         if (err >= 0)
             err = launch_dis(s, st, s->f_dis_densify, lv->w, lv->h, dargs);

@@ -369,6 +369,113 @@ GPUME_FN int64_t gpume_dis_error(const GPUME_GLOBAL uint8_t *c, int cs,
     return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
 }
 
+/*
+ * The GPU kernels of many patches keep a block of patches' template in
+ * local memory, read once for all the block's descents: a word a sample,
+ * with its gradients. The steps below are gpume_dis_residual_sums(),
+ * gpume_dis_error() and gpume_dis_patch() on it; t points at the patch's
+ * first sample, rows tw words apart.
+ */
+
+/** The template word of c (w x h) at (x, y): sample | (gx + 255) << 8 | (gy + 255) << 17. */
+GPUME_FN int gpume_dis_template_word(const GPUME_GLOBAL uint8_t *c, int cs, int w, int h, int x, int y)
+{
+    int gx, gy;
+
+    gpume_dis_gradient(c, cs, w, h, x, y, &gx, &gy);
+    return c[y * cs + x] | (gx + 255) << 8 | (gy + 255) << 17;
+}
+
+/** The gradients of a template word. */
+GPUME_FN int gpume_dis_template_gx(int t)
+{
+    return (t >> 8 & 511) - 255;
+}
+
+GPUME_FN int gpume_dis_template_gy(int t)
+{
+    return (t >> 17) - 255;
+}
+
+/**
+ * The samples [*x0, *x0 + *tw) x [*y0, *y0 + *th) of a level w x h under
+ * its patches (i0 .. i0 + bw - 1, j0 .. j0 + bh - 1), those that exist:
+ * at most (GPUME_DIS_SPACING (bw - 1) + GPUME_DIS_PATCH) x (... bh ...).
+ */
+GPUME_FN void gpume_dis_template_rect(int w, int h, int i0, int j0, int bw, int bh,
+                                      int *x0, int *y0, int *tw, int *th)
+{
+    const int i1 = gpume_clip(i0 + bw, 1, gpume_dis_nb_patches(w)) - 1;
+    const int j1 = gpume_clip(j0 + bh, 1, gpume_dis_nb_patches(h)) - 1;
+
+    *x0 = gpume_dis_patch_pos(i0, w);
+    *y0 = gpume_dis_patch_pos(j0, h);
+    *tw = gpume_dis_patch_pos(i1, w) + gpume_dis_patch_side(w) - *x0;
+    *th = gpume_dis_patch_pos(j1, h) + gpume_dis_patch_side(h) - *y0;
+}
+
+/** gpume_dis_residual_sums() of the patch at (px, py), its template at t. */
+GPUME_FN void gpume_dis_template_sums(const GPUME_LOCAL int *t, int tw,
+                                      const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                      int px, int py, int vx, int vy,
+                                      int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+
+    *bx = *by = *ssd = 0;
+    *sr = 0;
+    for (int y = 0; y < ph; y++, t += tw) {
+        int rbx = 0, rby = 0, rsr = 0;
+        int64_t rssd = 0;
+        GPUME_NO_UNROLL
+        for (int x = 0; x < pw; x++)
+            gpume_dis_residual_px(r, rs, w, h, px + x, py + y, vx, vy, t[x] & 255, gpume_dis_template_gx(t[x]),
+                                  gpume_dis_template_gy(t[x]), &rbx, &rby, &rsr, &rssd);
+        *bx  += rbx;
+        *by  += rby;
+        *sr  += rsr;
+        *ssd += rssd;
+    }
+}
+
+/** gpume_dis_error() of the patch at (px, py), its template at t. */
+GPUME_FN int64_t gpume_dis_template_error(const GPUME_LOCAL int *t, int tw,
+                                          const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                          int px, int py, int vx, int vy)
+{
+    int64_t bx, by, ssd;
+    int sr;
+
+    gpume_dis_template_sums(t, tw, r, rs, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
+    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
+}
+
+/** gpume_dis_patch() of the patch at (px, py), its template at t. */
+GPUME_FN void gpume_dis_template_patch(const GPUME_LOCAL int *t, int tw,
+                                       const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
+                                       int px, int py, int *ux, int *uy)
+{
+    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
+    int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0, sr;
+    GpumeDisDescent d;
+    int64_t bx, by, ssd;
+
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            const int gx = gpume_dis_template_gx(t[y * tw + x]), gy = gpume_dis_template_gy(t[y * tw + x]);
+            gxx += gx * gx;
+            gxy += gx * gy;
+            gyy += gy * gy;
+            sgx += gx;
+            sgy += gy;
+        }
+    gpume_dis_descent_start(&d, gxx, gxy, gyy, sgx, sgy, pw * ph, *ux, *uy);
+    do
+        gpume_dis_template_sums(t, tw, r, rs, w, h, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
+    gpume_dis_descent_result(&d, ux, uy);
+}
+
 /**
  * hme's vector for the patch at (px, py) of the finest level lf (w x h):
  * that of the block of hme's estimate (blocks, max_out a CTU of ctu pixels,
@@ -591,39 +698,6 @@ GPUME_FN void gpume_dis_export_block(const GPUME_GLOBAL uint8_t *cur, const GPUM
     blocks[c * max_out + gpume_dis_blocks_before(pu, fixed, k, x0, y0, width, height)] =
         gpume_make_block(x, y, w, h, qx, qy,
                          gpume_dis_block_sad(cur, pitch, ref, pitch, width, height, x, y, w, h, qx, qy));
-}
-
-/**
- * The vector of patch (i, j) of level l (a thread or work-item of the GPU
- * kernels, one a patch): started from the coarser level's field (coarse,
- * coarse_w wide; none where coarse_w is 0) or, at the finest level, from
- * hme's blocks where they match better, or from both (gpume_dis_start_of()),
- * then descended.
- */
-GPUME_FN void gpume_dis_patch_item(GpumeDisLevel l, const GPUME_GLOBAL uint8_t *cur,
-                                   const GPUME_GLOBAL uint8_t *ref, const GPUME_GLOBAL int32_t *coarse,
-                                   int coarse_w, GPUME_GLOBAL int32_t *patch, GpumeDisHmeArgs ha,
-                                   const GPUME_GLOBAL GpumeBlock *hme, const GPUME_GLOBAL GpumePU *pu,
-                                   const GPUME_GLOBAL uint16_t *fixed, int i, int j)
-{
-    const int nx = gpume_dis_nb_patches(l.w);
-    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    const GPUME_GLOBAL uint8_t *c = cur + l.offset, *r = ref + l.offset;
-    int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
-
-    gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (ha.on) {
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        start = gpume_dis_choose_start(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
-    }
-    gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    if (start == GPUME_DIS_FROM_BOTH) {
-        gpume_dis_patch(c, l.pitch, r, l.pitch, l.w, l.h, px, py, &hx, &hy);
-        gpume_dis_keep_result(c, l.pitch, r, l.pitch, l.w, l.h, px, py, hx, hy, &ux, &uy);
-    }
-    patch[2 * (j * nx + i)]     = ux;
-    patch[2 * (j * nx + i) + 1] = uy;
 }
 
 /**

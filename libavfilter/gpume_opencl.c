@@ -265,7 +265,7 @@ static int build_program(GpumeOpenCLContext *s)
     if ((err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_down",
                                       GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_down)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_patches",
-                                      GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_patches)) < 0 ||
+                                      GPUME_DIS_GROUP, &s->k_dis_patches)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_densify",
                                       GPUME_DIS_BW * GPUME_DIS_BH, &s->k_dis_densify)) < 0 ||
         (err = ff_gpume_opencl_kernel(avctx, s->program, dev, "gpume_dis_blocks",
@@ -366,12 +366,20 @@ typedef struct DisArg {
     const void *arg;
 } DisArg;
 
-/** Enqueue the dis kernel k over w x h work-items with its nb arguments. */
-static int run_dis_kernel(GpumeOpenCLContext *s, cl_kernel k, int w, int h, const DisArg *args, int nb)
+/**
+ * Enqueue the dis kernel k over w x h work-items with its nb arguments, or
+ * with group set, over w x h items of GPUME_DIS_BW x GPUME_DIS_BH a
+ * work-group of that many work-items (the patches kernel).
+ */
+static int run_dis_kernel(GpumeOpenCLContext *s, cl_kernel k, int w, int h, int group,
+                          const DisArg *args, int nb)
 {
     void *avctx = s->host->log_ctx;
-    const size_t local[2]  = { GPUME_DIS_BW, GPUME_DIS_BH };
-    const size_t global[2] = { FFALIGN(w, GPUME_DIS_BW), FFALIGN(h, GPUME_DIS_BH) };
+    const size_t local[2]  = { group ? group : GPUME_DIS_BW, group ? 1 : GPUME_DIS_BH };
+    const size_t global[2] = {
+        group ? (w + GPUME_DIS_BW - 1) / GPUME_DIS_BW * group : FFALIGN(w, GPUME_DIS_BW),
+        group ? (h + GPUME_DIS_BH - 1) / GPUME_DIS_BH : FFALIGN(h, GPUME_DIS_BH),
+    };
     cl_int cle;
     int err = 0;
 
@@ -401,7 +409,7 @@ static int run_dis_pyramid(GpumeOpenCLContext *s, int slot)
             { sizeof(GpumeDisLevel), &s->dis_level[k] },
             { sizeof(cl_mem), &s->dis_pic[slot] },
         };
-        int err = run_dis_kernel(s, s->k_dis_down, s->dis_level[k].w, s->dis_level[k].h,
+        int err = run_dis_kernel(s, s->k_dis_down, s->dis_level[k].w, s->dis_level[k].h, 0,
                                  args, FF_ARRAY_ELEMS(args));
         if (err < 0)
             return err;
@@ -442,9 +450,10 @@ static int run_dis(GpumeOpenCLContext *s, int cur, int ref, int e)
             { sizeof(cl_mem), &s->dis_field[l & 1] },
         };
         err = run_dis_kernel(s, s->k_dis_patches, gpume_dis_nb_patches(s->dis_level[l].w),
-                             gpume_dis_nb_patches(s->dis_level[l].h), pargs, FF_ARRAY_ELEMS(pargs));
+                             gpume_dis_nb_patches(s->dis_level[l].h), GPUME_DIS_GROUP,
+                             pargs, FF_ARRAY_ELEMS(pargs));
         if (err >= 0)
-            err = run_dis_kernel(s, s->k_dis_densify, s->dis_level[l].w, s->dis_level[l].h,
+            err = run_dis_kernel(s, s->k_dis_densify, s->dis_level[l].w, s->dis_level[l].h, 0,
                                  dargs, FF_ARRAY_ELEMS(dargs));
         if (err < 0)
             return err;
