@@ -1834,7 +1834,7 @@ __device__ static inline int dis_block_any(int pred)
 }
 
 /**
- * The errors (gpume_dis_error()) of the patch of thread tid's group at
+ * The errors (gpume_dis_error_of()) of the patch of thread tid's group at
  * (ax, ay) and at (bx, by), its rows' sums added across the group: every
  * thread of the block takes part, row says whether it has a row.
  */
@@ -1860,7 +1860,7 @@ __device__ static void dis_group_errors(int64_t (*red)[GPUME_DIS_PATCH_THREADS],
 }
 
 /**
- * The descent (gpume_dis_patch()) of the patch of thread tid's group from
+ * The descent (gpume_dis_descent_step()) of the patch of thread tid's group from
  * (*ux, *uy), g its template's gradient sums, the rows' sums of each step
  * added across the group; the groups of the block step together until the
  * last is done, those that do not descend (active 0) keeping their start.

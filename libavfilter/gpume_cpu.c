@@ -1226,16 +1226,23 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 /**
  * The template of a patch of GPUME_DIS_PATCH x GPUME_DIS_PATCH pixels that
  * lies a pixel inside its level: samples in 1/256 and central differences,
- * read once for all the steps of its descent.
+ * read once for all the errors and steps of its descents.
  */
 typedef struct DisTemplate {
     int32_t t[GPUME_DIS_PATCH * GPUME_DIS_PATCH];
     int32_t gx[GPUME_DIS_PATCH * GPUME_DIS_PATCH], gy[GPUME_DIS_PATCH * GPUME_DIS_PATCH];
+    int gxx, gxy, gyy, sgx, sgy;    ///< the sums of gpume_dis_descent_init()
 } DisTemplate;
 
-/** gpume_dis_descent_init() of such a patch, its template kept. */
-static void dis_template_init(DisTemplate *tp, GpumeDisDescent *d, const uint8_t *c, int stride,
-                              int px, int py, int ux0, int uy0)
+/** Whether the patch at (px, py) of a level w x h has a DisTemplate. */
+static int dis_inner(int w, int h, int px, int py)
+{
+    return gpume_dis_patch_side(w) == GPUME_DIS_PATCH && gpume_dis_patch_side(h) == GPUME_DIS_PATCH &&
+           px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1;
+}
+
+/** The template of such a patch. */
+static void dis_template_init(DisTemplate *tp, const uint8_t *c, int stride, int px, int py)
 {
     int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
 
@@ -1254,7 +1261,11 @@ static void dis_template_init(DisTemplate *tp, GpumeDisDescent *d, const uint8_t
             sgy += gy;
         }
     }
-    gpume_dis_descent_start(d, gxx, gxy, gyy, sgx, sgy, GPUME_DIS_PATCH * GPUME_DIS_PATCH, ux0, uy0);
+    tp->gxx = gxx;
+    tp->gxy = gxy;
+    tp->gyy = gyy;
+    tp->sgx = sgx;
+    tp->sgy = sgy;
 }
 
 /**
@@ -1294,31 +1305,48 @@ static GPUME_VECTORIZE void dis_template_sums(const DisTemplate *tp, const uint8
     *ssd = s2;
 }
 
-/** The descent of one patch (gpume_dis_patch()), its sums unclamped where they may be. */
-static void dis_patch(const uint8_t *c, const uint8_t *r, int stride, int w, int h,
-                      int px, int py, int *ux, int *uy)
+/**
+ * gpume_dis_residual_sums() of the patch at (px, py) at (vx, vy): unclamped
+ * where it has a template tp (else NULL) and its reference lies inside.
+ */
+static void dis_sums(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
+                     int px, int py, int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
 {
-    const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
-    /* full patches whose gradients need no clamping */
-    const int inner = pw == GPUME_DIS_PATCH && ph == GPUME_DIS_PATCH &&
-                      px >= 1 && py >= 1 && px + pw <= w - 1 && py + ph <= h - 1;
-    GpumeDisDescent d;
-    DisTemplate tp;
+    const int x0 = px + (vx >> GPUME_DIS_FRAC), y0 = py + (vy >> GPUME_DIS_FRAC);
+
+    if (tp && x0 >= 0 && y0 >= 0 && x0 + GPUME_DIS_PATCH <= w - 1 && y0 + GPUME_DIS_PATCH <= h - 1)
+        dis_template_sums(tp, r, stride, px, py, vx, vy, bx, by, sr, ssd);
+    else
+        gpume_dis_residual_sums(c, stride, r, stride, w, h, px, py, vx, vy, bx, by, sr, ssd);
+}
+
+/** The mean-normalised error (gpume_dis_error_of()) at (vx, vy), through dis_sums(). */
+static int64_t dis_error(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
+                         int px, int py, int vx, int vy)
+{
     int64_t bx, by, ssd;
     int sr;
 
-    if (inner)
-        dis_template_init(&tp, &d, c, stride, px, py, *ux, *uy);
+    dis_sums(tp, c, r, stride, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
+    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
+}
+
+/** The descent of one patch from (*ux, *uy) (gpume_dis_descent_step()), through dis_sums(). */
+static void dis_patch(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
+                      int px, int py, int *ux, int *uy)
+{
+    GpumeDisDescent d;
+    int64_t bx, by, ssd;
+    int sr;
+
+    if (tp)
+        gpume_dis_descent_start(&d, tp->gxx, tp->gxy, tp->gyy, tp->sgx, tp->sgy,
+                                GPUME_DIS_PATCH * GPUME_DIS_PATCH, *ux, *uy);
     else
         gpume_dis_descent_init(&d, c, stride, w, h, px, py, *ux, *uy);
-    do {
-        const int x0 = px + (d.vx >> GPUME_DIS_FRAC), y0 = py + (d.vy >> GPUME_DIS_FRAC);
-        if (inner && x0 >= 0 && y0 >= 0 && x0 + pw <= w - 1 && y0 + ph <= h - 1)
-            dis_template_sums(&tp, r, stride, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
-        else
-            gpume_dis_residual_sums(c, stride, r, stride, w, h, px, py, d.vx, d.vy,
-                                    &bx, &by, &sr, &ssd);
-    } while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
+    do
+        dis_sums(tp, c, r, stride, w, h, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
     gpume_dis_descent_result(&d, ux, uy);
 }
 
@@ -1336,18 +1364,32 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
         for (int i = 0; i < nx; i++) {
             const int px = gpume_dis_patch_pos(i, w);
             int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
+            DisTemplate tpl, *tp = NULL;
+            if (dis_inner(w, h, px, py)) {
+                dis_template_init(&tpl, c, stride, px, py);
+                tp = &tpl;
+            }
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
             if (job->dis_finest) {
                 const GpumeParams *p = &job->s->p;
                 gpume_dis_hme_start(job->res->blocks, job->s->pu, job->s->fixed_pus, job->s->nb_fixed_pus,
                                     p->ctu, p->ctu_cols, p->max_out, p->width, p->height,
                                     job->s->dis_finest, w, h, px, py, &hx, &hy);
-                start = gpume_dis_choose_start(c, stride, r, stride, w, h, px, py, hx, hy, &ux, &uy);
+                start = gpume_dis_start_of(dis_error(tp, c, r, stride, w, h, px, py, hx, hy),
+                                           dis_error(tp, c, r, stride, w, h, px, py, ux, uy), hx, hy, ux, uy);
+                if (start == GPUME_DIS_FROM_HME) {
+                    ux = hx;
+                    uy = hy;
+                }
             }
-            dis_patch(c, r, stride, w, h, px, py, &ux, &uy);
+            dis_patch(tp, c, r, stride, w, h, px, py, &ux, &uy);
             if (start == GPUME_DIS_FROM_BOTH) {
-                dis_patch(c, r, stride, w, h, px, py, &hx, &hy);
-                gpume_dis_keep_result(c, stride, r, stride, w, h, px, py, hx, hy, &ux, &uy);
+                dis_patch(tp, c, r, stride, w, h, px, py, &hx, &hy);
+                if (gpume_dis_keep_hme(dis_error(tp, c, r, stride, w, h, px, py, hx, hy),
+                                       dis_error(tp, c, r, stride, w, h, px, py, ux, uy))) {
+                    ux = hx;
+                    uy = hy;
+                }
             }
             patch[2 * (j * nx + i)]     = ux;
             patch[2 * (j * nx + i) + 1] = uy;

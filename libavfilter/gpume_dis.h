@@ -252,7 +252,8 @@ GPUME_FN void gpume_dis_residual_row(const GPUME_GLOBAL uint8_t *c, int cs,
  * The sums of one step of the patch at (px, py) at position (vx, vy), its
  * rows' sums of gpume_dis_residual_row() added. This is the descent's inner
  * loop, which the CPU also computes with the samples unclamped where the
- * patch lies inside, and CUDA a row a thread.
+ * patch lies inside, CUDA's kernel of few patches a row a thread, and the
+ * GPU kernels of many patches on a template (gpume_dis_template_sums()).
  */
 GPUME_FN void gpume_dis_residual_sums(const GPUME_GLOBAL uint8_t *c, int cs,
                                       const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
@@ -314,29 +315,6 @@ GPUME_FN void gpume_dis_descent_result(const GpumeDisDescent *d, int *ux, int *u
 }
 
 /**
- * The vector of one patch at (px, py) of the current picture c into the
- * reference r (both w x h at this level), from (*ux, *uy) in 1/16 pel:
- * inverse-compositional Gauss-Newton steps on the mean-normalised
- * residual, at most GPUME_DIS_STEPS; a descent stops at the last position
- * whose squared error fell, and a result more than a patch side from its
- * start is not kept.
- */
-GPUME_FN void gpume_dis_patch(const GPUME_GLOBAL uint8_t *c, int cs,
-                              const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
-                              int px, int py, int *ux, int *uy)
-{
-    GpumeDisDescent d;
-    int64_t bx, by, ssd;
-    int sr;
-
-    gpume_dis_descent_init(&d, c, cs, w, h, px, py, *ux, *uy);
-    do
-        gpume_dis_residual_sums(c, cs, r, rs, w, h, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
-    while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
-    gpume_dis_descent_result(&d, ux, uy);
-}
-
-/**
  * The starting vector of the patch at (px, py) of a level w x h: twice the
  * coarser level's field (cw wide, 2 values a pixel) at the patch centre's
  * coarse pixel; (0, 0) at the coarsest level (coarse NULL).
@@ -357,24 +335,12 @@ GPUME_FN int64_t gpume_dis_error_of(int sr, int64_t ssd, int n)
     return ssd - gpume_dis_rdiv((int64_t)sr * sr, n);
 }
 
-/** The mean-normalised squared error of the patch at (px, py) moved by (vx, vy). */
-GPUME_FN int64_t gpume_dis_error(const GPUME_GLOBAL uint8_t *c, int cs,
-                                 const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
-                                 int px, int py, int vx, int vy)
-{
-    int64_t bx, by, ssd;
-    int sr;
-
-    gpume_dis_residual_sums(c, cs, r, rs, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
-    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
-}
-
 /*
  * The GPU kernels of many patches keep a block of patches' template in
  * local memory, read once for all the block's descents: a word a sample,
- * with its gradients. The steps below are gpume_dis_residual_sums(),
- * gpume_dis_error() and gpume_dis_patch() on it; t points at the patch's
- * first sample, rows tw words apart.
+ * with its gradients. The steps below are a patch's sums
+ * (gpume_dis_residual_sums()), its error and its descent on it; t points
+ * at the patch's first sample, rows tw words apart.
  */
 
 /** The template word of c (w x h) at (x, y): sample | (gx + 255) << 8 | (gy + 255) << 17. */
@@ -438,7 +404,10 @@ GPUME_FN void gpume_dis_template_sums(const GPUME_LOCAL int *t, int tw,
     }
 }
 
-/** gpume_dis_error() of the patch at (px, py), its template at t. */
+/**
+ * The mean-normalised error (gpume_dis_error_of()) of the patch at (px, py)
+ * moved by (vx, vy), its template at t.
+ */
 GPUME_FN int64_t gpume_dis_template_error(const GPUME_LOCAL int *t, int tw,
                                           const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
                                           int px, int py, int vx, int vy)
@@ -450,7 +419,10 @@ GPUME_FN int64_t gpume_dis_template_error(const GPUME_LOCAL int *t, int tw,
     return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
 }
 
-/** gpume_dis_patch() of the patch at (px, py), its template at t. */
+/**
+ * The descent of the patch at (px, py) from (*ux, *uy) (ALGORITHMS.md, dis,
+ * "One patch"), its template at t.
+ */
 GPUME_FN void gpume_dis_template_patch(const GPUME_LOCAL int *t, int tw,
                                        const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
                                        int px, int py, int *ux, int *uy)
@@ -541,41 +513,6 @@ GPUME_FN int gpume_dis_start_of(int64_t eh, int64_t eu, int hx, int hy, int ux, 
 GPUME_FN int gpume_dis_keep_hme(int64_t eh, int64_t eu)
 {
     return eh < eu;
-}
-
-/**
- * The start of a patch of the finest level (gpume_dis_start_of()): the
- * coarser level's (*ux, *uy), replaced by hme's (hx, hy) where the patch
- * starts from hme's alone.
- */
-GPUME_FN int gpume_dis_choose_start(const GPUME_GLOBAL uint8_t *c, int cs,
-                                    const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
-                                    int px, int py, int hx, int hy, int *ux, int *uy)
-{
-    const int start = gpume_dis_start_of(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
-                                         gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy),
-                                         hx, hy, *ux, *uy);
-
-    if (start == GPUME_DIS_FROM_HME) {
-        *ux = hx;
-        *uy = hy;
-    }
-    return start;
-}
-
-/**
- * Of a patch descended from both starts, the result kept in (*ux, *uy):
- * the coarser level's start's (*ux, *uy) or hme's start's (hx, hy).
- */
-GPUME_FN void gpume_dis_keep_result(const GPUME_GLOBAL uint8_t *c, int cs,
-                                    const GPUME_GLOBAL uint8_t *r, int rs, int w, int h,
-                                    int px, int py, int hx, int hy, int *ux, int *uy)
-{
-    if (gpume_dis_keep_hme(gpume_dis_error(c, cs, r, rs, w, h, px, py, hx, hy),
-                           gpume_dis_error(c, cs, r, rs, w, h, px, py, *ux, *uy))) {
-        *ux = hx;
-        *uy = hy;
-    }
 }
 
 /**
