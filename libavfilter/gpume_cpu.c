@@ -684,6 +684,34 @@ static void min_keys_c(uint64_t *keys, const uint32_t *cost, uint32_t add, uint3
         keys[i] = FFMIN(keys[i], gpume_key(cost[i] + add, idx));
 }
 
+static GPUME_VECTORIZE void dis_sums_c(int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
+                                       const int32_t *gx, const int32_t *gy, int fx, int fy)
+{
+    const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
+    int64_t sbx = 0, sby = 0, s2 = 0;
+    int s1 = 0;
+
+    for (int y = 0; y < GPUME_DIS_PATCH; y++, t += GPUME_DIS_PATCH, gx += GPUME_DIS_PATCH, gy += GPUME_DIS_PATCH) {
+        const uint8_t *ra = ref + y * stride, *rb = ra + stride;
+        int rbx = 0, rby = 0, rsr = 0;
+        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
+            const int e = w00 * ra[x] + w01 * ra[x + 1] + w10 * rb[x] + w11 * rb[x + 1] - t[x];
+            const uint32_t ae = e < 0 ? -e : e;
+            rbx += gx[x] * e;
+            rby += gy[x] * e;
+            rsr += e;
+            s2  += (uint64_t)ae * ae;
+        }
+        sbx += rbx;
+        sby += rby;
+        s1  += rsr;
+    }
+    sums[0] = sbx;
+    sums[1] = sby;
+    sums[2] = s1;
+    sums[3] = s2;
+}
+
 static int first_least_c(const uint16_t *v, int n)
 {
     int least = 0;
@@ -703,6 +731,7 @@ av_cold void ff_gpume_dsp_init(GpumeDSPContext *c)
     c->first_least = first_least_c;
     c->min_keys    = min_keys_c;
     c->sad_rect    = sad_rect_c;
+    c->dis_sums    = dis_sums_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -1268,73 +1297,50 @@ static void dis_template_init(DisTemplate *tp, const uint8_t *c, int stride, int
     tp->sgy = sgy;
 }
 
-/**
- * gpume_dis_residual_sums() of such a patch at (vx, vy) whose reference
- * samples all lie inside the level, so that no coordinate is clamped.
- */
-static GPUME_VECTORIZE void dis_template_sums(const DisTemplate *tp, const uint8_t *r, int stride,
-                                              int px, int py, int vx, int vy,
-                                              int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
-{
-    const int fx = vx & 15, fy = vy & 15;
-    const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
-    const uint8_t *ref = r + (py + (vy >> GPUME_DIS_FRAC)) * stride + px + (vx >> GPUME_DIS_FRAC);
-    int64_t sbx = 0, sby = 0, s2 = 0;
-    int s1 = 0;
+/** A patch at (px, py) of a level w x h: what the sums of its steps read. */
+typedef struct DisPatch {
+    const GpumeDSPContext *dsp;
+    const uint8_t *c, *r;       ///< the level's current and reference pictures
+    int stride, w, h, px, py;
+    const DisTemplate *tp;      ///< its template (dis_inner()), else NULL
+} DisPatch;
 
-    for (int y = 0; y < GPUME_DIS_PATCH; y++) {
-        const uint8_t *ra = ref + y * stride, *rb = ra + stride;
-        const int32_t *t = tp->t + y * GPUME_DIS_PATCH;
-        const int32_t *gx = tp->gx + y * GPUME_DIS_PATCH, *gy = tp->gy + y * GPUME_DIS_PATCH;
-        int rbx = 0, rby = 0, rsr = 0;
-        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
-            const int e = w00 * ra[x] + w01 * ra[x + 1] + w10 * rb[x] + w11 * rb[x + 1] - t[x];
-            const uint32_t ae = e < 0 ? -e : e;
-            rbx += gx[x] * e;
-            rby += gy[x] * e;
-            rsr += e;
-            s2  += (uint64_t)ae * ae;
-        }
-        sbx += rbx;
-        sby += rby;
-        s1  += rsr;
+/**
+ * gpume_dis_residual_sums() of the patch at (vx, vy): dsp->dis_sums() on
+ * its template where it has one and its reference lies inside.
+ */
+static void dis_sums(const DisPatch *pa, int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
+{
+    const int x0 = pa->px + (vx >> GPUME_DIS_FRAC), y0 = pa->py + (vy >> GPUME_DIS_FRAC);
+
+    if (pa->tp && x0 >= 0 && y0 >= 0 && x0 + GPUME_DIS_PATCH <= pa->w - 1 && y0 + GPUME_DIS_PATCH <= pa->h - 1) {
+        int64_t sums[4];
+        pa->dsp->dis_sums(sums, pa->r + y0 * pa->stride + x0, pa->stride, pa->tp->t, pa->tp->gx, pa->tp->gy,
+                          vx & 15, vy & 15);
+        *bx  = sums[0];
+        *by  = sums[1];
+        *sr  = (int)sums[2];
+        *ssd = sums[3];
+    } else {
+        gpume_dis_residual_sums(pa->c, pa->stride, pa->r, pa->stride, pa->w, pa->h, pa->px, pa->py, vx, vy,
+                                bx, by, sr, ssd);
     }
-    *bx  = sbx;
-    *by  = sby;
-    *sr  = s1;
-    *ssd = s2;
 }
 
-/**
- * gpume_dis_residual_sums() of the patch at (px, py) at (vx, vy): unclamped
- * where it has a template tp (else NULL) and its reference lies inside.
- */
-static void dis_sums(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
-                     int px, int py, int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
-{
-    const int x0 = px + (vx >> GPUME_DIS_FRAC), y0 = py + (vy >> GPUME_DIS_FRAC);
-
-    if (tp && x0 >= 0 && y0 >= 0 && x0 + GPUME_DIS_PATCH <= w - 1 && y0 + GPUME_DIS_PATCH <= h - 1)
-        dis_template_sums(tp, r, stride, px, py, vx, vy, bx, by, sr, ssd);
-    else
-        gpume_dis_residual_sums(c, stride, r, stride, w, h, px, py, vx, vy, bx, by, sr, ssd);
-}
-
-/** The mean-normalised error (gpume_dis_error_of()) at (vx, vy), through dis_sums(). */
-static int64_t dis_error(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
-                         int px, int py, int vx, int vy)
+/** The mean-normalised error (gpume_dis_error_of()) of the patch at (vx, vy). */
+static int64_t dis_error(const DisPatch *pa, int vx, int vy)
 {
     int64_t bx, by, ssd;
     int sr;
 
-    dis_sums(tp, c, r, stride, w, h, px, py, vx, vy, &bx, &by, &sr, &ssd);
-    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(w) * gpume_dis_patch_side(h));
+    dis_sums(pa, vx, vy, &bx, &by, &sr, &ssd);
+    return gpume_dis_error_of(sr, ssd, gpume_dis_patch_side(pa->w) * gpume_dis_patch_side(pa->h));
 }
 
-/** The descent of one patch from (*ux, *uy) (gpume_dis_descent_step()), through dis_sums(). */
-static void dis_patch(const DisTemplate *tp, const uint8_t *c, const uint8_t *r, int stride, int w, int h,
-                      int px, int py, int *ux, int *uy)
+/** The descent of the patch from (*ux, *uy) (gpume_dis_descent_step()). */
+static void dis_patch(const DisPatch *pa, int *ux, int *uy)
 {
+    const DisTemplate *tp = pa->tp;
     GpumeDisDescent d;
     int64_t bx, by, ssd;
     int sr;
@@ -1343,9 +1349,9 @@ static void dis_patch(const DisTemplate *tp, const uint8_t *c, const uint8_t *r,
         gpume_dis_descent_start(&d, tp->gxx, tp->gxy, tp->gyy, tp->sgx, tp->sgy,
                                 GPUME_DIS_PATCH * GPUME_DIS_PATCH, *ux, *uy);
     else
-        gpume_dis_descent_init(&d, c, stride, w, h, px, py, *ux, *uy);
+        gpume_dis_descent_init(&d, pa->c, pa->stride, pa->w, pa->h, pa->px, pa->py, *ux, *uy);
     do
-        dis_sums(tp, c, r, stride, w, h, px, py, d.vx, d.vy, &bx, &by, &sr, &ssd);
+        dis_sums(pa, d.vx, d.vy, &bx, &by, &sr, &ssd);
     while (gpume_dis_descent_step(&d, bx, by, sr, ssd));
     gpume_dis_descent_result(&d, ux, uy);
 }
@@ -1364,10 +1370,11 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
         for (int i = 0; i < nx; i++) {
             const int px = gpume_dis_patch_pos(i, w);
             int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
-            DisTemplate tpl, *tp = NULL;
+            DisTemplate tpl;
+            DisPatch pa = { &job->s->dsp, c, r, stride, w, h, px, py, NULL };
             if (dis_inner(w, h, px, py)) {
                 dis_template_init(&tpl, c, stride, px, py);
-                tp = &tpl;
+                pa.tp = &tpl;
             }
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
             if (job->dis_finest) {
@@ -1375,18 +1382,16 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
                 gpume_dis_hme_start(job->res->blocks, job->s->pu, job->s->fixed_pus, job->s->nb_fixed_pus,
                                     p->ctu, p->ctu_cols, p->max_out, p->width, p->height,
                                     job->s->dis_finest, w, h, px, py, &hx, &hy);
-                start = gpume_dis_start_of(dis_error(tp, c, r, stride, w, h, px, py, hx, hy),
-                                           dis_error(tp, c, r, stride, w, h, px, py, ux, uy), hx, hy, ux, uy);
+                start = gpume_dis_start_of(dis_error(&pa, hx, hy), dis_error(&pa, ux, uy), hx, hy, ux, uy);
                 if (start == GPUME_DIS_FROM_HME) {
                     ux = hx;
                     uy = hy;
                 }
             }
-            dis_patch(tp, c, r, stride, w, h, px, py, &ux, &uy);
+            dis_patch(&pa, &ux, &uy);
             if (start == GPUME_DIS_FROM_BOTH) {
-                dis_patch(tp, c, r, stride, w, h, px, py, &hx, &hy);
-                if (gpume_dis_keep_hme(dis_error(tp, c, r, stride, w, h, px, py, hx, hy),
-                                       dis_error(tp, c, r, stride, w, h, px, py, ux, uy))) {
+                dis_patch(&pa, &hx, &hy);
+                if (gpume_dis_keep_hme(dis_error(&pa, hx, hy), dis_error(&pa, ux, uy))) {
                     ux = hx;
                     uy = hy;
                 }

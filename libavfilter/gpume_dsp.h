@@ -84,6 +84,19 @@ typedef struct GpumeDSPContext {
      * i = 0 .. n - 1, the sums below 2^32; n is a positive multiple of 4.
      */
     void (*min_keys)(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
+
+    /**
+     * The sums of a step of dis's descent over an 8x8 patch whose reference
+     * samples lie inside (gpume_dis_residual_sums()): with the sample
+     * s = (16 - fy) ((16 - fx) r(x, y) + fx r(x + 1, y)) +
+     *     fy ((16 - fx) r(x, y + 1) + fx r(x + 1, y + 1))
+     * of ref and e = s - t[8 y + x], sums[0] = sum gx[8 y + x] e,
+     * sums[1] = sum gy[8 y + x] e, sums[2] = sum e, sums[3] = sum e^2;
+     * fx, fy in [0, 15], t[] in [0, 65280], gx[] and gy[] in [-255, 255].
+     * Reads 9 samples of each of 9 rows of ref.
+     */
+    void (*dis_sums)(int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
+                     const int32_t *gx, const int32_t *gy, int fx, int fy);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

@@ -624,6 +624,91 @@ cglobal gpume_min_keys, 5, 5, 7, keys, cost, add, idx, n
     sub          nd, 4
     jg .loop
     RET
+
+;------------------------------------------------------------------------------
+; void ff_gpume_dis_sums(int64_t *sums, const uint8_t *ref, ptrdiff_t stride,
+;                        const int32_t *t, const int32_t *gx, const int32_t *gy,
+;                        int fx, int fy)
+;
+; A row of the patch a step. The horizontal samples (16 - fx) r(x) +
+; fx r(x + 1), at most 4080, are pmaddubsw of the pairs (r(x), r(x + 1));
+; each row's serve the row above it too. The vertical sum of two rows' is at
+; most 65280: exact in unsigned words, then dwords for e = s - t. Each lane
+; sums one column: gx e and gy e stay below 2^27 there, e^2 below 2^32 goes
+; to quadwords.
+;------------------------------------------------------------------------------
+; DIS_SUM_DWORDS i, n: the sum of the signed dwords of m<n> into sums[i]
+%macro DIS_SUM_DWORDS 2
+    vextracti128 xm0, m%2, 1
+    paddd       xm0, xm%2
+    pshufd      xm1, xm0, q1032
+    paddd       xm0, xm1
+    pshufd      xm1, xm0, q2301
+    paddd       xm0, xm1
+    movd       rowd, xm0
+    movsxd     rowq, rowd
+    mov [sumsq+8*%1], rowq
+%endmacro
+
+cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
+    mov        rowd, 16
+    sub        rowd, fxd
+    shl         fxd, 8
+    or          fxd, rowd
+    movd        xm8, fxd
+    vpbroadcastw xm8, xm8               ; bytes 16 - fx, fx
+    mov        rowd, 16
+    sub        rowd, fyd
+    movd        xm9, rowd
+    vpbroadcastw xm9, xm9               ; words 16 - fy
+    movd       xm10, fyd
+    vpbroadcastw xm10, xm10             ; words fy
+    pxor         m4, m4                 ; gx e
+    pxor         m5, m5                 ; gy e
+    pxor         m6, m6                 ; e
+    pxor         m7, m7                 ; e^2, quadwords
+    movq        xm0, [refq]
+    movq        xm1, [refq+1]
+    punpcklbw   xm0, xm1
+    pmaddubsw   xm0, xm8                ; row 0's horizontal samples
+    mov        rowd, 8
+.row:
+    add        refq, strideq
+    movq        xm1, [refq]
+    movq        xm2, [refq+1]
+    punpcklbw   xm1, xm2
+    pmaddubsw   xm1, xm8                ; the next row's
+    pmullw      xm2, xm0, xm9
+    pmullw      xm3, xm1, xm10
+    paddw       xm2, xm3
+    mova        xm0, xm1
+    pmovzxwd     m2, xm2                ; s
+    movu         m3, [tq]
+    psubd        m2, m3                 ; e
+    paddd        m6, m2
+    pmulld       m3, m2, [gxq]
+    paddd        m4, m3
+    pmulld       m3, m2, [gyq]
+    paddd        m5, m3
+    pmuldq       m3, m2, m2             ; the even lanes' e^2
+    paddq        m7, m3
+    psrlq        m2, 32
+    pmuldq       m2, m2                 ; the odd lanes'
+    paddq        m7, m2
+    add          tq, 32
+    add         gxq, 32
+    add         gyq, 32
+    dec        rowd
+    jg .row
+    DIS_SUM_DWORDS 0, 4
+    DIS_SUM_DWORDS 1, 5
+    DIS_SUM_DWORDS 2, 6
+    vextracti128 xm0, m7, 1
+    paddq       xm0, xm7
+    pshufd      xm1, xm0, q1032
+    paddq       xm0, xm1
+    movq  [sumsq+24], xm0
+    RET
 %endif
 
 %endif ; ARCH_X86_64

@@ -44,6 +44,8 @@ void ff_gpume_sad_hpel_avx(uint32_t *sad, const uint8_t *cur, ptrdiff_t cur_stri
 uint32_t ff_gpume_sad_rect_sse2(const uint8_t *cur, ptrdiff_t cur_stride,
                                 const uint8_t *ref, ptrdiff_t ref_stride, int w, int h, uint32_t limit);
 void ff_gpume_min_keys_avx2(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
+void ff_gpume_dis_sums_avx2(int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
+                            const int32_t *gx, const int32_t *gy, int fx, int fy);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 {
@@ -68,6 +70,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->sad_qpel    = ff_gpume_sad_qpel_avx2;
         c->min_keys    = ff_gpume_min_keys_avx2;
         c->first_least = ff_gpume_first_least_avx2;
+        c->dis_sums    = ff_gpume_dis_sums_avx2;
     }
 #endif
 }

@@ -252,6 +252,37 @@ static void check_min_keys(const GpumeDSPContext *c)
     report("min_keys");
 }
 
+static void check_dis_sums(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, ref, [9 * STRIDE]);
+    int32_t tpl[64], tgx[64], tgy[64];
+    int64_t sums[4];
+
+    declare_func(void, int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
+                 const int32_t *gx, const int32_t *gy, int fx, int fy);
+
+    if (check_func(c->dis_sums, "gpume_dis_sums")) {
+        for (int f = 0; f < 256; f++) {
+            /* every fraction; random samples and gradients, or only their
+             * extremes, which reach the largest sums */
+            const int extremes = f % 4 == 3;
+            int64_t r[4], n[4];
+            fill(ref, 9 * STRIDE, extremes);
+            for (int i = 0; i < 64; i++) {
+                tpl[i] = extremes ? (rnd() & 1) * 65280 : f % 2 ? (rnd() & 255) << 8 : rnd() % 65281;
+                tgx[i] = extremes ? (rnd() & 1 ? 255 : -255) : (int)(rnd() % 511) - 255;
+                tgy[i] = extremes ? (rnd() & 1 ? 255 : -255) : (int)(rnd() % 511) - 255;
+            }
+            call_ref(r, ref, STRIDE, tpl, tgx, tgy, f & 15, f >> 4);
+            call_new(n, ref, STRIDE, tpl, tgx, tgy, f & 15, f >> 4);
+            if (memcmp(r, n, sizeof(r)))
+                fail();
+        }
+        bench_new(sums, ref, STRIDE, tpl, tgx, tgy, 5, 11);
+    }
+    report("dis_sums");
+}
+
 void checkasm_check_vf_gpume(void)
 {
     GpumeDSPContext c;
@@ -264,4 +295,5 @@ void checkasm_check_vf_gpume(void)
     check_first_least(&c);
     check_sad_rect(&c);
     check_min_keys(&c);
+    check_dis_sums(&c);
 }
