@@ -116,7 +116,7 @@ struct GpumeCPUContext {
     GpumeDisLevel dis_level[GPUME_DIS_MAX_LEVELS];
     uint8_t *dis_pic[GPUME_NB_SLOTS];
     int32_t *dis_patch, *dis_field[2];
-    int64_t *dis_acc;   ///< the densification's sums, 3 a pixel of the finest level searched
+    int64_t *dis_acc;   ///< the densification's sums: 3 planes of a level, at most the finest searched
     av_pixelutils_sad_fn square_sad[3];         ///< SAD of 8x8, 16x16, 32x32 blocks; NULL: C
     GpumeDSPContext dsp;
 };
@@ -712,6 +712,21 @@ static GPUME_VECTORIZE void dis_sums_c(int64_t *sums, const uint8_t *ref, ptrdif
     sums[3] = s2;
 }
 
+static void dis_weights_c(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
+                          const uint8_t *cur, int fx, int fy, const int32_t *v)
+{
+    const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
+
+    for (int x = 0; x < GPUME_DIS_PATCH; x++) {
+        const int smp = w00 * ref[x] + w01 * ref[x + 1] + w10 * ref[x + stride] + w11 * ref[x + stride + 1];
+        const int e   = FFABS(smp - (cur[x] << 2 * GPUME_DIS_FRAC));
+        const int wt  = (1 << 24) / FFMAX(e, 256);
+        acc[x]             += (int64_t)wt * v[0];
+        acc[plane + x]     += (int64_t)wt * v[1];
+        acc[2 * plane + x] += wt;
+    }
+}
+
 static int first_least_c(const uint16_t *v, int n)
 {
     int least = 0;
@@ -732,6 +747,7 @@ av_cold void ff_gpume_dsp_init(GpumeDSPContext *c)
     c->min_keys    = min_keys_c;
     c->sad_rect    = sad_rect_c;
     c->dis_sums    = dis_sums_c;
+    c->dis_weights = dis_weights_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -1253,9 +1269,9 @@ static void ctu_dis(GpumeCPUContext *s, const EstimateJob *job, int cx, int cy)
 }
 
 /**
- * The template of a patch of GPUME_DIS_PATCH x GPUME_DIS_PATCH pixels that
- * lies a pixel inside its level: samples in 1/256 and central differences,
- * read once for all the errors and steps of its descents.
+ * The template of a patch of GPUME_DIS_PATCH x GPUME_DIS_PATCH pixels:
+ * samples in 1/256 and central differences (gpume_dis_gradient()), read
+ * once for all the errors and steps of its descents.
  */
 typedef struct DisTemplate {
     int32_t t[GPUME_DIS_PATCH * GPUME_DIS_PATCH];
@@ -1263,23 +1279,30 @@ typedef struct DisTemplate {
     int gxx, gxy, gyy, sgx, sgy;    ///< the sums of gpume_dis_descent_init()
 } DisTemplate;
 
-/** Whether the patch at (px, py) of a level w x h has a DisTemplate. */
-static int dis_inner(int w, int h, int px, int py)
+/** Whether the patches of a level w x h have a DisTemplate (they are whole). */
+static int dis_whole(int w, int h)
 {
-    return gpume_dis_patch_side(w) == GPUME_DIS_PATCH && gpume_dis_patch_side(h) == GPUME_DIS_PATCH &&
-           px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1;
+    return gpume_dis_patch_side(w) == GPUME_DIS_PATCH && gpume_dis_patch_side(h) == GPUME_DIS_PATCH;
 }
 
-/** The template of such a patch. */
-static void dis_template_init(DisTemplate *tp, const uint8_t *c, int stride, int px, int py)
+/** The template of the patch at (px, py) of the level c (w x h), whole. */
+static void dis_template_init(DisTemplate *tp, const uint8_t *c, int stride, int w, int h, int px, int py)
 {
+    /* a pixel inside: no gradient's sample is clamped */
+    const int inner = px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1;
     int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
 
     for (int y = 0; y < GPUME_DIS_PATCH; y++) {
         const uint8_t *cr = c + (py + y) * stride + px;
         for (int x = 0; x < GPUME_DIS_PATCH; x++) {
             const int k = y * GPUME_DIS_PATCH + x;
-            const int gx = cr[x + 1] - cr[x - 1], gy = cr[x + stride] - cr[x - stride];
+            int gx, gy;
+            if (inner) {
+                gx = cr[x + 1] - cr[x - 1];
+                gy = cr[x + stride] - cr[x - stride];
+            } else {
+                gpume_dis_gradient(c, stride, w, h, px + x, py + y, &gx, &gy);
+            }
             tp->t[k]  = cr[x] << 2 * GPUME_DIS_FRAC;
             tp->gx[k] = gx;
             tp->gy[k] = gy;
@@ -1302,21 +1325,47 @@ typedef struct DisPatch {
     const GpumeDSPContext *dsp;
     const uint8_t *c, *r;       ///< the level's current and reference pictures
     int stride, w, h, px, py;
-    const DisTemplate *tp;      ///< its template (dis_inner()), else NULL
+    const DisTemplate *tp;      ///< its template (dis_whole()), else NULL
 } DisPatch;
+
+#define DIS_BLOCK_STRIDE 16
+
+/**
+ * The reference samples that a whole patch's bilinear samples at (rx, ry)
+ * + [0, GPUME_DIS_PATCH]^2 read, each clamped into the level as
+ * gpume_dis_sample() clamps them, into blk (rows DIS_BLOCK_STRIDE apart);
+ * or where none is clamped, a pointer to them in r.
+ */
+static const uint8_t *dis_ref_block(uint8_t *blk, const uint8_t *r, int stride, int w, int h,
+                                    int rx, int ry, ptrdiff_t *blk_stride)
+{
+    if (rx >= 0 && ry >= 0 && rx + GPUME_DIS_PATCH <= w - 1 && ry + GPUME_DIS_PATCH <= h - 1) {
+        *blk_stride = stride;
+        return r + ry * stride + rx;
+    }
+    for (int j = 0; j <= GPUME_DIS_PATCH; j++) {
+        const uint8_t *row = r + av_clip(ry + j, 0, h - 1) * stride;
+        for (int i = 0; i <= GPUME_DIS_PATCH; i++)
+            blk[j * DIS_BLOCK_STRIDE + i] = row[av_clip(rx + i, 0, w - 1)];
+    }
+    *blk_stride = DIS_BLOCK_STRIDE;
+    return blk;
+}
 
 /**
  * gpume_dis_residual_sums() of the patch at (vx, vy): dsp->dis_sums() on
- * its template where it has one and its reference lies inside.
+ * its template where it has one (its reference samples clamped, where some
+ * lie outside, in a block of their own).
  */
 static void dis_sums(const DisPatch *pa, int vx, int vy, int64_t *bx, int64_t *by, int *sr, int64_t *ssd)
 {
-    const int x0 = pa->px + (vx >> GPUME_DIS_FRAC), y0 = pa->py + (vy >> GPUME_DIS_FRAC);
-
-    if (pa->tp && x0 >= 0 && y0 >= 0 && x0 + GPUME_DIS_PATCH <= pa->w - 1 && y0 + GPUME_DIS_PATCH <= pa->h - 1) {
+    if (pa->tp) {
+        uint8_t blk[(GPUME_DIS_PATCH + 1) * DIS_BLOCK_STRIDE];
+        ptrdiff_t bs;
+        const uint8_t *ref = dis_ref_block(blk, pa->r, pa->stride, pa->w, pa->h, pa->px + (vx >> GPUME_DIS_FRAC),
+                                           pa->py + (vy >> GPUME_DIS_FRAC), &bs);
         int64_t sums[4];
-        pa->dsp->dis_sums(sums, pa->r + y0 * pa->stride + x0, pa->stride, pa->tp->t, pa->tp->gx, pa->tp->gy,
-                          vx & 15, vy & 15);
+        pa->dsp->dis_sums(sums, ref, bs, pa->tp->t, pa->tp->gx, pa->tp->gy, vx & 15, vy & 15);
         *bx  = sums[0];
         *by  = sums[1];
         *sr  = (int)sums[2];
@@ -1372,8 +1421,8 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
             int ux, uy, hx = 0, hy = 0, start = GPUME_DIS_FROM_COARSE;
             DisTemplate tpl;
             DisPatch pa = { &job->s->dsp, c, r, stride, w, h, px, py, NULL };
-            if (dis_inner(w, h, px, py)) {
-                dis_template_init(&tpl, c, stride, px, py);
+            if (dis_whole(w, h)) {
+                dis_template_init(&tpl, c, stride, w, h, px, py);
                 pa.tp = &tpl;
             }
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);
@@ -1416,11 +1465,14 @@ static int dis_densify(void *arg, int jobnr, int nb_jobs)
     const int pw = gpume_dis_patch_side(w), ph = gpume_dis_patch_side(h);
     const int nx = gpume_dis_nb_patches(w), ny = gpume_dis_nb_patches(h);
     const int y0 = h * jobnr / nb_jobs, y1 = h * (jobnr + 1) / nb_jobs;
+    const ptrdiff_t plane = (ptrdiff_t)w * h;
+    const int whole = dis_whole(w, h);
     const int32_t *patch = job->s->dis_patch;
     int64_t *acc = job->s->dis_acc;
     int32_t *field = job->dis_field;
 
-    memset(acc + 3 * y0 * w, 0, 3 * sizeof(*acc) * (y1 - y0) * w);
+    for (int k = 0; k < 3; k++)
+        memset(acc + k * plane + y0 * w, 0, sizeof(*acc) * (y1 - y0) * w);
     for (int j = 0; j < ny; j++) {
         const int py = gpume_dis_patch_pos(j, h);
         const int ys = FFMAX(py, y0), ye = FFMIN(py + ph, y1);
@@ -1428,33 +1480,37 @@ static int dis_densify(void *arg, int jobnr, int nb_jobs)
             continue;
         for (int i = 0; i < nx; i++) {
             const int px = gpume_dis_patch_pos(i, w);
-            const int vx = patch[2 * (j * nx + i)], vy = patch[2 * (j * nx + i) + 1];
-            const int rx = px + (vx >> GPUME_DIS_FRAC), ry = py + (vy >> GPUME_DIS_FRAC);
-            const int inside = rx >= 0 && ry >= 0 && rx + pw <= w - 1 && ry + ph <= h - 1;
-            const int fx = vx & 15, fy = vy & 15;
-            const int w00 = (16 - fx) * (16 - fy), w01 = fx * (16 - fy), w10 = (16 - fx) * fy, w11 = fx * fy;
+            const int32_t *v = patch + 2 * (j * nx + i);
+            uint8_t blk[(GPUME_DIS_PATCH + 1) * DIS_BLOCK_STRIDE];
+            const uint8_t *ref = NULL;
+            ptrdiff_t bs = 0;
+            if (whole)
+                ref = dis_ref_block(blk, job->dis_ref, stride, w, h, px + (v[0] >> GPUME_DIS_FRAC),
+                                    py + (v[1] >> GPUME_DIS_FRAC), &bs);
             for (int y = ys; y < ye; y++) {
-                const uint8_t *cr = job->dis_cur + y * stride;
-                const uint8_t *ra = job->dis_ref + (y + (vy >> GPUME_DIS_FRAC)) * stride + (vx >> GPUME_DIS_FRAC);
-                int64_t *a = acc + 3 * (y * w);
-                for (int x = px; x < px + pw; x++) {
-                    const int smp = inside ? w00 * ra[x] + w01 * ra[x + 1] + w10 * ra[x + stride] + w11 * ra[x + stride + 1] :
-                                    gpume_dis_sample(job->dis_ref, stride, w, h, (x << GPUME_DIS_FRAC) + vx,
-                                                     (y << GPUME_DIS_FRAC) + vy);
-                    const int e  = FFABS(smp - (cr[x] << 2 * GPUME_DIS_FRAC));
-                    const int wt = (1 << 24) / FFMAX(e, 256);
-                    a[3 * x]     += (int64_t)wt * vx;
-                    a[3 * x + 1] += (int64_t)wt * vy;
-                    a[3 * x + 2] += wt;
+                int64_t *a = acc + y * w + px;
+                if (whole) {
+                    job->s->dsp.dis_weights(a, plane, ref + (y - py) * bs, bs, job->dis_cur + y * stride + px,
+                                            v[0] & 15, v[1] & 15, v);
+                    continue;
+                }
+                for (int x = 0; x < pw; x++) {
+                    const int smp = gpume_dis_sample(job->dis_ref, stride, w, h, ((px + x) << GPUME_DIS_FRAC) + v[0],
+                                                     (y << GPUME_DIS_FRAC) + v[1]);
+                    const int e   = FFABS(smp - (job->dis_cur[y * stride + px + x] << 2 * GPUME_DIS_FRAC));
+                    const int wt  = (1 << 24) / FFMAX(e, 256);
+                    a[x]             += (int64_t)wt * v[0];
+                    a[plane + x]     += (int64_t)wt * v[1];
+                    a[2 * plane + x] += wt;
                 }
             }
         }
     }
     for (int y = y0; y < y1; y++)
         for (int x = 0; x < w; x++) {
-            const int64_t *a = acc + 3 * (y * w + x);
-            field[2 * (y * w + x)]     = (int32_t)gpume_dis_rdiv(a[0], a[2]);
-            field[2 * (y * w + x) + 1] = (int32_t)gpume_dis_rdiv(a[1], a[2]);
+            const int64_t *a = acc + y * w + x;
+            field[2 * (y * w + x)]     = (int32_t)gpume_dis_rdiv(a[0], a[2 * plane]);
+            field[2 * (y * w + x) + 1] = (int32_t)gpume_dis_rdiv(a[plane], a[2 * plane]);
         }
     return 0;
 }

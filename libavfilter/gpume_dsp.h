@@ -97,6 +97,18 @@ typedef struct GpumeDSPContext {
      */
     void (*dis_sums)(int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
                      const int32_t *gx, const int32_t *gy, int fx, int fy);
+
+    /**
+     * A row of 8 pixels of dis's densification (gpume_dis_densify_px()) by
+     * a patch of vector (vx, vy) = (v[0], v[1]) whose reference samples lie
+     * inside: with
+     * s the sample of ref as in dis_sums() and e = |s - 256 cur[x]|, the
+     * weight wt = 2^24 / max(e, 256) is added as acc[x] += wt vx,
+     * acc[plane + x] += wt vy and acc[2 plane + x] += wt, x = 0 .. 7;
+     * |vx|, |vy| <= 2^14. Reads 9 samples of 2 rows of ref.
+     */
+    void (*dis_weights)(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
+                        const uint8_t *cur, int fx, int fy, const int32_t *v);
 } GpumeDSPContext;
 
 void ff_gpume_dsp_init(GpumeDSPContext *c);

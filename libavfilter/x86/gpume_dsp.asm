@@ -25,6 +25,8 @@ SECTION_RODATA
 pw_2:    times 8 dw 2
 pw_2048: times 8 dw 2048
 pq_top_bit: dq 0x8000000000000000
+pd_256:  dd 256
+pq_2p24: dq 0x4170000000000000     ; 2^24, a double
 ; the mask of a row's first n bytes is the 16 bytes from first_bytes + 16 - n on
 first_bytes: times 16 db 0xff
              times 16 db 0
@@ -708,6 +710,79 @@ cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
     pshufd      xm1, xm0, q1032
     paddq       xm0, xm1
     movq  [sumsq+24], xm0
+    RET
+
+;------------------------------------------------------------------------------
+; void ff_gpume_dis_weights(int64_t *acc, ptrdiff_t plane, const uint8_t *ref,
+;                           ptrdiff_t stride, const uint8_t *cur, int fx, int fy,
+;                           const int32_t *v)
+;
+; The samples as in gpume_dis_sums. The weights 2^24 / max(e, 256) by
+; vdivpd: the quotient of two integers below 2^25 lies 1/65280 or more from
+; any integer it is not, far beyond a double's error, so it truncates to the
+; integer quotient. wt vx and wt vy fit dwords (at most 2^16 2^14).
+;------------------------------------------------------------------------------
+; DIS_ADD_QWORDS ptr, src, ext: the 8 dwords of src, extended to quadwords
+; by ext (pmovsxdq or pmovzxdq), added to the 8 at ptr; clobbers m7, m8
+%macro DIS_ADD_QWORDS 3
+    %3           m7, xm%2
+    vextracti128 xm8, m%2, 1
+    %3           m8, xm8
+    paddq        m7, [%1]
+    paddq        m8, [%1+32]
+    movu       [%1], m7
+    movu    [%1+32], m8
+%endmacro
+
+cglobal gpume_dis_weights, 8, 9, 11, acc, plane, ref, stride, cur, fx, fy, vec, ptr
+    mov        ptrd, 16
+    sub        ptrd, fxd
+    shl         fxd, 8
+    or          fxd, ptrd
+    movd        xm8, fxd
+    vpbroadcastw xm8, xm8               ; bytes 16 - fx, fx
+    mov        ptrd, 16
+    sub        ptrd, fyd
+    movd        xm9, ptrd
+    vpbroadcastw xm9, xm9               ; words 16 - fy
+    movd       xm10, fyd
+    vpbroadcastw xm10, xm10             ; words fy
+    movq        xm0, [refq]
+    movq        xm1, [refq+1]
+    punpcklbw   xm0, xm1
+    pmaddubsw   xm0, xm8
+    movq        xm1, [refq+strideq]
+    movq        xm2, [refq+strideq+1]
+    punpcklbw   xm1, xm2
+    pmaddubsw   xm1, xm8
+    pmullw      xm0, xm9
+    pmullw      xm1, xm10
+    paddw       xm0, xm1
+    pmovzxwd     m0, xm0                ; s
+    pmovzxbd     m1, [curq]
+    pslld        m1, 8
+    psubd        m0, m1
+    pabsd        m0, m0
+    vpbroadcastd m1, [pd_256]
+    pmaxsd       m0, m1                 ; max(e, 256)
+    vbroadcastsd m2, [pq_2p24]
+    vcvtdq2pd    m3, xm0
+    vextracti128 xm4, m0, 1
+    vcvtdq2pd    m4, xm4
+    vdivpd       m3, m2, m3
+    vdivpd       m4, m2, m4
+    vcvttpd2dq  xm3, m3
+    vcvttpd2dq  xm4, m4
+    vinserti128  m3, m3, xm4, 1         ; wt
+    vpbroadcastd m5, [vecq]
+    vpbroadcastd m6, [vecq+4]
+    pmulld       m5, m3                 ; wt vx
+    pmulld       m6, m3                 ; wt vy
+    lea        ptrq, [accq+planeq*8]
+    DIS_ADD_QWORDS accq, 5, pmovsxdq
+    DIS_ADD_QWORDS ptrq, 6, pmovsxdq
+    lea        ptrq, [ptrq+planeq*8]
+    DIS_ADD_QWORDS ptrq, 3, pmovzxdq
     RET
 %endif
 

@@ -46,6 +46,8 @@ uint32_t ff_gpume_sad_rect_sse2(const uint8_t *cur, ptrdiff_t cur_stride,
 void ff_gpume_min_keys_avx2(uint64_t *keys, const uint32_t *cost, uint32_t add, uint32_t idx, int n);
 void ff_gpume_dis_sums_avx2(int64_t *sums, const uint8_t *ref, ptrdiff_t stride, const int32_t *t,
                             const int32_t *gx, const int32_t *gy, int fx, int fy);
+void ff_gpume_dis_weights_avx2(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
+                               const uint8_t *cur, int fx, int fy, const int32_t *v);
 
 av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
 {
@@ -71,6 +73,7 @@ av_cold void ff_gpume_dsp_init_x86(GpumeDSPContext *c)
         c->min_keys    = ff_gpume_min_keys_avx2;
         c->first_least = ff_gpume_first_least_avx2;
         c->dis_sums    = ff_gpume_dis_sums_avx2;
+        c->dis_weights = ff_gpume_dis_weights_avx2;
     }
 #endif
 }

@@ -283,6 +283,41 @@ static void check_dis_sums(const GpumeDSPContext *c)
     report("dis_sums");
 }
 
+#define DIS_PLANE 24   /* elements between the accumulators' planes */
+
+static void check_dis_weights(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, ref, [2 * STRIDE]);
+    LOCAL_ALIGNED_16(uint8_t, cur, [16]);
+    int64_t acc[3 * DIS_PLANE], acc_ref[3 * DIS_PLANE], acc_new[3 * DIS_PLANE];
+    int32_t v[2];
+
+    declare_func(void, int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
+                 const uint8_t *cur, int fx, int fy, const int32_t *v);
+
+    if (check_func(c->dis_weights, "gpume_dis_weights")) {
+        for (int f = 0; f < 256; f++) {
+            /* every fraction; random samples and vectors, or their extremes;
+             * sums that earlier rows left in the accumulators */
+            const int extremes = f % 4 == 3;
+            fill(ref, 2 * STRIDE, extremes);
+            fill(cur, 16, extremes);
+            for (int i = 0; i < 2; i++)
+                v[i] = extremes ? (rnd() & 1 ? 16384 : -16384) : (int)(rnd() % 32769) - 16384;
+            for (int i = 0; i < 3 * DIS_PLANE; i++)
+                acc[i] = (int64_t)(rnd() % 2000001) - 1000000;
+            memcpy(acc_ref, acc, sizeof(acc));
+            memcpy(acc_new, acc, sizeof(acc));
+            call_ref(acc_ref, DIS_PLANE, ref, STRIDE, cur, f & 15, f >> 4, v);
+            call_new(acc_new, DIS_PLANE, ref, STRIDE, cur, f & 15, f >> 4, v);
+            if (memcmp(acc_ref, acc_new, sizeof(acc)))
+                fail();
+        }
+        bench_new(acc_new, DIS_PLANE, ref, STRIDE, cur, 5, 11, v);
+    }
+    report("dis_weights");
+}
+
 void checkasm_check_vf_gpume(void)
 {
     GpumeDSPContext c;
@@ -296,4 +331,5 @@ void checkasm_check_vf_gpume(void)
     check_sad_rect(&c);
     check_min_keys(&c);
     check_dis_sums(&c);
+    check_dis_weights(&c);
 }
