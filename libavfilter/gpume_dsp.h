@@ -104,8 +104,8 @@ typedef struct GpumeDSPContext {
      * inside: with
      * s the sample of ref as in dis_sums() and e = |s - 256 cur[x]|, the
      * weight wt = 2^24 / max(e, 256) is added as acc[x] += wt vx,
-     * acc[plane + x] += wt vy and acc[2 plane + x] += wt, x = 0 .. 7;
-     * |vx|, |vy| <= 2^14. Reads 9 samples of 2 rows of ref.
+     * acc[plane + x] += wt vy and acc[2 plane + x] += wt, x = 0 .. 7.
+     * Reads 9 samples of 2 rows of ref.
      */
     void (*dis_weights)(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
                         const uint8_t *cur, int fx, int fy, const int32_t *v);

@@ -720,14 +720,13 @@ cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
 ; The samples as in gpume_dis_sums. The weights 2^24 / max(e, 256) by
 ; vdivpd: the quotient of two integers below 2^25 lies 1/65280 or more from
 ; any integer it is not, far beyond a double's error, so it truncates to the
-; integer quotient. wt vx and wt vy fit dwords (at most 2^16 2^14).
+; integer quotient. The products wt vx and wt vy in quadwords, by pmuldq.
 ;------------------------------------------------------------------------------
-; DIS_ADD_QWORDS ptr, src, ext: the 8 dwords of src, extended to quadwords
-; by ext (pmovsxdq or pmovzxdq), added to the 8 at ptr; clobbers m7, m8
-%macro DIS_ADD_QWORDS 3
-    %3           m7, xm%2
-    vextracti128 xm8, m%2, 1
-    %3           m8, xm8
+; DIS_ADD_PRODUCTS ptr, n: the 8 quadwords at ptr += the weights (quadwords,
+; m3 and m4) times the dword in each quadword of m<n>; clobbers m7, m8
+%macro DIS_ADD_PRODUCTS 2
+    pmuldq       m7, m3, m%2
+    pmuldq       m8, m4, m%2
     paddq        m7, [%1]
     paddq        m8, [%1+32]
     movu       [%1], m7
@@ -773,16 +772,18 @@ cglobal gpume_dis_weights, 8, 9, 11, acc, plane, ref, stride, cur, fx, fy, vec, 
     vdivpd       m4, m2, m4
     vcvttpd2dq  xm3, m3
     vcvttpd2dq  xm4, m4
-    vinserti128  m3, m3, xm4, 1         ; wt
+    pmovzxdq     m3, xm3                ; wt of pixels 0 to 3, quadwords
+    pmovzxdq     m4, xm4                ; of pixels 4 to 7
     vpbroadcastd m5, [vecq]
     vpbroadcastd m6, [vecq+4]
-    pmulld       m5, m3                 ; wt vx
-    pmulld       m6, m3                 ; wt vy
     lea        ptrq, [accq+planeq*8]
-    DIS_ADD_QWORDS accq, 5, pmovsxdq
-    DIS_ADD_QWORDS ptrq, 6, pmovsxdq
+    DIS_ADD_PRODUCTS accq, 5            ; wt vx
+    DIS_ADD_PRODUCTS ptrq, 6            ; wt vy
     lea        ptrq, [ptrq+planeq*8]
-    DIS_ADD_QWORDS ptrq, 3, pmovzxdq
+    paddq        m3, [ptrq]
+    paddq        m4, [ptrq+32]
+    movu     [ptrq], m3
+    movu  [ptrq+32], m4
     RET
 %endif
 

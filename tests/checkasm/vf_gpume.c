@@ -302,8 +302,10 @@ static void check_dis_weights(const GpumeDSPContext *c)
             const int extremes = f % 4 == 3;
             fill(ref, 2 * STRIDE, extremes);
             fill(cur, 16, extremes);
+            /* vectors of a few pixels, and of up to 2^26 pixels */
             for (int i = 0; i < 2; i++)
-                v[i] = extremes ? (rnd() & 1 ? 16384 : -16384) : (int)(rnd() % 32769) - 16384;
+                v[i] = extremes ? (rnd() & 1 ? INT32_MAX : INT32_MIN) :
+                       f % 2 ? (int)(rnd() % 2049) - 1024 : (int32_t)rnd();
             for (int i = 0; i < 3 * DIS_PLANE; i++)
                 acc[i] = (int64_t)(rnd() % 2000001) - 1000000;
             memcpy(acc_ref, acc, sizeof(acc));
