@@ -639,6 +639,33 @@ cglobal gpume_min_keys, 5, 5, 7, keys, cost, add, idx, n
 ; sums one column: gx e and gy e stay below 2^27 there, e^2 below 2^32 goes
 ; to quadwords.
 ;------------------------------------------------------------------------------
+; DIS_WEIGHTS fx, fy, tmp: the bilinear weights of fractions fx, fy (dword
+; registers; fx and tmp clobbered): bytes 16 - fx, fx in xm8, words 16 - fy
+; in xm9, words fy in xm10
+%macro DIS_WEIGHTS 3
+    mov          %3, 16
+    sub          %3, %1
+    shl          %1, 8
+    or           %1, %3
+    movd        xm8, %1
+    vpbroadcastw xm8, xm8
+    mov          %3, 16
+    sub          %3, %2
+    movd        xm9, %3
+    vpbroadcastw xm9, xm9
+    movd       xm10, %2
+    vpbroadcastw xm10, xm10
+%endmacro
+
+; DIS_HSAMPLES dst, ptr, tmp: the horizontal samples (16 - fx) r(x) + fx r(x + 1)
+; of the 9 bytes at ptr, x = 0 .. 7, into the words of xm<dst>; clobbers xm<tmp>
+%macro DIS_HSAMPLES 3
+    movq      xm%1, [%2]
+    movq      xm%3, [%2+1]
+    punpcklbw xm%1, xm%3
+    pmaddubsw xm%1, xm8
+%endmacro
+
 ; DIS_SUM_DWORDS i, n: the sum of the signed dwords of m<n> into sums[i]
 %macro DIS_SUM_DWORDS 2
     vextracti128 xm0, m%2, 1
@@ -653,33 +680,16 @@ cglobal gpume_min_keys, 5, 5, 7, keys, cost, add, idx, n
 %endmacro
 
 cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
-    mov        rowd, 16
-    sub        rowd, fxd
-    shl         fxd, 8
-    or          fxd, rowd
-    movd        xm8, fxd
-    vpbroadcastw xm8, xm8               ; bytes 16 - fx, fx
-    mov        rowd, 16
-    sub        rowd, fyd
-    movd        xm9, rowd
-    vpbroadcastw xm9, xm9               ; words 16 - fy
-    movd       xm10, fyd
-    vpbroadcastw xm10, xm10             ; words fy
+    DIS_WEIGHTS fxd, fyd, rowd
     pxor         m4, m4                 ; gx e
     pxor         m5, m5                 ; gy e
     pxor         m6, m6                 ; e
     pxor         m7, m7                 ; e^2, quadwords
-    movq        xm0, [refq]
-    movq        xm1, [refq+1]
-    punpcklbw   xm0, xm1
-    pmaddubsw   xm0, xm8                ; row 0's horizontal samples
+    DIS_HSAMPLES 0, refq, 1             ; row 0's horizontal samples
     mov        rowd, 8
 .row:
     add        refq, strideq
-    movq        xm1, [refq]
-    movq        xm2, [refq+1]
-    punpcklbw   xm1, xm2
-    pmaddubsw   xm1, xm8                ; the next row's
+    DIS_HSAMPLES 1, refq, 2             ; the next row's
     pmullw      xm2, xm0, xm9
     pmullw      xm3, xm1, xm10
     paddw       xm2, xm3
@@ -734,26 +744,10 @@ cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
 %endmacro
 
 cglobal gpume_dis_weights, 8, 9, 11, acc, plane, ref, stride, cur, fx, fy, vec, ptr
-    mov        ptrd, 16
-    sub        ptrd, fxd
-    shl         fxd, 8
-    or          fxd, ptrd
-    movd        xm8, fxd
-    vpbroadcastw xm8, xm8               ; bytes 16 - fx, fx
-    mov        ptrd, 16
-    sub        ptrd, fyd
-    movd        xm9, ptrd
-    vpbroadcastw xm9, xm9               ; words 16 - fy
-    movd       xm10, fyd
-    vpbroadcastw xm10, xm10             ; words fy
-    movq        xm0, [refq]
-    movq        xm1, [refq+1]
-    punpcklbw   xm0, xm1
-    pmaddubsw   xm0, xm8
-    movq        xm1, [refq+strideq]
-    movq        xm2, [refq+strideq+1]
-    punpcklbw   xm1, xm2
-    pmaddubsw   xm1, xm8
+    DIS_WEIGHTS fxd, fyd, ptrd
+    DIS_HSAMPLES 0, refq, 1
+    add        refq, strideq
+    DIS_HSAMPLES 1, refq, 2
     pmullw      xm0, xm9
     pmullw      xm1, xm10
     paddw       xm0, xm1
