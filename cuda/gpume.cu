@@ -1717,19 +1717,7 @@ extern "C" __global__ void gpume_dis_down(GpumeDisLevel sl, const uint8_t *src, 
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/**
- * The vectors of a level's patches (ALGORITHMS.md, dis), a thread a
- * patch for the block's GPUME_DIS_BW x GPUME_DIS_BH patches and
- * GPUME_DIS_HELPERS threads more, the block's template in shared memory
- * (gpume_dis_template_word()); coarse is the coarser level's field
- * (coarse_w 0 at the coarsest). At the finest level (ha.on) the patches'
- * threads choose the starts and list the patches that start from both
- * (gpume_dis_start_of()); then every thread takes listed patches, one at a
- * time, and descends them from hme's start: the helpers at once, the
- * others after their own patch's descent. A block so takes about one
- * descent's time where it lists up to GPUME_DIS_HELPERS patches, with a
- * fifth more threads, not twice as many.
- */
+/** The vectors of a level's patches, a block of gpume_dis_patches_block() each. */
 extern "C" __global__ __attribute__((launch_bounds(GPUME_DIS_GROUP, 4)))
 void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, const int32_t *coarse,
                        int coarse_w, int32_t *patch, GpumeDisHmeArgs ha, const GpumeBlock *hme,
@@ -1737,69 +1725,12 @@ void gpume_dis_patches(GpumeDisLevel l, const uint8_t *cur, const uint8_t *ref, 
 {
     GPUME_SHARED int tpl[GPUME_DIS_TPL_W * GPUME_DIS_TPL_H];
     GPUME_SHARED int64_t err[GPUME_DIS_BW * GPUME_DIS_BH];
-    GPUME_SHARED int vec[GPUME_DIS_BW * GPUME_DIS_BH][2];
+    GPUME_SHARED int vec[2 * GPUME_DIS_BW * GPUME_DIS_BH];
     GPUME_SHARED int list[GPUME_DIS_BW * GPUME_DIS_BH];
-    GPUME_SHARED int nb_listed, nb_taken;
-    const int k = threadIdx.x;
-    const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
-    const uint8_t *c = cur + l.offset, *r = ref + l.offset;
-    const int i0 = blockIdx.x * GPUME_DIS_BW, j0 = blockIdx.y * GPUME_DIS_BH;
-    const int i = i0 + k % GPUME_DIS_BW, j = j0 + k / GPUME_DIS_BW;
-    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    const int valid = k < GPUME_DIS_BW * GPUME_DIS_BH && i < nx && j < ny;
-    int x0, y0, tw, th, ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
-    const int *own;
+    GPUME_SHARED int counts[2];
 
-    gpume_dis_template_rect(l.w, l.h, i0, j0, GPUME_DIS_BW, GPUME_DIS_BH, &x0, &y0, &tw, &th);
-    own = tpl + (py - y0) * tw + px - x0;
-    if (k == 0)
-        nb_listed = nb_taken = 0;
-    for (int t = k; t < tw * th; t += GPUME_DIS_GROUP)
-        tpl[t] = gpume_dis_template_word(c, l.pitch, l.w, l.h, x0 + t % tw, y0 + t / tw);
-    __syncthreads();
-    if (valid)
-        gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (valid && ha.on) {
-        int hx, hy;
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        start = gpume_dis_start_of(gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, hx, hy),
-                                   gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy),
-                                   hx, hy, ux, uy);
-        if (start == GPUME_DIS_FROM_HME) {
-            ux = hx;
-            uy = hy;
-        } else if (start == GPUME_DIS_FROM_BOTH) {
-            list[atomicAdd(&nb_listed, 1)] = k;
-            vec[k][0] = hx;
-            vec[k][1] = hy;
-        }
-    }
-    __syncthreads();
-    if (valid)
-        gpume_dis_template_patch(own, tw, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    for (int n; (n = atomicAdd(&nb_taken, 1)) < nb_listed;) {
-        /* listed patch q of the block, from hme's start */
-        const int q  = list[n];
-        const int qx = gpume_dis_patch_pos(i0 + q % GPUME_DIS_BW, l.w);
-        const int qy = gpume_dis_patch_pos(j0 + q / GPUME_DIS_BW, l.h);
-        const int *t = tpl + (qy - y0) * tw + qx - x0;
-        int hx = vec[q][0], hy = vec[q][1];
-        gpume_dis_template_patch(t, tw, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
-        err[q]    = gpume_dis_template_error(t, tw, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
-        vec[q][0] = hx;
-        vec[q][1] = hy;
-    }
-    __syncthreads();
-    if (!valid)
-        return;
-    if (start == GPUME_DIS_FROM_BOTH &&
-        gpume_dis_keep_hme(err[k], gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
-        ux = vec[k][0];
-        uy = vec[k][1];
-    }
-    patch[2 * (j * nx + i)]     = ux;
-    patch[2 * (j * nx + i) + 1] = uy;
+    gpume_dis_patches_block(l, cur, ref, coarse, coarse_w, patch, ha, hme, pu, fixed, threadIdx.x,
+                            blockIdx.x * GPUME_DIS_BW, blockIdx.y * GPUME_DIS_BH, tpl, err, vec, list, counts);
 }
 
 /**

@@ -29,6 +29,9 @@
  * functions read (__global in OpenCL). GPUME_LOCAL: address space of the
  * arrays of gpume_choose_partition() (__local in OpenCL, where one work-item
  * runs it on its work-group's arrays). Both are empty in C and CUDA.
+ * GPUME_BARRIER() and GPUME_LOCAL_INC() (an atomic increment of a local
+ * int, returning its old value): a block's barrier and counters, on the
+ * GPUs only.
  */
 #if defined(__OPENCL_C_VERSION__)
 typedef uchar  uint8_t;
@@ -43,6 +46,8 @@ typedef ulong  uint64_t;
 #define GPUME_LOCAL  __local
 #define GPUME_UNROLL _Pragma("unroll")
 #define GPUME_NO_UNROLL _Pragma("unroll 1")
+#define GPUME_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define GPUME_LOCAL_INC(p) atomic_inc(p)
 #elif defined(__CUDACC__) || defined(__CUDA__)
 typedef unsigned char      uint8_t;
 typedef short              int16_t;
@@ -54,6 +59,8 @@ typedef unsigned long long uint64_t;
 #define GPUME_FN __device__ static inline
 #define GPUME_UNROLL _Pragma("unroll")
 #define GPUME_NO_UNROLL _Pragma("unroll 1")
+#define GPUME_BARRIER() __syncthreads()
+#define GPUME_LOCAL_INC(p) atomicAdd(p, 1)
 #else
 #include <stdint.h>
 #define GPUME_FN static inline

@@ -410,10 +410,8 @@ static int run_dis(GpumeCUDAContext *s, CUstream st, int lane, int cur, int ref,
                          1, GPUME_DIS_PATCH_THREADS, 1, pargs);
         else
             /* a thread a patch, and a warp more for those that start from both */
-            err = CHECK_CU(s->cu->cuLaunchKernel(s->f_dis_patches, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
-                                                 (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, 1,
-                                                 GPUME_DIS_GROUP, 1, 1,
-                                                 0, st, pargs, NULL));
+            err = launch(s, st, s->f_dis_patches, (nx + GPUME_DIS_BW - 1) / GPUME_DIS_BW,
+                         (ny + GPUME_DIS_BH - 1) / GPUME_DIS_BH, GPUME_DIS_GROUP, 1, pargs);
         if (err >= 0)
             err = launch_dis(s, st, s->f_dis_densify, lv->w, lv->h, dargs);
         if (err < 0)

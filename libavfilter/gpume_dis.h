@@ -343,6 +343,16 @@ GPUME_FN int64_t gpume_dis_error_of(int sr, int64_t ssd, int n)
  * at the patch's first sample, rows tw words apart.
  */
 
+/* a block (work-group) of those kernels: GPUME_DIS_BW x GPUME_DIS_BH
+ * patches, a thread each, and GPUME_DIS_HELPERS threads more */
+#define GPUME_DIS_BW      16
+#define GPUME_DIS_BH      8
+#define GPUME_DIS_HELPERS 32
+#define GPUME_DIS_GROUP   (GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS)
+/** Its template (gpume_dis_template_rect()), at most. */
+#define GPUME_DIS_TPL_W   (GPUME_DIS_SPACING * (GPUME_DIS_BW - 1) + GPUME_DIS_PATCH)
+#define GPUME_DIS_TPL_H   (GPUME_DIS_SPACING * (GPUME_DIS_BH - 1) + GPUME_DIS_PATCH)
+
 /** The template word of c (w x h) at (x, y): sample | (gx + 255) << 8 | (gy + 255) << 17. */
 GPUME_FN int gpume_dis_template_word(const GPUME_GLOBAL uint8_t *c, int cs, int w, int h, int x, int y)
 {
@@ -514,6 +524,91 @@ GPUME_FN int gpume_dis_keep_hme(int64_t eh, int64_t eu)
 {
     return eh < eu;
 }
+
+#ifdef GPUME_BARRIER
+/**
+ * The vectors of a level's patches (ALGORITHMS.md, dis) by a block of the
+ * GPU kernels of many patches, whose first patch is (i0, j0): thread k of
+ * GPUME_DIS_GROUP, a patch each for the first GPUME_DIS_BW x GPUME_DIS_BH
+ * threads. The block's template is read into tpl (gpume_dis_template_word());
+ * coarse is the coarser level's field (coarse_w 0 at the coarsest). At the
+ * finest level (ha.on) the patches' threads choose the starts and list the
+ * patches that start from both (gpume_dis_start_of()) in list; then every
+ * thread takes listed patches, one at a time, and descends them from hme's
+ * start (vec, two values a patch, err): the helpers at once, the others
+ * after their own patch's descent. A block so takes about one descent's
+ * time where it lists up to GPUME_DIS_HELPERS patches, with a fifth more
+ * threads, not twice as many. tpl, err, vec, list and counts (2) are the
+ * block's local arrays.
+ */
+GPUME_FN void gpume_dis_patches_block(GpumeDisLevel l, const GPUME_GLOBAL uint8_t *cur,
+                                      const GPUME_GLOBAL uint8_t *ref, const GPUME_GLOBAL int32_t *coarse,
+                                      int coarse_w, GPUME_GLOBAL int32_t *patch, GpumeDisHmeArgs ha,
+                                      const GPUME_GLOBAL GpumeBlock *hme, const GPUME_GLOBAL GpumePU *pu,
+                                      const GPUME_GLOBAL uint16_t *fixed, int k, int i0, int j0,
+                                      GPUME_LOCAL int *tpl, GPUME_LOCAL int64_t *err, GPUME_LOCAL int *vec,
+                                      GPUME_LOCAL int *list, GPUME_LOCAL int *counts)
+{
+    const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
+    const GPUME_GLOBAL uint8_t *c = cur + l.offset, *r = ref + l.offset;
+    const int i = i0 + k % GPUME_DIS_BW, j = j0 + k / GPUME_DIS_BW;
+    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
+    const int valid = k < GPUME_DIS_BW * GPUME_DIS_BH && i < nx && j < ny;
+    int x0, y0, tw, th, ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
+    const GPUME_LOCAL int *own;
+
+    gpume_dis_template_rect(l.w, l.h, i0, j0, GPUME_DIS_BW, GPUME_DIS_BH, &x0, &y0, &tw, &th);
+    own = tpl + (py - y0) * tw + px - x0;
+    if (k == 0)
+        counts[0] = counts[1] = 0;   /* listed, taken */
+    for (int t = k; t < tw * th; t += GPUME_DIS_GROUP)
+        tpl[t] = gpume_dis_template_word(c, l.pitch, l.w, l.h, x0 + t % tw, y0 + t / tw);
+    GPUME_BARRIER();
+    if (valid)
+        gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
+    if (valid && ha.on) {
+        int hx, hy;
+        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
+                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
+        start = gpume_dis_start_of(gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, hx, hy),
+                                   gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy),
+                                   hx, hy, ux, uy);
+        if (start == GPUME_DIS_FROM_HME) {
+            ux = hx;
+            uy = hy;
+        } else if (start == GPUME_DIS_FROM_BOTH) {
+            list[GPUME_LOCAL_INC(&counts[0])] = k;
+            vec[2 * k]     = hx;
+            vec[2 * k + 1] = hy;
+        }
+    }
+    GPUME_BARRIER();
+    if (valid)
+        gpume_dis_template_patch(own, tw, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
+    for (int n; (n = GPUME_LOCAL_INC(&counts[1])) < counts[0];) {
+        /* listed patch q of the block, from hme's start */
+        const int q  = list[n];
+        const int qx = gpume_dis_patch_pos(i0 + q % GPUME_DIS_BW, l.w);
+        const int qy = gpume_dis_patch_pos(j0 + q / GPUME_DIS_BW, l.h);
+        const GPUME_LOCAL int *t = tpl + (qy - y0) * tw + qx - x0;
+        int hx = vec[2 * q], hy = vec[2 * q + 1];
+        gpume_dis_template_patch(t, tw, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
+        err[q]         = gpume_dis_template_error(t, tw, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
+        vec[2 * q]     = hx;
+        vec[2 * q + 1] = hy;
+    }
+    GPUME_BARRIER();
+    if (!valid)
+        return;
+    if (start == GPUME_DIS_FROM_BOTH &&
+        gpume_dis_keep_hme(err[k], gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
+        ux = vec[2 * k];
+        uy = vec[2 * k + 1];
+    }
+    patch[2 * (j * nx + i)]     = ux;
+    patch[2 * (j * nx + i) + 1] = uy;
+}
+#endif
 
 /**
  * The field of a level w x h at pixel (x, y): the mean of the vectors of

@@ -94,14 +94,11 @@ typedef struct GpumePredArgs {
     int nb_ctus, max_out;
 } GpumePredArgs;
 
-/** dis (gpume_dis.h, its kernels' arguments): the thread blocks of its kernels. */
-#define GPUME_DIS_BW 16
-#define GPUME_DIS_BH 8
-#define GPUME_DIS_HELPERS 32         ///< the patches kernel of many patches: its threads beyond one a patch
-#define GPUME_DIS_GROUP   (GPUME_DIS_BW * GPUME_DIS_BH + GPUME_DIS_HELPERS) ///< its block's threads
-/** Its block's template (gpume_dis_template_rect()), at most. */
-#define GPUME_DIS_TPL_W   (GPUME_DIS_SPACING * (GPUME_DIS_BW - 1) + GPUME_DIS_PATCH)
-#define GPUME_DIS_TPL_H   (GPUME_DIS_SPACING * (GPUME_DIS_BH - 1) + GPUME_DIS_PATCH)
+/*
+ * dis (gpume_dis.h, its kernels' arguments): the thread blocks of its
+ * kernels; the patches kernel of many patches has its own in gpume_dis.h
+ * (GPUME_DIS_GROUP).
+ */
 #define GPUME_DIS_PATCH_THREADS 128  ///< CUDA's patches kernel of few patches: 16 patches a block
 #define GPUME_DIS_FEW_PATCHES   8192 ///< levels of fewer patches than this run that kernel
 

@@ -1670,17 +1670,7 @@ __kernel void gpume_dis_down(GpumeDisLevel sl, __global const uchar *src, GpumeD
         dst[dl.offset + y * dl.pitch + x] = gpume_downscale_px(src + sl.offset, sl.pitch, sl.w, sl.h, x, y);
 }
 
-/**
- * The vectors of a level's patches (ALGORITHMS.md, dis): a work-group
- * for GPUME_DIS_BW x GPUME_DIS_BH patches, a work-item a patch and
- * GPUME_DIS_HELPERS work-items more, the group's template in local memory
- * (gpume_dis_template_word()); coarse is the coarser level's field, unread
- * when coarse_w is 0. At the finest level (ha.on) the patches' work-items
- * choose the starts and list the patches that start from both
- * (gpume_dis_start_of()), which every work-item then takes one at a time
- * and descends from hme's start: the helpers at once, the others after
- * their own patch's descent.
- */
+/** The vectors of a level's patches, a work-group of gpume_dis_patches_block() each. */
 __kernel __attribute__((reqd_work_group_size(GPUME_DIS_GROUP, 1, 1)))
 void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __global const uchar *ref,
                        __global const int *coarse, int coarse_w, __global int *patch,
@@ -1689,69 +1679,13 @@ void gpume_dis_patches(GpumeDisLevel l, __global const uchar *cur, __global cons
 {
     __local int tpl[GPUME_DIS_TPL_W * GPUME_DIS_TPL_H];
     __local long err[GPUME_DIS_BW * GPUME_DIS_BH];
-    __local int vec[GPUME_DIS_BW * GPUME_DIS_BH][2];
+    __local int vec[2 * GPUME_DIS_BW * GPUME_DIS_BH];
     __local int list[GPUME_DIS_BW * GPUME_DIS_BH];
-    __local int nb_listed, nb_taken;
-    const int k = get_local_id(0);
-    const int nx = gpume_dis_nb_patches(l.w), ny = gpume_dis_nb_patches(l.h);
-    __global const uchar *c = cur + l.offset, *r = ref + l.offset;
-    const int i0 = get_group_id(0) * GPUME_DIS_BW, j0 = get_group_id(1) * GPUME_DIS_BH;
-    const int i = i0 + k % GPUME_DIS_BW, j = j0 + k / GPUME_DIS_BW;
-    const int px = gpume_dis_patch_pos(i, l.w), py = gpume_dis_patch_pos(j, l.h);
-    const int valid = k < GPUME_DIS_BW * GPUME_DIS_BH && i < nx && j < ny;
-    int x0, y0, tw, th, ux = 0, uy = 0, start = GPUME_DIS_FROM_COARSE;
-    __local const int *own;
+    __local int counts[2];
 
-    gpume_dis_template_rect(l.w, l.h, i0, j0, GPUME_DIS_BW, GPUME_DIS_BH, &x0, &y0, &tw, &th);
-    own = tpl + (py - y0) * tw + px - x0;
-    if (k == 0)
-        nb_listed = nb_taken = 0;
-    for (int t = k; t < tw * th; t += GPUME_DIS_GROUP)
-        tpl[t] = gpume_dis_template_word(c, l.pitch, l.w, l.h, x0 + t % tw, y0 + t / tw);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (valid)
-        gpume_dis_patch_start(coarse_w ? coarse : 0, coarse_w, l.w, l.h, px, py, &ux, &uy);
-    if (valid && ha.on) {
-        int hx, hy;
-        gpume_dis_hme_start(hme, pu, fixed, ha.nb_fixed, ha.ctu, ha.ctu_cols, ha.max_out, ha.width,
-                            ha.height, ha.lf, l.w, l.h, px, py, &hx, &hy);
-        start = gpume_dis_start_of(gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, hx, hy),
-                                   gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy),
-                                   hx, hy, ux, uy);
-        if (start == GPUME_DIS_FROM_HME) {
-            ux = hx;
-            uy = hy;
-        } else if (start == GPUME_DIS_FROM_BOTH) {
-            list[atomic_inc(&nb_listed)] = k;
-            vec[k][0] = hx;
-            vec[k][1] = hy;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (valid)
-        gpume_dis_template_patch(own, tw, r, l.pitch, l.w, l.h, px, py, &ux, &uy);
-    for (int n; (n = atomic_inc(&nb_taken)) < nb_listed;) {
-        /* listed patch q of the group, from hme's start */
-        const int q  = list[n];
-        const int qx = gpume_dis_patch_pos(i0 + q % GPUME_DIS_BW, l.w);
-        const int qy = gpume_dis_patch_pos(j0 + q / GPUME_DIS_BW, l.h);
-        __local const int *t = tpl + (qy - y0) * tw + qx - x0;
-        int hx = vec[q][0], hy = vec[q][1];
-        gpume_dis_template_patch(t, tw, r, l.pitch, l.w, l.h, qx, qy, &hx, &hy);
-        err[q]    = gpume_dis_template_error(t, tw, r, l.pitch, l.w, l.h, qx, qy, hx, hy);
-        vec[q][0] = hx;
-        vec[q][1] = hy;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!valid)
-        return;
-    if (start == GPUME_DIS_FROM_BOTH &&
-        gpume_dis_keep_hme(err[k], gpume_dis_template_error(own, tw, r, l.pitch, l.w, l.h, px, py, ux, uy))) {
-        ux = vec[k][0];
-        uy = vec[k][1];
-    }
-    patch[2 * (j * nx + i)]     = ux;
-    patch[2 * (j * nx + i) + 1] = uy;
+    gpume_dis_patches_block(l, cur, ref, coarse, coarse_w, patch, ha, hme, pu, fixed, get_local_id(0),
+                            get_group_id(0) * GPUME_DIS_BW, get_group_id(1) * GPUME_DIS_BH,
+                            tpl, err, vec, list, counts);
 }
 
 /** A level's field from its patches. */
