@@ -719,8 +719,7 @@ static void dis_weights_c(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptr
 
     for (int x = 0; x < GPUME_DIS_PATCH; x++) {
         const int smp = w00 * ref[x] + w01 * ref[x + 1] + w10 * ref[x + stride] + w11 * ref[x + stride + 1];
-        const int e   = FFABS(smp - (cur[x] << 2 * GPUME_DIS_FRAC));
-        const int wt  = (1 << 24) / FFMAX(e, 256);
+        const int wt  = gpume_dis_weight(smp - (cur[x] << 2 * GPUME_DIS_FRAC));
         acc[x]             += (int64_t)wt * v[0];
         acc[plane + x]     += (int64_t)wt * v[1];
         acc[2 * plane + x] += wt;
@@ -1497,8 +1496,7 @@ static int dis_densify(void *arg, int jobnr, int nb_jobs)
                 for (int x = 0; x < pw; x++) {
                     const int smp = gpume_dis_sample(job->dis_ref, stride, w, h, ((px + x) << GPUME_DIS_FRAC) + v[0],
                                                      (y << GPUME_DIS_FRAC) + v[1]);
-                    const int e   = FFABS(smp - (job->dis_cur[y * stride + px + x] << 2 * GPUME_DIS_FRAC));
-                    const int wt  = (1 << 24) / FFMAX(e, 256);
+                    const int wt  = gpume_dis_weight(smp - (job->dis_cur[y * stride + px + x] << 2 * GPUME_DIS_FRAC));
                     a[x]             += (int64_t)wt * v[0];
                     a[plane + x]     += (int64_t)wt * v[1];
                     a[2 * plane + x] += wt;

@@ -610,6 +610,13 @@ GPUME_FN void gpume_dis_patches_block(GpumeDisLevel l, const GPUME_GLOBAL uint8_
 }
 #endif
 
+/** The weight of a patch's vector at a pixel where its residual is e (1/256 of a level). */
+GPUME_FN int gpume_dis_weight(int e)
+{
+    e = gpume_iabs(e);
+    return (1 << 24) / (e > 256 ? e : 256);
+}
+
 /**
  * The field of a level w x h at pixel (x, y): the mean of the vectors of
  * the patches over it (patch, nx per row, 2 values each), each weighted by
@@ -632,12 +639,11 @@ GPUME_FN void gpume_dis_densify_px(const GPUME_GLOBAL uint8_t *c, int cs,
             continue;
         for (int i = i0; i < nx && gpume_dis_patch_pos(i, w) <= x; i++) {
             const int vx = patch[2 * (j * nx + i)], vy = patch[2 * (j * nx + i) + 1];
-            int e, wt;
+            int wt;
             if (gpume_dis_patch_pos(i, w) + pw <= x)
                 continue;
-            e  = gpume_iabs(gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
-                                             (y << GPUME_DIS_FRAC) + vy) - t);
-            wt = (1 << 24) / (e > 256 ? e : 256);
+            wt = gpume_dis_weight(gpume_dis_sample(r, rs, w, h, (x << GPUME_DIS_FRAC) + vx,
+                                                   (y << GPUME_DIS_FRAC) + vy) - t);
             sx += (int64_t)wt * vx;
             sy += (int64_t)wt * vy;
             sw += wt;
