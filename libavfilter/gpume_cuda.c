@@ -179,6 +179,21 @@ static int alloc_dev(GpumeCUDAContext *s, CUdeviceptr *ptr, size_t size)
     return CHECK_CU(s->cu->cuMemAlloc(ptr, FFMAX(size, 1)));
 }
 
+/**
+ * A buffer cleared once, for buffers whose every byte is read but not every
+ * byte written: the pictures' rows past the pad up to the pitch, which the
+ * searches' word loads read under a mask where a row's samples end inside a
+ * word; the tails of the coarse results, copied whole into shared memory;
+ * the result slots past each CTU's count, read back whole.
+ */
+static int alloc_cleared(GpumeCUDAContext *s, CUdeviceptr *ptr, size_t size)
+{
+    int err = alloc_dev(s, ptr, size);
+    if (err >= 0)
+        err = CHECK_CU(s->cu->cuMemsetD8Async(*ptr, 0, FFMAX(size, 1), s->stream));
+    return err;
+}
+
 static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParams *p)
 {
     GpumeCUDAContext *s = priv;
@@ -274,7 +289,7 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
 #undef GET_FUNC
 
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
-        if ((err = alloc_dev(s, &s->pic[i], pic_size)) < 0)
+        if ((err = alloc_cleared(s, &s->pic[i], pic_size)) < 0)
             goto fail;
     for (int i = 0; i < NB_RESULTS; i++)
         if ((err = ff_gpume_cuda_staging_alloc(host->note_ctx, cu, &s->result[i],
@@ -288,13 +303,13 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
         (err = alloc_dev(s, &s->d_fixed_pus, s->nb_fixed_pus * sizeof(*fixed))) < 0)
         goto fail;
     for (int i = 0; i < 2; i++) {
-        if ((err = alloc_dev(s, &s->d_coarse[i], p->nb_ctus * sizeof(GpumeHmeCoarse))) < 0 ||
+        if ((err = alloc_cleared(s, &s->d_coarse[i], p->nb_ctus * sizeof(GpumeHmeCoarse))) < 0 ||
             (err = alloc_dev(s, &s->d_keys[i], (size_t)p->nb_ctus * p->nb_pus * sizeof(uint64_t))) < 0)
             goto fail;
     }
     for (int i = 0; i < NB_RESULTS; i++) {
         if ((err = alloc_dev(s, &s->d_pred[i], 2 * p->nb_ctus * sizeof(int16_t))) < 0 ||
-            (err = alloc_dev(s, &s->d_result[i], s->result[i].size)) < 0)
+            (err = alloc_cleared(s, &s->d_result[i], s->result[i].size)) < 0)
             goto fail;
     }
     if (s->dis) {
@@ -310,7 +325,7 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
         s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
         s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
         for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
-            err = alloc_dev(s, &s->d_dis_pic[i], dis_size);
+            err = alloc_cleared(s, &s->d_dis_pic[i], dis_size);
         for (int i = 0; i < 2 && err >= 0; i++) {
             err = alloc_dev(s, &s->d_dis_patch[i], 2 * sizeof(int32_t) *
                             gpume_dis_nb_patches(s->dis_level[lf].w) *
@@ -325,6 +340,9 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
     err = CHECK_CU(cu->cuMemcpyHtoD(s->d_pu, pu, p->nb_pus * sizeof(*pu)));
     if (err >= 0 && s->nb_fixed_pus)
         err = CHECK_CU(cu->cuMemcpyHtoD(s->d_fixed_pus, fixed, s->nb_fixed_pus * sizeof(*fixed)));
+    /* the buffers cleared before any upload (on its own stream) */
+    if (err >= 0)
+        err = CHECK_CU(cu->cuStreamSynchronize(s->stream));
     if (err < 0)
         goto fail;
 

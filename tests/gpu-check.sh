@@ -85,6 +85,8 @@ if command -v compute-sanitizer >/dev/null; then
         "$b/tests/backendcheck" --quick --filter=64x64
     run synccheck compute-sanitizer --tool synccheck --error-exitcode 1 \
         "$b/tests/backendcheck" --quick --filter=127x65
+    run initcheck compute-sanitizer --tool initcheck --error-exitcode 1 \
+        "$b/tests/backendcheck" --quick "$real"
 else
     note "skipped: compute-sanitizer not found"
 fi
@@ -100,6 +102,16 @@ if command -v compute-sanitizer >/dev/null; then
         "$b/tests/mcfps-backendcheck" --quick --filter=96x64
     run mcfps-synccheck compute-sanitizer --tool synccheck --error-exitcode 1 \
         "$b/tests/mcfps-backendcheck" --quick --filter=127x65
+    # not the copies' reads: the test's downloads of FFmpeg's CUDA frames
+    # read the rows' padding of the frames' pool, which nothing writes
+    run mcfps-initcheck compute-sanitizer --tool initcheck --check-api-memory-access no \
+        --error-exitcode 1 "$b/tests/mcfps-backendcheck" --quick "$mreal"
+    # the whole command, its copies' reads included
+    for algo in hme dis; do
+        run initcheck-chain-$algo compute-sanitizer --tool initcheck --error-exitcode 1 \
+            $ff -v error -i "$b/clips/cockatoo.mp4" -an -frames:v 6 \
+            -vf scale=333:203,gpume=device=cuda:dir=bi:algo=$algo,mcfps=fps=60:device=cuda -f null -
+    done
 fi
 # OpenCL on the NVIDIA GPU: a vendors directory of our own names NVIDIA's
 # library, for machines (containers) without /etc/OpenCL/vendors/nvidia.icd
