@@ -712,6 +712,32 @@ static GPUME_VECTORIZE void dis_sums_c(int64_t *sums, const uint8_t *ref, ptrdif
     sums[3] = s2;
 }
 
+static void dis_template_c(int32_t *t, int32_t *gx, int32_t *gy, int32_t *sums,
+                           const uint8_t *c, ptrdiff_t stride)
+{
+    int32_t gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
+
+    for (int y = 0; y < GPUME_DIS_PATCH; y++, c += stride) {
+        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
+            const int k = y * GPUME_DIS_PATCH + x;
+            const int dx = c[x + 1] - c[x - 1], dy = c[x + stride] - c[x - stride];
+            t[k]  = c[x] << 2 * GPUME_DIS_FRAC;
+            gx[k] = dx;
+            gy[k] = dy;
+            gxx  += dx * dx;
+            gxy  += dx * dy;
+            gyy  += dy * dy;
+            sgx  += dx;
+            sgy  += dy;
+        }
+    }
+    sums[0] = gxx;
+    sums[1] = gxy;
+    sums[2] = gyy;
+    sums[3] = sgx;
+    sums[4] = sgy;
+}
+
 static void dis_weights_c(int64_t *acc, ptrdiff_t plane, const uint8_t *ref, ptrdiff_t stride,
                           const uint8_t *cur, int fx, int fy, const int32_t *v)
 {
@@ -738,15 +764,16 @@ static int first_least_c(const uint16_t *v, int n)
 
 av_cold void ff_gpume_dsp_init(GpumeDSPContext *c)
 {
-    c->sad4x4_rows = sad4x4_rows_c;
-    c->sad_qpel    = sad_qpel_c;
-    c->sad_hpel    = sad_hpel_c;
-    c->sad8x8_grid = sad8x8_grid_c;
-    c->first_least = first_least_c;
-    c->min_keys    = min_keys_c;
-    c->sad_rect    = sad_rect_c;
-    c->dis_sums    = dis_sums_c;
-    c->dis_weights = dis_weights_c;
+    c->sad4x4_rows  = sad4x4_rows_c;
+    c->sad_qpel     = sad_qpel_c;
+    c->sad_hpel     = sad_hpel_c;
+    c->sad8x8_grid  = sad8x8_grid_c;
+    c->first_least  = first_least_c;
+    c->min_keys     = min_keys_c;
+    c->sad_rect     = sad_rect_c;
+    c->dis_sums     = dis_sums_c;
+    c->dis_template = dis_template_c;
+    c->dis_weights  = dis_weights_c;
 #if ARCH_X86 && HAVE_X86ASM
     ff_gpume_dsp_init_x86(c);
 #endif
@@ -1285,23 +1312,28 @@ static int dis_whole(int w, int h)
 }
 
 /** The template of the patch at (px, py) of the level c (w x h), whole. */
-static void dis_template_init(DisTemplate *tp, const uint8_t *c, int stride, int w, int h, int px, int py)
+static void dis_template_init(const GpumeDSPContext *dsp, DisTemplate *tp, const uint8_t *c, int stride,
+                              int w, int h, int px, int py)
 {
-    /* a pixel inside: no gradient's sample is clamped */
-    const int inner = px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1;
     int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
 
+    if (px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1) {
+        /* no gradient's sample clamped */
+        int32_t sums[5];
+        dsp->dis_template(tp->t, tp->gx, tp->gy, sums, c + (ptrdiff_t)py * stride + px, stride);
+        tp->gxx = sums[0];
+        tp->gxy = sums[1];
+        tp->gyy = sums[2];
+        tp->sgx = sums[3];
+        tp->sgy = sums[4];
+        return;
+    }
     for (int y = 0; y < GPUME_DIS_PATCH; y++) {
         const uint8_t *cr = c + (py + y) * stride + px;
         for (int x = 0; x < GPUME_DIS_PATCH; x++) {
             const int k = y * GPUME_DIS_PATCH + x;
             int gx, gy;
-            if (inner) {
-                gx = cr[x + 1] - cr[x - 1];
-                gy = cr[x + stride] - cr[x - stride];
-            } else {
-                gpume_dis_gradient(c, stride, w, h, px + x, py + y, &gx, &gy);
-            }
+            gpume_dis_gradient(c, stride, w, h, px + x, py + y, &gx, &gy);
             tp->t[k]  = cr[x] << 2 * GPUME_DIS_FRAC;
             tp->gx[k] = gx;
             tp->gy[k] = gy;
@@ -1421,7 +1453,7 @@ static int dis_patches(void *arg, int jobnr, int nb_jobs)
             DisTemplate tpl;
             DisPatch pa = { &job->s->dsp, c, r, stride, w, h, px, py, NULL };
             if (dis_whole(w, h)) {
-                dis_template_init(&tpl, c, stride, w, h, px, py);
+                dis_template_init(&job->s->dsp, &tpl, c, stride, w, h, px, py);
                 pa.tp = &tpl;
             }
             gpume_dis_patch_start(job->dis_coarse, job->dis_coarse_w, w, h, px, py, &ux, &uy);

@@ -99,6 +99,17 @@ typedef struct GpumeDSPContext {
                      const int32_t *gx, const int32_t *gy, int fx, int fy);
 
     /**
+     * The template of dis's 8x8 patch at c whose gradients' samples lie
+     * inside the level: t[8 y + x] = 256 c(x, y),
+     * gx[8 y + x] = c(x + 1, y) - c(x - 1, y),
+     * gy[8 y + x] = c(x, y + 1) - c(x, y - 1), and sums[] the sums of
+     * gx^2, gx gy, gy^2, gx and gy over the patch. Reads 10 samples of each
+     * of 10 rows from c - stride - 1.
+     */
+    void (*dis_template)(int32_t *t, int32_t *gx, int32_t *gy, int32_t *sums,
+                         const uint8_t *c, ptrdiff_t stride);
+
+    /**
      * A row of 8 pixels of dis's densification (gpume_dis_densify_px()) by
      * a patch of vector (vx, vy) = (v[0], v[1]) whose reference samples lie
      * inside: with

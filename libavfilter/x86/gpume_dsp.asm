@@ -723,6 +723,62 @@ cglobal gpume_dis_sums, 8, 9, 11, sums, ref, stride, t, gx, gy, fx, fy, row
     RET
 
 ;------------------------------------------------------------------------------
+; void ff_gpume_dis_template(int32_t *t, int32_t *gx, int32_t *gy, int32_t *sums,
+;                            const uint8_t *c, ptrdiff_t stride)
+;
+; A row of the patch a step, its samples and central differences in the
+; dwords of one register; the sums in dwords (at most 64 * 255^2).
+;------------------------------------------------------------------------------
+cglobal gpume_dis_template, 6, 8, 8, t, gx, gy, sums, c, stride, up, row
+    mov         upq, cq
+    sub         upq, strideq            ; the row above
+    pxor         m3, m3                 ; gx^2
+    pxor         m4, m4                 ; gx gy
+    pxor         m5, m5                 ; gy^2
+    pxor         m6, m6                 ; gx
+    pxor         m7, m7                 ; gy
+    mov        rowd, 8
+.row:
+    pmovzxbd     m0, [cq+1]
+    pmovzxbd     m2, [cq-1]
+    psubd        m0, m2                 ; gx
+    pmovzxbd     m1, [upq+strideq*2]
+    pmovzxbd     m2, [upq]
+    psubd        m1, m2                 ; gy
+    pmovzxbd     m2, [cq]
+    pslld        m2, 8
+    movu       [tq], m2
+    movu      [gxq], m0
+    movu      [gyq], m1
+    paddd        m6, m0
+    paddd        m7, m1
+    pmulld       m2, m0, m1
+    paddd        m4, m2
+    pmulld       m0, m0
+    paddd        m3, m0
+    pmulld       m1, m1
+    paddd        m5, m1
+    add          cq, strideq
+    add         upq, strideq
+    add          tq, 32
+    add         gxq, 32
+    add         gyq, 32
+    dec        rowd
+    jg .row
+    phaddd       m3, m4
+    phaddd       m5, m6
+    phaddd       m3, m5                 ; each lane's gx^2, gx gy, gy^2, gx
+    vextracti128 xm0, m3, 1
+    paddd       xm0, xm3
+    movu    [sumsq], xm0
+    vextracti128 xm1, m7, 1
+    paddd       xm1, xm7
+    phaddd      xm1, xm1
+    phaddd      xm1, xm1
+    movd [sumsq+16], xm1
+    RET
+
+;------------------------------------------------------------------------------
 ; void ff_gpume_dis_weights(int64_t *acc, ptrdiff_t plane, const uint8_t *ref,
 ;                           ptrdiff_t stride, const uint8_t *cur, int fx, int fy,
 ;                           const int32_t *v)

@@ -283,6 +283,33 @@ static void check_dis_sums(const GpumeDSPContext *c)
     report("dis_sums");
 }
 
+static void check_dis_template(const GpumeDSPContext *c)
+{
+    LOCAL_ALIGNED_16(uint8_t, pic, [10 * STRIDE]);
+    int32_t tr[3][64], tn[3][64], sr[5], sn[5];
+
+    declare_func(void, int32_t *t, int32_t *gx, int32_t *gy, int32_t *sums,
+                 const uint8_t *c, ptrdiff_t stride);
+
+    if (check_func(c->dis_template, "gpume_dis_template")) {
+        for (int i = 0; i < 64; i++) {
+            /* random samples, or only 0 and 255, which reach the largest
+             * sums; the patch at every column of a 16-byte line */
+            const int extremes = i % 4 == 3, x = 1 + i % 16;
+            const uint8_t *c0 = pic + STRIDE + x;
+            fill(pic, 10 * STRIDE, extremes);
+            memset(tr, 0, sizeof(tr));
+            memset(tn, 0, sizeof(tn));
+            call_ref(tr[0], tr[1], tr[2], sr, c0, STRIDE);
+            call_new(tn[0], tn[1], tn[2], sn, c0, STRIDE);
+            if (memcmp(tr, tn, sizeof(tr)) || memcmp(sr, sn, sizeof(sr)))
+                fail();
+        }
+        bench_new(tn[0], tn[1], tn[2], sn, pic + STRIDE + 1, STRIDE);
+    }
+    report("dis_template");
+}
+
 #define DIS_PLANE 24   /* elements between the accumulators' planes */
 
 static void check_dis_weights(const GpumeDSPContext *c)
@@ -333,5 +360,6 @@ void checkasm_check_vf_gpume(void)
     check_sad_rect(&c);
     check_min_keys(&c);
     check_dis_sums(&c);
+    check_dis_template(&c);
     check_dis_weights(&c);
 }
