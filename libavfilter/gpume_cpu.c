@@ -1311,46 +1311,6 @@ static int dis_whole(int w, int h)
     return gpume_dis_patch_side(w) == GPUME_DIS_PATCH && gpume_dis_patch_side(h) == GPUME_DIS_PATCH;
 }
 
-/** The template of the patch at (px, py) of the level c (w x h), whole. */
-static void dis_template_init(const GpumeDSPContext *dsp, DisTemplate *tp, const uint8_t *c, int stride,
-                              int w, int h, int px, int py)
-{
-    int gxx = 0, gxy = 0, gyy = 0, sgx = 0, sgy = 0;
-
-    if (px >= 1 && py >= 1 && px + GPUME_DIS_PATCH <= w - 1 && py + GPUME_DIS_PATCH <= h - 1) {
-        /* no gradient's sample clamped */
-        int32_t sums[5];
-        dsp->dis_template(tp->t, tp->gx, tp->gy, sums, c + (ptrdiff_t)py * stride + px, stride);
-        tp->gxx = sums[0];
-        tp->gxy = sums[1];
-        tp->gyy = sums[2];
-        tp->sgx = sums[3];
-        tp->sgy = sums[4];
-        return;
-    }
-    for (int y = 0; y < GPUME_DIS_PATCH; y++) {
-        const uint8_t *cr = c + (py + y) * stride + px;
-        for (int x = 0; x < GPUME_DIS_PATCH; x++) {
-            const int k = y * GPUME_DIS_PATCH + x;
-            int gx, gy;
-            gpume_dis_gradient(c, stride, w, h, px + x, py + y, &gx, &gy);
-            tp->t[k]  = cr[x] << 2 * GPUME_DIS_FRAC;
-            tp->gx[k] = gx;
-            tp->gy[k] = gy;
-            gxx += gx * gx;
-            gxy += gx * gy;
-            gyy += gy * gy;
-            sgx += gx;
-            sgy += gy;
-        }
-    }
-    tp->gxx = gxx;
-    tp->gxy = gxy;
-    tp->gyy = gyy;
-    tp->sgx = sgx;
-    tp->sgy = sgy;
-}
-
 /** A patch at (px, py) of a level w x h: what the sums of its steps read. */
 typedef struct DisPatch {
     const GpumeDSPContext *dsp;
@@ -1362,25 +1322,47 @@ typedef struct DisPatch {
 #define DIS_BLOCK_STRIDE 16
 
 /**
- * The reference samples that a whole patch's bilinear samples at (rx, ry)
- * + [0, GPUME_DIS_PATCH]^2 read, each clamped into the level as
- * gpume_dis_sample() clamps them, into blk (rows DIS_BLOCK_STRIDE apart);
- * or where none is clamped, a pointer to them in r.
+ * The n x n samples of the level p (w x h) from (x, y) on, n <=
+ * DIS_BLOCK_STRIDE, each clamped into the level as gpume_dis_sample() and
+ * gpume_dis_gradient() clamp them, into blk (rows DIS_BLOCK_STRIDE apart);
+ * or where none is clamped, a pointer to them in p.
  */
-static const uint8_t *dis_ref_block(uint8_t *blk, const uint8_t *r, int stride, int w, int h,
-                                    int rx, int ry, ptrdiff_t *blk_stride)
+static const uint8_t *dis_clamped_block(uint8_t *blk, const uint8_t *p, int stride, int w, int h,
+                                        int x, int y, int n, ptrdiff_t *blk_stride)
 {
-    if (rx >= 0 && ry >= 0 && rx + GPUME_DIS_PATCH <= w - 1 && ry + GPUME_DIS_PATCH <= h - 1) {
+    if (x >= 0 && y >= 0 && x + n <= w && y + n <= h) {
         *blk_stride = stride;
-        return r + ry * stride + rx;
+        return p + (ptrdiff_t)y * stride + x;
     }
-    for (int j = 0; j <= GPUME_DIS_PATCH; j++) {
-        const uint8_t *row = r + av_clip(ry + j, 0, h - 1) * stride;
-        for (int i = 0; i <= GPUME_DIS_PATCH; i++)
-            blk[j * DIS_BLOCK_STRIDE + i] = row[av_clip(rx + i, 0, w - 1)];
+    for (int j = 0; j < n; j++) {
+        const uint8_t *row = p + av_clip(y + j, 0, h - 1) * stride;
+        for (int i = 0; i < n; i++)
+            blk[j * DIS_BLOCK_STRIDE + i] = row[av_clip(x + i, 0, w - 1)];
     }
     *blk_stride = DIS_BLOCK_STRIDE;
     return blk;
+}
+
+/**
+ * The template of the patch at (px, py) of the level c (w x h), whole:
+ * dsp->dis_template() on its samples and their neighbours, clamped in a
+ * block of their own where the patch touches the level's border.
+ */
+static void dis_template_init(const GpumeDSPContext *dsp, DisTemplate *tp, const uint8_t *c, int stride,
+                              int w, int h, int px, int py)
+{
+    uint8_t blk[(GPUME_DIS_PATCH + 2) * DIS_BLOCK_STRIDE];
+    ptrdiff_t bs;
+    const uint8_t *src = dis_clamped_block(blk, c, stride, w, h, px - 1, py - 1,
+                                           GPUME_DIS_PATCH + 2, &bs);
+    int32_t sums[5];
+
+    dsp->dis_template(tp->t, tp->gx, tp->gy, sums, src + bs + 1, bs);
+    tp->gxx = sums[0];
+    tp->gxy = sums[1];
+    tp->gyy = sums[2];
+    tp->sgx = sums[3];
+    tp->sgy = sums[4];
 }
 
 /**
@@ -1393,8 +1375,9 @@ static void dis_sums(const DisPatch *pa, int vx, int vy, int64_t *bx, int64_t *b
     if (pa->tp) {
         uint8_t blk[(GPUME_DIS_PATCH + 1) * DIS_BLOCK_STRIDE];
         ptrdiff_t bs;
-        const uint8_t *ref = dis_ref_block(blk, pa->r, pa->stride, pa->w, pa->h, pa->px + (vx >> GPUME_DIS_FRAC),
-                                           pa->py + (vy >> GPUME_DIS_FRAC), &bs);
+        const uint8_t *ref = dis_clamped_block(blk, pa->r, pa->stride, pa->w, pa->h,
+                                               pa->px + (vx >> GPUME_DIS_FRAC), pa->py + (vy >> GPUME_DIS_FRAC),
+                                               GPUME_DIS_PATCH + 1, &bs);
         int64_t sums[4];
         pa->dsp->dis_sums(sums, ref, bs, pa->tp->t, pa->tp->gx, pa->tp->gy, vx & 15, vy & 15);
         *bx  = sums[0];
@@ -1516,8 +1499,8 @@ static int dis_densify(void *arg, int jobnr, int nb_jobs)
             const uint8_t *ref = NULL;
             ptrdiff_t bs = 0;
             if (whole)
-                ref = dis_ref_block(blk, job->dis_ref, stride, w, h, px + (v[0] >> GPUME_DIS_FRAC),
-                                    py + (v[1] >> GPUME_DIS_FRAC), &bs);
+                ref = dis_clamped_block(blk, job->dis_ref, stride, w, h, px + (v[0] >> GPUME_DIS_FRAC),
+                                        py + (v[1] >> GPUME_DIS_FRAC), GPUME_DIS_PATCH + 1, &bs);
             for (int y = ys; y < ye; y++) {
                 int64_t *a = acc + y * w + px;
                 if (whole) {
