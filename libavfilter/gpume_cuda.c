@@ -325,7 +325,7 @@ static av_cold int cuda_init(void *priv, const GpumeHost *host, const GpumeParam
         s->dis_coarsest = gpume_dis_coarsest(p->width, p->height);
         s->dis_finest   = lf = gpume_dis_finest(s->dis_coarsest);
         for (int i = 0; i < GPUME_NB_SLOTS && err >= 0; i++)
-            err = alloc_cleared(s, &s->d_dis_pic[i], dis_size);
+            err = alloc_dev(s, &s->d_dis_pic[i], dis_size);
         for (int i = 0; i < 2 && err >= 0; i++) {
             err = alloc_dev(s, &s->d_dis_patch[i], 2 * sizeof(int32_t) *
                             gpume_dis_nb_patches(s->dis_level[lf].w) *

@@ -287,6 +287,31 @@ static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
 }
 
 /**
+ * A buffer cleared once (on the queue, before any kernel), for buffers whose
+ * every byte is read but not every byte written: the pictures' rows past
+ * the pad up to the pitch, which the searches' word loads read under a
+ * mask; the blocks past each CTU's count, read back whole.
+ */
+static cl_mem alloc_cleared(GpumeOpenCLContext *s, size_t size, int *err)
+{
+    static const cl_uchar zero = 0;
+    cl_mem m = alloc_buffer(s, size, err);
+    cl_int cle;
+
+    if (!m)
+        return NULL;
+    cle = clEnqueueFillBuffer(s->queue, m, &zero, sizeof(zero), 0, FFMAX(size, 1), 0, NULL, NULL);
+    if (cle != CL_SUCCESS) {
+        av_log(s->host->log_ctx, AV_LOG_ERROR, "failed to clear %zu bytes of OpenCL memory: %d\n",
+               size, cle);
+        *err = ff_gpume_opencl_error(cle);
+        clReleaseMemObject(m);
+        return NULL;
+    }
+    return m;
+}
+
+/**
  * Page-locked host memory of size bytes, mapped for good (map: CL_MAP_WRITE
  * for what the host writes to the device, CL_MAP_READ for what it reads).
  */
@@ -527,7 +552,7 @@ static av_cold int ocl_init(void *priv, const GpumeHost *host, const GpumeParams
         goto fail;
     }
     for (int i = 0; i < GPUME_NB_SLOTS; i++)
-        if (!(s->pic[i] = alloc_buffer(s, pic_size, &err)))
+        if (!(s->pic[i] = alloc_cleared(s, pic_size, &err)))
             goto fail;
     if (s->dis && (err = dis_alloc(s)) < 0)
         goto fail;
@@ -544,7 +569,7 @@ static av_cold int ocl_init(void *priv, const GpumeHost *host, const GpumeParams
         goto fail;
     for (int i = 0; i < NB_RESULTS; i++) {
         if (!(s->pred[i]   = alloc_buffer(s, 2 * p->nb_ctus * sizeof(int16_t), &err)) ||
-            !(s->blocks[i] = alloc_buffer(s, (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock), &err)) ||
+            !(s->blocks[i] = alloc_cleared(s, (size_t)p->nb_ctus * p->max_out * sizeof(GpumeBlock), &err)) ||
             !(s->counts[i] = alloc_buffer(s, p->nb_ctus * sizeof(uint16_t), &err)))
             goto fail;
         s->pred_host[i] = av_malloc_array(2 * p->nb_ctus, sizeof(*s->pred_host[i]));
