@@ -38,6 +38,7 @@
 #ifndef AVFILTER_GPUME_COMPAT_H
 #define AVFILTER_GPUME_COMPAT_H
 
+#include "libavutil/version.h"
 #include "version_major.h"
 
 #if LIBAVFILTER_VERSION_MAJOR >= 11
@@ -47,5 +48,8 @@
 #define GPUME_FILTER          AVFilter
 #define GPUME_FILTER_P(field) .field
 #endif
+
+/* AVFrame.key_frame, deprecated since FFmpeg 6.1, is gone from FFmpeg 8 */
+#define GPUME_FRAME_KEY_FIELD (LIBAVUTIL_VERSION_MAJOR < 60)
 
 #endif /* AVFILTER_GPUME_COMPAT_H */

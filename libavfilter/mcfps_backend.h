@@ -85,7 +85,7 @@ static inline int ff_mcfps_check_samples(int size)
     return (size + MCFPS_CHECK_STEP - 1) / MCFPS_CHECK_STEP;
 }
 
-/** Groups of a GPU check kernel along a luma side of size pixels, group of the pixels it reads a group. */
+/** Work groups of a GPU check kernel along a luma side of size pixels, each taking group of the samples it reads. */
 static inline int ff_mcfps_check_groups(int size, int group)
 {
     return (ff_mcfps_check_samples(size) + group - 1) / group;

@@ -1271,7 +1271,8 @@ static int cpu_execute(McfpsCPUContext *s, int (*job)(void *arg, int jobnr, int 
 static int cpu_smooth_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
+    const int j0 = (int)((int64_t)s->p->ch * jobnr / nb_jobs);
+    const int j1 = (int)((int64_t)s->p->ch * (jobnr + 1) / nb_jobs);
     ff_mcfps_smooth_rows(s->p, s->ra, s->fa, j0, j1);
     ff_mcfps_smooth_rows(s->p, s->rb, s->fb, j0, j1);
     ff_mcfps_bend_smooth_rows(s->p, s->fp, s->smooth, j0, j1);
@@ -1301,8 +1302,8 @@ static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
     const int rows = ff_mcfps_check_samples(s->f.height);
-    const int y0 = rows * jobnr / nb_jobs * MCFPS_CHECK_STEP;
-    const int y1 = FFMIN(rows * (jobnr + 1) / nb_jobs * MCFPS_CHECK_STEP, s->f.height);
+    const int y0 = (int)((int64_t)rows * jobnr / nb_jobs) * MCFPS_CHECK_STEP;
+    const int y1 = FFMIN((int)((int64_t)rows * (jobnr + 1) / nb_jobs) * MCFPS_CHECK_STEP, s->f.height);
     const AVFrame *pp = s->check_pic[0], *a = s->check_pic[1], *b = s->check_pic[2];
     ff_mcfps_check_rows(s->p, s->check_d, s->check_phi, pp->data[0], pp->linesize[0],
                         a->data[0], a->linesize[0], b->data[0], b->linesize[0], y0, y1,
@@ -1313,7 +1314,8 @@ static int cpu_check_job(void *arg, int jobnr, int nb_jobs)
 static int cpu_select_job(void *arg, int jobnr, int nb_jobs)
 {
     McfpsCPUContext *s = arg;
-    const int j0 = s->p->ch * jobnr / nb_jobs, j1 = s->p->ch * (jobnr + 1) / nb_jobs;
+    const int j0 = (int)((int64_t)s->p->ch * jobnr / nb_jobs);
+    const int j1 = (int)((int64_t)s->p->ch * (jobnr + 1) / nb_jobs);
     ff_mcfps_select_rows(s->p, &s->dsp, s->padded[s->slot_a][0], s->padded_stride[0],
                          s->padded[s->slot_b][0], s->padded_stride[0], PLANE_PAD,
                          s->phase_buf ? (const uint8_t *const *)s->phase[s->phase_a] : NULL,
@@ -1495,8 +1497,8 @@ static int cpu_render_job(void *arg, int jobnr, int nb_jobs)
     const int g = jobnr / s->plane_jobs, nb = s->group_size[g];
     const McfpsPlane *pl = &s->pl[s->group[g]];
     const int part = jobnr % s->plane_jobs, rows = tile_rows(pl);
-    const int y0 = tile_row_start(pl, rows * part / s->plane_jobs);
-    const int y1 = tile_row_start(pl, rows * (part + 1) / s->plane_jobs);
+    const int y0 = tile_row_start(pl, (int)((int64_t)rows * part / s->plane_jobs));
+    const int y1 = tile_row_start(pl, (int)((int64_t)rows * (part + 1) / s->plane_jobs));
     if (s->mode == MCFPS_MODE_BLEND) {
         for (int i = 0; i < nb; i++)
             ff_mcfps_blend_rows(&pl[i], s->p->phi, y0, y1);

@@ -43,6 +43,9 @@
 extern const unsigned char ff_mcfps_ptx_data[];
 extern const unsigned int ff_mcfps_ptx_len;
 
+#define CUDA_MAX_GRID_Y 65535   ///< blocks of a grid along y
+#define RENDER_ROWS     8       ///< rows of a plane a block of mcfps_render and mcfps_blend take
+
 /** A frame plane on the device. */
 typedef struct McfpsCudaPlane {
     CUdeviceptr data;
@@ -141,6 +144,14 @@ static av_cold int cuda_init(void *priv, const McfpsHost *host, const McfpsForma
     s->f     = *f;
     s->cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *
                ((f->height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2);
+
+    /* the plane kernels take RENDER_ROWS rows a block, and a grid has at
+     * most CUDA_MAX_GRID_Y blocks along y */
+    if (f->height > (int64_t)CUDA_MAX_GRID_Y * RENDER_ROWS) {
+        av_log(host->log_ctx, AV_LOG_ERROR, "frames of more than %d rows are beyond "
+               "the CUDA backend\n", CUDA_MAX_GRID_Y * RENDER_ROWS);
+        return AVERROR(ENOSYS);
+    }
 
     /* the device layer (gpume_device.c) opened the device */
     if (!host->hw_device ||
@@ -485,7 +496,8 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
             .pw = s->f.w[i], .ph = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
         };
         err = launch(s, mode == MCFPS_MODE_MC ? s->f_render : s->f_blend,
-                     FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, 8) / 8, 32, 8, &pa);
+                     FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, RENDER_ROWS) / RENDER_ROWS,
+                     32, RENDER_ROWS, &pa);
     }
     if (err >= 0 && !hw)
         err = ff_gpume_cuda_staging_get(s->host.note_ctx, s->cu, &s->down, s->frame_size);

@@ -267,6 +267,10 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the frame: %d\n", cle);
     }
 fail:
+    /* after a failed copy too, none queued before it reads the images
+     * once they are back in their pool */
+    if (err < 0 && frame->format == AV_PIX_FMT_OPENCL)
+        clFinish(s->queue);
     return err;
 }
 
@@ -418,6 +422,10 @@ static int ocl_render(void *priv, const McfpsParams *p, int mode, int a, int b, 
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to finish the frame: %d\n", cle);
     }
 fail:
+    /* after a failed step too, nothing queued writes out's images once
+     * the caller has freed it */
+    if (err < 0 && hw)
+        clFinish(s->queue);
     return err;
 }
 

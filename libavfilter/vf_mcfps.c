@@ -27,6 +27,7 @@
 #include "libavutil/dict.h"
 #include "libavutil/eval.h"
 #include "libavutil/hwcontext.h"
+#include "libavutil/internal.h"
 #include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
 #include "libavutil/motion_vector.h"
@@ -255,7 +256,7 @@ static void drop_queue(McfpsContext *s)
     s->queue_rendering = 0;
 }
 
-/** Stop the backend; a frame it was still writing must have been dropped. */
+/** Stop the backend; it drops a frame it was still writing, which the caller frees after. */
 static void release_backend(McfpsContext *s)
 {
     if (s->backend_ready)
@@ -361,13 +362,14 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (s->nb_blended > 1)
         av_log(ctx, AV_LOG_WARNING, "%"PRId64" pairs without motion vectors blended\n",
                s->nb_blended);
+    /* first: it drops the frames it may still be writing, freed after */
+    release_backend(s);
     av_frame_free(&s->a);
     av_frame_free(&s->b);
     av_frame_free(&s->pending);
     av_frame_free(&s->held);
     free_fields(s);
     drop_queue(s);
-    release_backend(s);
     av_buffer_unref(&s->device_ref);
     ff_ccfifo_uninit(&s->cc_fifo);
 }
@@ -533,6 +535,24 @@ static void discard_frame(AVFilterContext *ctx, AVFrame **out, int rendered)
 }
 
 /**
+ * Set or clear frame's key-frame flag; before FFmpeg 8 also the deprecated
+ * AVFrame.key_frame, which av_frame_copy_props() copies and encoders there
+ * read back into the flag.
+ */
+static void set_key_frame(AVFrame *frame, int key)
+{
+    if (key)
+        frame->flags |= AV_FRAME_FLAG_KEY;
+    else
+        frame->flags &= ~AV_FRAME_FLAG_KEY;
+#if GPUME_FRAME_KEY_FIELD
+FF_DISABLE_DEPRECATION_WARNINGS
+    frame->key_frame = key;
+FF_ENABLE_DEPRECATION_WARNINGS
+#endif
+}
+
+/**
  * Send out, after the frames queued before it. rendered: render() wrote
  * it and the backend may still be writing it; then it waits in the queue.
  * Frames come here in the order of their ticks.
@@ -553,7 +573,7 @@ static int queue_frame(AVFilterContext *ctx, AVFrame *out, int rendered)
     while (n < s->nb_key_ticks && s->key_ticks[n] <= out->pts)
         n++;
     if (n) {
-        out->flags |= AV_FRAME_FLAG_KEY;
+        set_key_frame(out, 1);
         s->nb_key_ticks -= n;
         memmove(s->key_ticks, s->key_ticks + n, s->nb_key_ticks * sizeof(*s->key_ticks));
     }
@@ -580,15 +600,17 @@ static int release_pending(AVFilterContext *ctx, int send)
 {
     McfpsContext *s = ctx->priv;
     AVFrame *out = s->pending;
+    const int rendered = s->pending_rendered;
     int err = 0;
 
     if (!out)
         return 0;
-    s->pending = NULL;
+    s->pending          = NULL;
+    s->pending_rendered = 0;
     if (send)
-        return queue_frame(ctx, out, s->pending_rendered);
+        return queue_frame(ctx, out, rendered);
     /* not freed while the backend may still write it */
-    if (s->pending_rendered && s->backend->finish)
+    if (rendered && s->backend->finish)
         err = s->backend->finish(s->backend_priv);
     s->next = out->pts;
     av_frame_free(&out);
@@ -735,7 +757,7 @@ static int load_frame(AVFilterContext *ctx, int slot, const AVFrame *frame)
 static int strip_input_properties(AVFrame *frame)
 {
     frame->pict_type = AV_PICTURE_TYPE_NONE;
-    frame->flags    &= ~AV_FRAME_FLAG_KEY;
+    set_key_frame(frame, 0);
     return ff_gpume_remove_properties(frame);
 }
 
@@ -1045,6 +1067,38 @@ static AVFrame *output_buffer(AVFilterContext *ctx, const AVFrame *a)
     return out;
 }
 
+/**
+ * The properties of a frame made from a and the frame after it: a's, less
+ * what describes a alone (its metadata, its per-frame side data such as
+ * vectors and captions, its picture type and timestamps, its key-frame and
+ * other flags but the field order, which is one for the stream). What describes the
+ * stream (mastering display, display matrix, ICC profile, ...) holds for
+ * the made frames too.
+ */
+static int made_frame_properties(AVFrame *out, const AVFrame *a)
+{
+    const int err = av_frame_copy_props(out, a);
+
+    if (err < 0)
+        return err;
+    av_dict_free(&out->metadata);
+    for (int i = 0; i < out->nb_side_data; ) {
+        const AVSideDataDescriptor *desc = av_frame_side_data_desc(out->side_data[i]->type);
+        if (desc && (desc->props & AV_SIDE_DATA_PROP_GLOBAL))
+            i++;
+        else
+            av_frame_remove_side_data(out, out->side_data[i]->type);
+    }
+    out->pict_type             = AV_PICTURE_TYPE_NONE;
+    out->flags                &= AV_FRAME_FLAG_INTERLACED | AV_FRAME_FLAG_TOP_FIELD_FIRST;
+    set_key_frame(out, 0);
+    out->repeat_pict           = 0;
+    out->decode_error_flags    = 0;
+    out->pkt_dts               = AV_NOPTS_VALUE;
+    out->best_effort_timestamp = AV_NOPTS_VALUE;
+    return 0;
+}
+
 /** Make and send output tick s->next between s->a and b at phase phi (1..255). */
 static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
 {
@@ -1064,29 +1118,12 @@ static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
     /* a hardware frames context may hold larger frames (NVDEC's are of the
      * coded size, 1920x1088 for 1080p): the picture is their top left part,
      * as in the input frames */
-    out->width               = s->p.width;
-    out->height              = s->p.height;
-    out->sample_aspect_ratio = a->sample_aspect_ratio;
-    out->color_range         = a->color_range;
-    out->color_primaries     = a->color_primaries;
-    out->color_trc           = a->color_trc;
-    out->colorspace          = a->colorspace;
-    out->chroma_location     = a->chroma_location;
-    out->pict_type           = AV_PICTURE_TYPE_NONE;
-    /* the field order of the copies around it: one order for the stream */
-    out->flags              |= a->flags & (AV_FRAME_FLAG_INTERLACED | AV_FRAME_FLAG_TOP_FIELD_FIRST);
-    /* what describes the stream (mastering display, display matrix, ICC
-     * profile, ...) holds for the made frames too; what describes one
-     * frame (its vectors, captions, ...) does not */
-    for (int i = 0; i < a->nb_side_data; i++) {
-        const AVSideDataDescriptor *desc = av_frame_side_data_desc(a->side_data[i]->type);
-        if (desc && (desc->props & AV_SIDE_DATA_PROP_GLOBAL)) {
-            err = av_frame_side_data_clone(&out->side_data, &out->nb_side_data, a->side_data[i], 0);
-            if (err < 0) {
-                av_frame_free(&out);
-                return err;
-            }
-        }
+    out->width  = s->p.width;
+    out->height = s->p.height;
+    err = made_frame_properties(out, a);
+    if (err < 0) {
+        av_frame_free(&out);
+        return err;
     }
 
     /* the frame rendered before goes out now; this one renders while the

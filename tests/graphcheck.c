@@ -52,11 +52,13 @@
 #include "libavfilter/avfilter.h"
 #include "libavfilter/buffersink.h"
 #include "libavfilter/buffersrc.h"
+#include "libavutil/display.h"
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
+#include "libavutil/version.h"
 
 #define W      64
 #define H      48
@@ -727,6 +729,98 @@ static void mcfps_end_before_zero(void)
     avfilter_graph_free(&g);
 }
 
+/* frame n of the texture as a decoder gives a key frame: a display matrix
+ * (side data of the stream), an SEI payload (of the frame), a key of its
+ * own, picture type I, the key-frame flag, a crop; f or NULL */
+static AVFrame *decoded_frame(int n)
+{
+    AVFrame *f = texture_frame(n, W, H);
+    AVFrameSideData *sd;
+
+    if (!f)
+        return NULL;
+    sd = av_frame_new_side_data(f, AV_FRAME_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+    if (sd)
+        av_display_rotation_set((int32_t *)sd->data, 90);
+    if (!sd || !av_frame_new_side_data(f, AV_FRAME_DATA_SEI_UNREGISTERED, 20) ||
+        av_dict_set_int(&f->metadata, "test.frame", n, 0) < 0) {
+        av_frame_free(&f);
+        return NULL;
+    }
+    f->pict_type   = AV_PICTURE_TYPE_I;
+    f->flags      |= AV_FRAME_FLAG_KEY;
+    f->crop_bottom = 2;
+    return f;
+}
+
+/* the deprecated key-frame field where the FFmpeg has it, else 0 */
+static int old_key_frame(const AVFrame *f)
+{
+#if LIBAVUTIL_VERSION_MAJOR < 60
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return f->key_frame;
+#pragma GCC diagnostic pop
+#else
+    return 0;
+#endif
+}
+
+/* the frames mcfps makes carry what describes the stream (the display
+ * matrix, the crop, the aspect ratio) and nothing of the frame they were
+ * made from (its SEI, its keys, its picture type, its key-frame flag);
+ * the copies keep their frame's own */
+static void mcfps_made_frame_properties(void)
+{
+    AVFilterGraph *g = avfilter_graph_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int r = g && out ? build(g, &src, &sink, "device=cpu:dir=bi", "fps=60:device=cpu") : -1;
+    int made = 0, made_ok = 0, copies = 0, copies_ok = 0;
+    int32_t rotation[9];
+    char msg[200];
+
+    av_display_rotation_set(rotation, 90);
+
+    for (int n = 0; n <= 6 && r >= 0; n++) {
+        AVFrame *f = n < 6 ? decoded_frame(n) : NULL;
+        if (n < 6)
+            r = f ? av_buffersrc_add_frame(src, f) : AVERROR(ENOMEM);
+        else
+            r = av_buffersrc_close(src, 6, 0);
+        av_frame_free(&f);
+        while (r >= 0 && av_buffersink_get_frame(sink, out) >= 0) {
+            const AVFrameSideData *dm = av_frame_get_side_data(out, AV_FRAME_DATA_DISPLAYMATRIX);
+            const int stream = dm && dm->size == sizeof(rotation) &&
+                               !memcmp(dm->data, rotation, sizeof(rotation)) &&
+                               out->crop_bottom == 2 && out->sample_aspect_ratio.num == 1 &&
+                               out->sample_aspect_ratio.den == 1;
+            const int own = av_frame_get_side_data(out, AV_FRAME_DATA_SEI_UNREGISTERED) &&
+                            av_dict_get(out->metadata, "test.frame", NULL, 0);
+            const int none = !av_frame_get_side_data(out, AV_FRAME_DATA_SEI_UNREGISTERED) &&
+                             !av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS) &&
+                             !av_dict_count(out->metadata) &&
+                             out->pict_type == AV_PICTURE_TYPE_NONE &&
+                             !(out->flags & AV_FRAME_FLAG_KEY) && !old_key_frame(out);
+            if (out->pts & 1 && out->pts < 10) {
+                made++;
+                made_ok += stream && none;
+            } else if (!(out->pts & 1)) {
+                copies++;
+                copies_ok += stream && own &&
+                             !av_frame_get_side_data(out, AV_FRAME_DATA_MOTION_VECTORS);
+            }
+            av_frame_unref(out);
+        }
+    }
+    snprintf(msg, sizeof(msg), "made frames with the stream's properties and none of their "
+             "frame's: %d of %d (want 5 of 5); copies with their frame's: %d of %d (want 6 of 6)",
+             made_ok, made, copies_ok, copies);
+    check(r >= 0 && made == 5 && made_ok == 5 && copies == 6 && copies_ok == 6, msg);
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+}
+
 /* OpenCL frames of 64x48 4:2:0 on a device of their own, or NULL */
 static AVBufferRef *opencl_frames(AVBufferRef **dev)
 {
@@ -1043,6 +1137,7 @@ int main(int argc, char **argv)
     mcfps_captions_at_size_change();
     mcfps_dup_captions();
     mcfps_end_before_zero();
+    mcfps_made_frame_properties();
     mcfps_device_change();
     mcfps_hw_on_cpu();
     printf("%d passed, %d failed\n", pass, fail);
