@@ -441,9 +441,9 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
  * A runner: the jobs not yet taken of its own share, one after the other,
  * then those of the shares after it. The passes' jobs follow the
  * picture's rows, and a thread mostly keeps its runner from pass to pass
- * (the graph's thread, which wakes the others, comes first and takes
- * runner 0), so that a thread mostly reads rows that it wrote in the pass
- * before, from its own cache, rather than from the other core's.
+ * (the graph's thread, which wakes the others, mostly comes first and
+ * takes runner 0), so that a thread mostly reads rows that it wrote in the
+ * pass before, from its own cache, rather than from the other core's.
  */
 static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
 {
@@ -461,12 +461,13 @@ static int run_jobs(AVFilterContext *ctx, void *arg, int runner, int nb_runners)
                 atomic_store_explicit(&t->err, err, memory_order_relaxed);
         }
     }
-    /* The first runner (the graph's thread, which woke the others) waits
+    /* Runner 0 (mostly the graph's thread, which woke the others) waits
      * for their last jobs here, awake: asleep in avpriv_slicethread_execute()
      * it takes tens of microseconds to wake, a sizeable part of a pass on
      * small pictures. Not for a runner that has not started (still waking,
      * or an executor that runs the jobs one after another), and only
-     * briefly, in case one is held up. */
+     * briefly, in case one is held up; where a worker took runner 0, it
+     * only goes back to sleep that much later. */
     if (atomic_fetch_sub_explicit(&t->running, 1, memory_order_acq_rel) > 1 && !runner &&
         atomic_load_explicit(&t->started, memory_order_relaxed) == nb_runners) {
         const int64_t give_up = av_gettime_relative() + RUNNER_WAIT_US;

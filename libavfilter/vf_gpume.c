@@ -78,6 +78,7 @@ typedef struct GpumeContext {
     int run_dir;                ///< the dir of the frames estimated since the last (re)start
     GpumeHost host;
     GpumeBackendLog backend_log; ///< the backend's log context (host.log_ctx)
+    int cost_noted;             ///< warn_cost() spoke for the running backend
     GpumeSlices slices;         ///< the slice threads of the CPU backend (host.exec_opaque)
     const GpumeBackend *backend;
     void *backend_priv;
@@ -343,6 +344,9 @@ static int set_params(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
     GpumeParams *p = &s->params;
+    /* restart()'s trial of the commands' options says why it failed at the
+     * verbose level, as the backend does then */
+    const int level = s->backend_log.level_offset ? AV_LOG_VERBOSE : AV_LOG_ERROR;
     int err;
 
     release_backend(s);
@@ -355,7 +359,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
         .vme_qp = s->vme_qp, .vme_window = s->vme_window,
     };
     if (!size_fits(w, h)) {
-        av_log(ctx, AV_LOG_ERROR, "frame size %dx%d: width and height must be at most %d; "
+        av_log(ctx, level, "frame size %dx%d: width and height must be at most %d; "
                "AVMotionVector stores positions as 16-bit integers and a block's source "
                "position (its centre plus the vector) must fit them. Scale or crop the "
                "input first\n", w, h, GPUME_MAX_DIM);
@@ -363,7 +367,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
     }
     err = ff_gpume_params_derive(p);
     if (err < 0) {
-        av_log(ctx, AV_LOG_ERROR, "unsupported size %dx%d or option combination\n", w, h);
+        av_log(ctx, level, "unsupported size %dx%d or option combination\n", w, h);
         return err;
     }
     return 0;
@@ -377,6 +381,7 @@ static int start_backend(AVFilterContext *ctx)
     int err, nb_slots;
 
     ff_gpume_slices_init(&s->slices, ctx);
+    s->cost_noted = 0;
     s->host = (GpumeHost) {
         .log_ctx     = &s->backend_log,
         .note_ctx    = ctx,
@@ -853,9 +858,11 @@ static void warn_cost(AVFilterContext *ctx)
     const double hme_ops = r2 * r2 / 16 + 3 * 25 / 4.0 + r1 * r1 / 4 + GPUME_HME_CANDIDATES +
                            2 + GPUME_HME_ROUNDS * 9 + 16;
     double ops, secs;
+    char remedy[80];
 
-    /* dis costs the same at every range, a small multiple of hme */
-    if (p->algo == GPUME_ALGO_VME || p->algo == GPUME_ALGO_DIS)
+    /* dis costs the same at every range, a small multiple of hme; once for
+     * a backend's set-up, not at each sequence it runs */
+    if (p->algo == GPUME_ALGO_VME || p->algo == GPUME_ALGO_DIS || s->cost_noted)
         return;
     if (p->algo == GPUME_ALGO_HME)
         ops = hme_ops;
@@ -865,16 +872,17 @@ static void warn_cost(AVFilterContext *ctx)
     secs = ops / (cpu ? CPU_OPS_PER_S * FFMAX(s->host.nb_threads, 1) : GPU_OPS_PER_S);
     if (secs < 4)
         return;
+    if (p->algo == GPUME_ALGO_HME)
+        snprintf(remedy, sizeof(remedy), "smaller frames (scale) make it faster");
+    else
+        snprintf(remedy, sizeof(remedy), "algo=hme searches the same range about %.0f times faster",
+                 (2 * r + 1) * (2 * r + 1) / hme_ops);
     av_log(ctx, AV_LOG_INFO, "%dx%d, algo=%s, range=%d: about %.0f s of search per frame on "
            "the %s backend, and a frame's search cannot be interrupted (on Ctrl-C the "
-           "ffmpeg CLI still filters every frame it has queued); ", p->width, p->height,
+           "ffmpeg CLI still filters every frame it has queued); %s\n", p->width, p->height,
            p->algo == GPUME_ALGO_FULL ? "full" : p->algo == GPUME_ALGO_LFS ? "lfs" : "hme",
-           p->range, secs, s->backend->name);
-    if (p->algo == GPUME_ALGO_HME)
-        av_log(ctx, AV_LOG_INFO, "smaller frames (scale) make it faster\n");
-    else
-        av_log(ctx, AV_LOG_INFO, "algo=hme searches the same range about %.0f times faster\n",
-               (2 * r + 1) * (2 * r + 1) / hme_ops);
+           p->range, secs, s->backend->name, remedy);
+    s->cost_noted = 1;
 }
 
 /** The number of int options (copy_options()). */
@@ -882,7 +890,7 @@ static int nb_int_options(void)
 {
     int nb = 0;
     for (const AVOption *o = gpume_options; o->name; o++)
-        nb += o->type != AV_OPT_TYPE_CONST;
+        nb += o->type == AV_OPT_TYPE_INT;
     return nb;
 }
 
@@ -892,7 +900,7 @@ static void copy_options(GpumeContext *s, int *saved, int restore)
     int i = 0;
     for (const AVOption *o = gpume_options; o->name; o++) {
         int *v = (int *)((uint8_t *)s + o->offset);
-        if (o->type == AV_OPT_TYPE_CONST)
+        if (o->type != AV_OPT_TYPE_INT)
             continue;
         if (restore)
             *v = saved[i++];
@@ -917,7 +925,8 @@ static int restart(AVFilterContext *ctx, int w, int h)
 {
     GpumeContext *s = ctx->priv;
     const int backend = s->restart & RESTART_BACKEND;
-    int err;
+    int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
+    int err, fallback;
 
     s->restart    = 0;
     s->restarted |= s->nb_loaded > 0;   /* the sequence that ends had frames */
@@ -927,20 +936,26 @@ static int restart(AVFilterContext *ctx, int w, int h)
         start_sequence(s);
         return 0;
     }
-    err = setup_backend(ctx, w, h);
-    if (err < 0 && s->saved_opts && size_fits(w, h)) {
-        int cmd_opts[FF_ARRAY_ELEMS(gpume_options)];
+    /* the commands' values, if they changed any, may be what fails: then
+     * the previous ones are tried, and the errors with the commands' values
+     * are verbose lines, the warning below says why */
+    fallback = s->saved_opts && size_fits(w, h);
+    if (fallback) {
         copy_options(s, cmd_opts, 0);
-        /* the commands' values, if they changed any, may be what failed */
-        if (memcmp(cmd_opts, s->saved_opts, nb_int_options() * sizeof(*cmd_opts))) {
-            copy_options(s, s->saved_opts, 1);
-            if (setup_backend(ctx, w, h) >= 0) {
-                av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be "
-                       "used; going on with the previous ones\n");
-                err = 0;
-            } else {
-                copy_options(s, cmd_opts, 1); /* the frames' fault, not the commands' */
-            }
+        fallback = !!memcmp(cmd_opts, s->saved_opts, nb_int_options() * sizeof(*cmd_opts));
+    }
+    if (fallback)
+        s->backend_log.level_offset = AV_LOG_VERBOSE - AV_LOG_ERROR;
+    err = setup_backend(ctx, w, h);
+    s->backend_log.level_offset = 0;
+    if (err < 0 && fallback) {
+        copy_options(s, s->saved_opts, 1);
+        if (setup_backend(ctx, w, h) >= 0) {
+            av_log(ctx, AV_LOG_WARNING, "the options set by the last commands cannot be "
+                   "used (%s); going on with the previous ones\n", av_err2str(err));
+            err = 0;
+        } else {
+            copy_options(s, cmd_opts, 1); /* the frames' fault, not the commands' */
         }
     }
     /* after a failure the next frame sets up again, from the same choice */

@@ -46,6 +46,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +57,7 @@
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
+#include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/version.h"
@@ -380,6 +382,18 @@ static int drain_mv(AVFilterContext *sink, AVFrame *out, int *has_mv, int nb)
     return err;
 }
 
+/* log lines at the error level, and the warnings of a command's options
+ * replaced, while counting */
+static int nb_error_lines, nb_fallback_warnings;
+
+static void count_log(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (level <= AV_LOG_ERROR)
+        nb_error_lines++;
+    else if (level == AV_LOG_WARNING && strstr(fmt, "cannot be used ("))
+        nb_fallback_warnings++;
+}
+
 /* a command (range=64, with frame 3) whose options cannot be set up where
  * the previous ones can. The largest allocation of the CPU backend at 64x48
  * is a picture plane with its padding: 9232 bytes at range=8, 47120 at
@@ -387,7 +401,8 @@ static int drain_mv(AVFilterContext *sink, AVFrame *out, int *has_mv, int nb)
  * vectors of the frames before cannot be exported; big=1, 16384 pixels
  * wide, a size gpume refuses. Either way the command stays pending, and
  * frame 4, under 20000, fits range=8 only: the frames go on with range=8,
- * which the option shows again. */
+ * which the option shows again. With frame 4 that is one warning, and the
+ * failure of the command's options no error line. */
 static void gpume_command_fallback(int big)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
@@ -409,8 +424,11 @@ static void gpume_command_fallback(int big)
             err = avfilter_graph_send_command(g, "me", "range", "64", NULL, 0, 0);
         if ((n == 3 && !big) || n == 4)
             av_max_alloc(n == 3 ? 5000 : 20000);
+        if (n == 4)
+            av_log_set_callback(count_log);
         if (err >= 0)
             err = drain_mv(sink, out, has_mv, 8);
+        av_log_set_callback(av_log_default_callback);
         av_max_alloc(INT_MAX);
         errors += err != AVERROR(EAGAIN);
     }
@@ -421,9 +439,13 @@ static void gpume_command_fallback(int big)
     if (me)
         av_opt_get_int(me, "range", AV_OPT_SEARCH_CHILDREN, &range);
     snprintf(msg, sizeof(msg), "frame 3 %s: %d errors (want 1), %d frames with vectors from frame 5 "
-             "on (want 3: 4 starts a sequence), range=%"PRId64" after (want 8)",
-             big ? "too wide" : "out of memory", errors, vectors, range);
-    check(errors == 1 && vectors == 3 && range == 8, msg);
+             "on (want 3: 4 starts a sequence), range=%"PRId64" after (want 8); with frame 4 %d error "
+             "lines (want 0), %d warnings of the fallback (want 1)",
+             big ? "too wide" : "out of memory", errors, vectors, range, nb_error_lines,
+             nb_fallback_warnings);
+    check(errors == 1 && vectors == 3 && range == 8 && !nb_error_lines && nb_fallback_warnings == 1,
+          msg);
+    nb_error_lines = nb_fallback_warnings = 0;
     av_frame_free(&out);
     avfilter_graph_free(&g);
 }
