@@ -185,6 +185,21 @@ rm -rf "$icd"
 run filter-cuda $ff -i "$b/clips/cockatoo.mp4" -an -vf gpume=device=cuda,codecview=mv=pf -f null -
 run filter-cuda-frames $ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$b/clips/cockatoo.mp4" \
     -an -vf format=nv12,hwupload,gpume=dir=bi,hwdownload,format=nv12 -f null -
+# frames taller than the grid of mcfps's CUDA render allows (65535 blocks
+# of 8 rows): device=cuda refuses them when it starts, saying why, and
+# device=auto goes on to another backend
+tall() { # DEVICE
+    $ff -v error -f lavfi -i color=s=16x524288:r=10:d=0.2 -vf mcfps=fps=20:mode=blend:device=$1 \
+        -f null - > "$out/tall-$1.err" 2>&1
+}
+tall_refused() {
+    if tall cuda; then echo "device=cuda accepted 16x524288 frames"; return 1; fi
+    grep -q 'more than 524280 rows are beyond the CUDA backend' "$out/tall-cuda.err" ||
+        { echo "no reason given: $(tail -n 2 "$out/tall-cuda.err" | tr '\n' ' ')"; return 1; }
+    tall auto || { echo "device=auto failed: $(tail -n 2 "$out/tall-auto.err" | tr '\n' ' ')"; return 1; }
+    echo "refused on CUDA with its reason, converted with device=auto"
+}
+run mcfps-cuda-tall tall_refused
 # the fuzz targets' seeds and regressions with the filters on CUDA and on
 # OpenCL: the fuzzer's checks, the CPU's frames, memcheck (tests/gpu-fuzz.sh)
 run fuzz-gpu sh "$tests/gpu-fuzz.sh" "$b" "$out/fuzz"
