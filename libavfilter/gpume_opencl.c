@@ -294,7 +294,7 @@ static cl_mem alloc_buffer(GpumeOpenCLContext *s, size_t size, int *err)
  */
 static cl_mem alloc_cleared(GpumeOpenCLContext *s, size_t size, int *err)
 {
-    static const cl_uchar zero = 0;
+    static const cl_uchar zero;
     cl_mem m = alloc_buffer(s, size, err);
     cl_int cle;
 

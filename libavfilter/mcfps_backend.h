@@ -64,11 +64,11 @@ typedef struct McfpsFormat {
     int w[MCFPS_MAX_PLANES], h[MCFPS_MAX_PLANES];    ///< plane sizes
     int lx[MCFPS_MAX_PLANES], ly[MCFPS_MAX_PLANES]; ///< log2 subsampling against luma
     /** plane i's sample (x, y): byte offset[i] + x * step[i] of row y of frame plane plane[i];
-     *  step[i] is 1, or 2 for interleaved chroma (subsampled: lx[i] or ly[i] set) */
+     * step[i] is 1, or 2 for interleaved chroma (subsampled: lx[i] or ly[i] set) */
     int plane[MCFPS_MAX_PLANES], offset[MCFPS_MAX_PLANES], step[MCFPS_MAX_PLANES];
     int nb_frame_planes;
     /** frame plane k: fh[k] rows of fw[k] bytes, in elements of fstep[k] bytes
-     *  (a sample of each plane in it: the pixel of an OpenCL frame's image) */
+     * (a sample of each plane in it: the pixel of an OpenCL frame's image) */
     int fw[MCFPS_MAX_PLANES], fh[MCFPS_MAX_PLANES], fstep[MCFPS_MAX_PLANES];
 } McfpsFormat;
 
