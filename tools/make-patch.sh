@@ -4,8 +4,8 @@
 # libavfilter/ (kernels as libavfilter/X.cu and libavfilter/opencl/X.cl),
 # the declarations in allfilters.c, the objects in libavfilter/Makefile
 # (CUDA objects only with cuda_llvm or cuda_nvcc, OpenCL objects only with
-# opencl), the documentation in doc/filters.texi, the checkasm tests of the
-# x86 functions and the FATE tests.
+# opencl) and the Changelog's line, the documentation in doc/filters.texi,
+# the checkasm tests of the x86 functions and the FATE tests.
 # The series is what tools/overlay.sh does to a copy of the tree.
 #
 # usage: make-patch.sh GPUME_ROOT SRC_TREE OUTDIR WORK
@@ -45,17 +45,27 @@ list=$(echo "$filters" | sed 's/ /, /g')
 plural=
 if [ "$(echo "$filters" | wc -w)" -gt 1 ]; then plural=s; fi
 
-g add -A libavfilter
+g add -A libavfilter Changelog
 g commit -q --no-verify -F - <<EOT
 lavfi: add the $list filter$plural
 
 $(for n in $filters; do
     case $n in
     gpume) echo "gpume estimates block motion (full search, hierarchical, local full search,
-Intel VME) on CUDA, OpenCL or the CPU and exports the vectors as
-AV_FRAME_DATA_MOTION_VECTORS side data. The CPU backend is the reference:
-the GPU backends give the same vectors bit for bit." ;;
-    *) echo "$n: see doc/filters.texi." ;;
+dense inverse search, Intel VME) on CUDA, OpenCL or the CPU and exports the
+vectors as AV_FRAME_DATA_MOTION_VECTORS side data. The CPU backend is the
+reference: the GPU backends give the same vectors bit for bit.
+" ;;
+    mcfps) echo "mcfps converts the frame rate with the motion vectors of the frames (gpume's,
+with dir=bi): output timestamps as the fps filter gives them, each frame
+between two inputs made by bidirectional overlapped-block motion
+compensation along the vectors projected onto it, with occlusion handling,
+a fade towards the average where the vectors match poorly, and no
+interpolation across scene cuts. It runs on CUDA, OpenCL or the CPU, and
+every backend writes the same bytes.
+" ;;
+    *) echo "$n: see doc/filters.texi.
+" ;;
     esac
 done)
 

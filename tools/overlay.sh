@@ -2,7 +2,8 @@
 # Overlay this repository's sources onto a copy of an FFmpeg source tree
 # (7.1, 8.x, 9.0) and register its filters: each filter's objects, as
 # libavfilter/filters.mak lists them, in libavfilter/Makefile, its declaration
-# in allfilters.c and its FATE tests (fate/NAME.mak) in tests/Makefile. The
+# in allfilters.c, its FATE tests (fate/NAME.mak) in tests/Makefile and its
+# line in the Changelog. The
 # source tree is never modified. Only files whose
 # content changed are rewritten, so re-running is cheap and keeps timestamps
 # (and therefore FFmpeg's object files) of everything else.
@@ -18,7 +19,7 @@ src=$(cd "$1" && pwd) || die "no FFmpeg tree at $1"
 root=$(cd "$2" && pwd) || die "no gpume tree at $2"
 tree=${3:-$root/build/ffmpeg-tree}
 
-for f in libavfilter/allfilters.c libavfilter/Makefile tests/Makefile doc/filters.texi configure; do
+for f in libavfilter/allfilters.c libavfilter/Makefile tests/Makefile doc/filters.texi configure Changelog; do
     [ -f "$src/$f" ] || die "$src does not look like an FFmpeg source tree ($f missing)"
 done
 
@@ -202,6 +203,27 @@ put "$tmp" "$tree/libavfilter/Makefile"
 cat "$src/libavfilter/x86/Makefile" "$tmp.x86" > "$tmp"
 rm -f "$tmp.x86"
 put "$tmp" "$tree/libavfilter/x86/Makefile"
+
+# Changelog: the filters the source tree lacks, announced under the next
+# version's heading (made above the release's own where there is none)
+new=$(for n in $filters; do
+    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+    grep -q "CONFIG_${N}_FILTER" "$src/libavfilter/Makefile" || echo "$n"
+done | awk '{ n[NR] = $0 } END { for (i = 1; i <= NR; i++)
+    printf "%s%s", n[i], i == NR ? "" : i == NR - 1 ? " and " : ", " }')
+if [ -n "$new" ]; then
+    case $new in *" and "*) entry="- $new filters" ;; *) entry="- $new filter" ;; esac
+    awk -v e="$entry" '
+        !done && /^version / {
+            if ($0 == "version <next>:") { print; open = 1; next }
+            print "version <next>:"; print e; print ""; print; done = 1; next
+        }
+        open && /^$/ { print e; print; open = 0; done = 1; next }
+        { print }
+        END { if (!done) exit 1 }' "$src/Changelog" > "$tmp" ||
+        die "no version heading in Changelog"
+    put "$tmp" "$tree/Changelog"
+fi
 
 # tests/Makefile: each filter's FATE tests (fate/NAME.mak), after the last
 # fate include
