@@ -9,7 +9,8 @@
  * frames: copied on the slice threads into the slot's page-locked host
  * buffer, then a non-blocking write, so that the upload overlaps the
  * search before it; AV_PIX_FMT_OPENCL frames, whose planes are image2d_t
- * objects: clEnqueueCopyImageToBuffer, which writes tightly packed rows),
+ * objects: clEnqueueCopyImageToBuffer, which writes tightly packed rows,
+ * the frame held until the copy is done),
  * then gpume_pyramid makes the slot's pyramid from it. On NVIDIA's OpenCL
  * the kernels take the PTX byte-SIMD SAD instruction (GPUME_OCL_PTX).
  *
@@ -75,6 +76,12 @@ typedef struct GpumeOpenCLContext {
     cl_mem host_buf[GPUME_NB_SLOTS];            ///< page-locked host memory of each slot's plane
     uint8_t *host_plane[GPUME_NB_SLOTS];        ///< host_buf mapped: width x height
     cl_event uploaded[GPUME_NB_SLOTS];          ///< completion of the slot's write from host_plane
+    /* AV_PIX_FMT_OPENCL frames: the copy of one's luma into staging runs
+     * in the queue's order, behind the searches issued before it, and the
+     * frame is held until its copy is done, so that its images do not go
+     * back to their pool before */
+    AVFrame *copy_src[GPUME_NB_SLOTS];
+    cl_event copied[GPUME_NB_SLOTS];            ///< completion of the copy from copy_src
 
     cl_mem pu, fixed_pus, coarse, keys;
     cl_mem pred[NB_RESULTS], blocks[NB_RESULTS], counts[NB_RESULTS];
@@ -124,6 +131,9 @@ static av_cold void ocl_uninit(void *priv)
         CL_RELEASE_MEMORY(s->result_buf[i]);
     }
     for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        if (s->copied[i])
+            clReleaseEvent(s->copied[i]);
+        av_frame_free(&s->copy_src[i]);
         if (s->uploaded[i])
             clReleaseEvent(s->uploaded[i]);
         if (s->host_plane[i]) {
@@ -630,6 +640,35 @@ static int copy_rows(void *arg, int jobnr, int nb_jobs)
     return 0;
 }
 
+/**
+ * Let go of the OpenCL frames whose copies are done (polled, without
+ * waiting), and of slot's (-1: none) once its copy is done.
+ */
+static int release_copied(GpumeOpenCLContext *s, int slot)
+{
+    void *avctx = s->host->log_ctx;
+    cl_int cle = CL_SUCCESS;
+    int err = 0;
+
+    for (int i = 0; i < GPUME_NB_SLOTS; i++) {
+        cl_int status = CL_COMPLETE;
+        if (!s->copied[i])
+            continue;
+        if (i == slot)
+            cle = clWaitForEvents(1, &s->copied[i]);
+        else if (clGetEventInfo(s->copied[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
+                                &status, NULL) != CL_SUCCESS || status > CL_COMPLETE)
+            continue;
+        /* done, or failed (a negative status): the images are read no more */
+        clReleaseEvent(s->copied[i]);
+        s->copied[i] = NULL;
+        av_frame_unref(s->copy_src[i]);
+    }
+    CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
+fail:
+    return err;
+}
+
 static int ocl_load(void *priv, int slot, const AVFrame *frame)
 {
     GpumeOpenCLContext *s = priv;
@@ -642,13 +681,22 @@ static int ocl_load(void *priv, int slot, const AVFrame *frame)
         return AVERROR(EINVAL);
     if (frame->format == AV_PIX_FMT_OPENCL) {
         const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
-        cl_event copied;
+        /* the caller may let go of the frame once this returns: held
+         * here, not waited for, so that the searches before go on */
+        err = release_copied(s, slot);
+        if (err < 0)
+            return err;
+        if (!s->copy_src[slot] && !(s->copy_src[slot] = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        err = av_frame_ref(s->copy_src[slot], frame);
+        if (err < 0)
+            return err;
         cle = clEnqueueCopyImageToBuffer(s->queue, (cl_mem)frame->data[0], s->staging,
-                                         origin, region, 0, 0, NULL, &copied);
-        CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
-        /* as for software frames: the frame may be released once this returns */
-        cle = clWaitForEvents(1, &copied);
-        clReleaseEvent(copied);
+                                         origin, region, 0, 0, NULL, &s->copied[slot]);
+        if (cle != CL_SUCCESS) {
+            s->copied[slot] = NULL;
+            av_frame_unref(s->copy_src[slot]);
+        }
         CL_FAIL_ON_ERROR(AVERROR(EIO), "failed to copy the luma image: %d\n", cle);
     } else {
         /* staged, so that the write neither waits nor makes the caller wait;
