@@ -51,6 +51,11 @@ sh "$root/tools/filters.sh" "$root/libavfilter/filters.mak" > "$manifest" ||
     die "cannot read libavfilter/filters.mak"
 [ -s "$manifest" ] || die "libavfilter/filters.mak lists no filter"
 filters=$(awk '!seen[$2]++ { print $2 }' "$manifest")
+# those the source tree lacks (a tree that has one is left as it is)
+added=$(for n in $filters; do
+    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
+    grep -q "CONFIG_${N}_FILTER" "$src/libavfilter/Makefile" || echo "$n"
+done)
 all_objs=$(cut -d' ' -f4- "$manifest" | tr ' ' '\n' | sort -u)
 
 # files of the repository: "source destination" pairs, relative to root and tree
@@ -155,9 +160,8 @@ put "$tmp" "$tree/libavfilter/allfilters.c"
 : > "$tmp.mak"
 : > "$tmp.x86"
 ptx=
-for n in $filters; do
+for n in $added; do
     N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
-    grep -q "CONFIG_${N}_FILTER" "$src/libavfilter/Makefile" && continue
     while read -r kind name _ objs; do
         [ "$name" = "$n" ] || continue
         line="OBJS-\$(CONFIG_${N}_FILTER)                 += $objs"
@@ -206,10 +210,7 @@ put "$tmp" "$tree/libavfilter/x86/Makefile"
 
 # Changelog: the filters the source tree lacks, announced under the next
 # version's heading (made above the release's own where there is none)
-new=$(for n in $filters; do
-    N=$(echo "$n" | tr '[:lower:]' '[:upper:]')
-    grep -q "CONFIG_${N}_FILTER" "$src/libavfilter/Makefile" || echo "$n"
-done | awk '{ n[NR] = $0 } END { for (i = 1; i <= NR; i++)
+new=$(for n in $added; do echo "$n"; done | awk '{ n[NR] = $0 } END { for (i = 1; i <= NR; i++)
     printf "%s%s", n[i], i == NR ? "" : i == NR - 1 ? " and " : ", " }')
 if [ -n "$new" ]; then
     case $new in *" and "*) entry="- $new filters" ;; *) entry="- $new filter" ;; esac
