@@ -130,7 +130,8 @@ int main(int argc, char **argv)
             continue;
         FFSWAP(GpumeResult, hme.res, hme.prev);
         if (ff_gpume_backend_cpu.estimate(hme.priv, t % 4, (t - 1) % 4, no_pred, -1, t % 2, &hme.res) < 0 ||
-            ff_gpume_backend_cpu.estimate(full.priv, t % 4, (t - 1) % 4, no_pred, -1, t % 2, &full.res) < 0)
+            ff_gpume_backend_cpu.estimate(full.priv, t % 4, (t - 1) % 4, no_pred, -1, t % 2, &full.res) < 0 ||
+            ff_gpume_backend_cpu.sync(hme.priv) < 0 || ff_gpume_backend_cpu.sync(full.priv) < 0)
             return 1;
         for (int c = 0; c < hme.p.nb_ctus; c++)
             for (int k = 0; k < hme.res.counts[c]; k++) {
