@@ -507,6 +507,10 @@ int main(int argc, char **argv)
             check_case(&c, i);
     }
     printf("%d input frames on a tick came out there unchanged\n", on_tick);
+    if (only < 0 && !on_tick) {
+        printf("FAIL: no case put an input frame on a tick\n");
+        fail++;
+    }
     printf("%d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

@@ -141,7 +141,9 @@ name=bi-metadata
 if probe "$name-fwd" "$SRC,gpume=device=cpu:algo=full" && probe "$name" "$SRC,gpume=device=cpu:algo=full:dir=bi"; then
     f=$(sed 's/.*\(mean_sad=[^|]*\).*\(scene_score=[^|]*\).*/\1 \2/;t;s/.*/-/' "$tmp/$name-fwd.txt" | tr '\n' ' ')
     b=$(sed 's/.*\(mean_sad=[^|]*\).*\(scene_score=[^|]*\).*/\1 \2/;t;s/.*/-/' "$tmp/$name.txt" | tr '\n' ' ')
-    if [ "$f" = "$b" ] && [ "${f%% *}" = - ]; then
+    # the first frame without keys, every later one with both
+    rest=" ${f#- }"
+    if [ "$f" = "$b" ] && [ "${f%% *}" = - ] && [ "$rest" != " " ] && [ "${rest#* - }" = "$rest" ]; then
         ok "$name"
     else
         bad "$name" "dir=fwd: $f; dir=bi: $b"
