@@ -142,7 +142,14 @@ clip="$b/clips/cockatoo.mp4"
 run mcfps-cpu mcfps_md5 mcfps-cpu -i "$clip" -vf format=yuv420p,gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
 run mcfps-cuda mcfps_same mcfps-cuda -i "$clip" \
     -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60:device=cuda
-run mcfps-auto mcfps_same mcfps-auto -i "$clip" -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60
+# mcfps's device=auto takes gpume's device: the same bytes, and from CUDA,
+# not from a CPU that fell back and compared itself with itself
+mcfps_auto_cuda() {
+    mcfps_same "$@" || return 1
+    grep -q "Parsed_mcfps.*using the cuda backend" "$out/$1.err" ||
+        { echo "mcfps did not take the cuda backend"; return 1; }
+}
+run mcfps-auto mcfps_auto_cuda mcfps-auto -i "$clip" -vf format=yuv420p,gpume=device=cuda:dir=bi,mcfps=fps=60
 run mcfps-cuda-frames mcfps_same mcfps-cuda-frames -init_hw_device cuda=gpu -filter_hw_device gpu -i "$clip" \
     -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
 # the GPU among OpenCL's devices: FFmpeg refuses to choose where a CPU

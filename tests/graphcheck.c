@@ -146,24 +146,33 @@ static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink
 {
     AVFilterContext *me, *last, *fc;
     char args[128];
+    int err;
 
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=gray:time_base=1/30:frame_rate=30:pixel_aspect=1/1",
              W, H);
-    if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
-        avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", gpume, NULL, g) < 0 ||
-        avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
-        avfilter_link(*src, 0, me, 0) < 0)
-        return -1;
+    if ((err = avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g)) < 0 ||
+        (err = avfilter_graph_create_filter(&me, avfilter_get_by_name("gpume"), "me", gpume, NULL, g)) < 0 ||
+        (err = avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g)) < 0 ||
+        (err = avfilter_link(*src, 0, me, 0)) < 0)
+        return err;
     last = me;
     if (mcfps) {
-        if (avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g) < 0 ||
-            avfilter_link(me, 0, fc, 0) < 0)
-            return -1;
+        if ((err = avfilter_graph_create_filter(&fc, avfilter_get_by_name("mcfps"), "fc", mcfps, NULL, g)) < 0 ||
+            (err = avfilter_link(me, 0, fc, 0)) < 0)
+            return err;
         last = fc;
     }
-    if (avfilter_link(last, 0, *sink, 0) < 0)
-        return -1;
+    if ((err = avfilter_link(last, 0, *sink, 0)) < 0)
+        return err;
     return avfilter_graph_config(g, NULL);
+}
+
+/* a graph on device=opencl that failed to build for want of an OpenCL
+ * device (ENODEV) or of OpenCL in this build (ENOSYS): any other error
+ * is the test's failure, such as a failure injected into the set-up */
+static int no_opencl(int err)
+{
+    return err == AVERROR(ENODEV) || err == AVERROR(ENOSYS);
 }
 
 /* caption triplets of the output, by kind, as the input numbered them */
@@ -1004,9 +1013,15 @@ static void gpume_wait_failure(const char *opts, int resize_at)
     AVFrame *out = av_frame_alloc();
     int errors = 0, nb_out = 0, has_mv[16] = { 0 }, vectors = 0;
     char msg[160];
+    int err = g && out ? build(g, &src, &sink, opts, NULL) : AVERROR(ENOMEM);
 
-    if (!g || !out || build(g, &src, &sink, opts, NULL) < 0) {
+    if (no_opencl(err)) {
         printf("skipped: gpume after a failed OpenCL wait (no OpenCL device)\n");
+        goto end;
+    }
+    snprintf(msg, sizeof(msg), "graph buffer -> gpume=%s -> buffersink (%s)", opts, av_err2str(err));
+    if (err < 0) {
+        check(0, msg);
         goto end;
     }
     errors = push_texture_frames(src, sink, out, resize_at, &nb_out, has_mv);
@@ -1032,9 +1047,17 @@ static void mcfps_after_failed_upload(void)
     AVFrame *out = av_frame_alloc();
     int errors = 0, nb_out = 0;
     char msg[160];
+    int err = g && out ? build(g, &src, &sink, "device=opencl:dir=bi", "fps=60:device=cpu") :
+                         AVERROR(ENOMEM);
 
-    if (!g || !out || build(g, &src, &sink, "device=opencl:dir=bi", "fps=60:device=cpu") < 0) {
+    if (no_opencl(err)) {
         printf("skipped: mcfps after a failed upload in gpume (no OpenCL device)\n");
+        goto end;
+    }
+    snprintf(msg, sizeof(msg), "graph buffer -> gpume=device=opencl -> mcfps -> buffersink (%s)",
+             av_err2str(err));
+    if (err < 0) {
+        check(0, msg);
         goto end;
     }
     errors = push_texture_frames(src, sink, out, 16, &nb_out, NULL);
@@ -1091,8 +1114,14 @@ static void mcfps_load_failure(void)
     char msg[160];
 
     nb = blend_run("opencl", 0, got, &errors);
-    if (nb < 0) {
+    if (no_opencl(nb)) {
         printf("skipped: mcfps after a failed OpenCL load (no OpenCL device)\n");
+        return;
+    }
+    snprintf(msg, sizeof(msg), "graph buffer -> mcfps=device=opencl -> buffersink (%s)",
+             av_err2str(FFMIN(nb, 0)));
+    if (nb < 0) {
+        check(0, msg);
         return;
     }
     nb_cpu = blend_run("cpu", 1, want, &cpu_errors);

@@ -59,6 +59,11 @@ replay() {
     files=$(for d in "$@"; do
                 for f in "$d"/*; do [ -f "$f" ] && echo "$f"; done
             done)
+    if [ -z "$files" ]; then
+        echo "FAIL $target: no inputs in $*"
+        fail=$((fail + 1))
+        return
+    fi
     while [ -n "$files" ]; do
         # shellcheck disable=SC2086 # vg: a command prefix; files: a word list
         out=$(timeout 600 $vg "$bin" $files 2>&1)

@@ -60,14 +60,18 @@ nframes() { grep -vc '^#' "$1"; }
 # has_gpu: the build has the CUDA backend and this machine a working NVIDIA driver
 has_gpu() { [ "$GPUME_CUDA" = yes ] && nvidia-smi > /dev/null 2>&1; }
 
-# gpume-mv: build or update it (a no-op when it is up to date); fall back without it
+# gpume-mv: build or update it (a no-op when it is up to date). A tree
+# with its source that cannot build or run it fails; the checks then fall
+# back to frames and the presence of side data.
 have_mv=no
 if [ -f tools/gpume-mv/gpume-mv.mak ]; then
     make --no-print-directory -f tools/gpume-mv/gpume-mv.mak BUILDDIR="$BUILDDIR" "$MV" > "$tmp/build.log" 2>&1 ||
         echo "note: building $MV failed: $(tailof "$tmp/build.log")"
 fi
-if [ -x "$MV" ] && "$MV" dump -f csv lavfi:testsrc2=s=16x16:d=0.04 > /dev/null 2>&1; then
+if [ -x "$MV" ] && "$MV" dump -f csv lavfi:testsrc2=s=16x16:d=0.04 > "$tmp/mv-probe.log" 2>&1; then
     have_mv=yes
+elif [ -f tools/gpume-mv/gpume-mv.mak ]; then
+    bad gpume-mv "$MV cannot be built or run: $(tailof "$tmp/mv-probe.log" 2>/dev/null)"
 else
     echo "note: $MV unavailable: vector counts are not checked, only frames and the presence of side data"
 fi
