@@ -71,7 +71,7 @@
 #define CC_IN  20   ///< caption triplets per input frame (30 fps): 2 of 608, 18 of 708
 #define CC_OUT 10   ///< per output frame (60 fps): 1 of 608, 9 of 708
 
-static int pass, fail;
+static int pass, fail, skip;
 
 static void check(int ok, const char *what)
 {
@@ -81,6 +81,12 @@ static void check(int ok, const char *what)
         fail++;
         printf("FAIL %s\n", what);
     }
+}
+
+static void skipped(const char *what)
+{
+    skip++;
+    printf("skipped: %s\n", what);
 }
 
 /* the first byte of a triplet: marker bits, cc_valid, cc_type */
@@ -884,7 +890,7 @@ static void mcfps_device_change(void)
     fr[0] = opencl_frames(&dev[0]);
     fr[1] = opencl_frames(&dev[1]);
     if (!fr[0] || !fr[1]) {
-        printf("skipped: mcfps on frames of a second device (no OpenCL device)\n");
+        skipped("mcfps on frames of a second device (no OpenCL device)");
         goto end;
     }
     g = avfilter_graph_alloc();
@@ -932,7 +938,7 @@ static void mcfps_hw_on_cpu(void)
     char msg[160];
 
     if (!fr) {
-        printf("skipped: mcfps on the CPU given OpenCL frames (no OpenCL device)\n");
+        skipped("mcfps on the CPU given OpenCL frames (no OpenCL device)");
         goto end;
     }
     g = avfilter_graph_alloc();
@@ -1016,7 +1022,7 @@ static void gpume_wait_failure(const char *opts, int resize_at)
     int err = g && out ? build(g, &src, &sink, opts, NULL) : AVERROR(ENOMEM);
 
     if (no_opencl(err)) {
-        printf("skipped: gpume after a failed OpenCL wait (no OpenCL device)\n");
+        skipped("gpume after a failed OpenCL wait (no OpenCL device)");
         goto end;
     }
     snprintf(msg, sizeof(msg), "graph buffer -> gpume=%s -> buffersink (%s)", opts, av_err2str(err));
@@ -1051,7 +1057,7 @@ static void mcfps_after_failed_upload(void)
                          AVERROR(ENOMEM);
 
     if (no_opencl(err)) {
-        printf("skipped: mcfps after a failed upload in gpume (no OpenCL device)\n");
+        skipped("mcfps after a failed upload in gpume (no OpenCL device)");
         goto end;
     }
     snprintf(msg, sizeof(msg), "graph buffer -> gpume=device=opencl -> mcfps -> buffersink (%s)",
@@ -1115,7 +1121,7 @@ static void mcfps_load_failure(void)
 
     nb = blend_run("opencl", 0, got, &errors);
     if (no_opencl(nb)) {
-        printf("skipped: mcfps after a failed OpenCL load (no OpenCL device)\n");
+        skipped("mcfps after a failed OpenCL load (no OpenCL device)");
         return;
     }
     snprintf(msg, sizeof(msg), "graph buffer -> mcfps=device=opencl -> buffersink (%s)",
@@ -1151,7 +1157,7 @@ int main(int argc, char **argv)
         else
             check(0, "a case: opencl-wait, opencl-wait-timeline, opencl-wait-upload, "
                      "opencl-wait-restart, opencl-load or opencl-upload");
-        printf("%d passed, %d failed\n", pass, fail);
+        printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
         return fail != 0;
     }
 
@@ -1191,6 +1197,6 @@ int main(int argc, char **argv)
     mcfps_made_frame_properties();
     mcfps_device_change();
     mcfps_hw_on_cpu();
-    printf("%d passed, %d failed\n", pass, fail);
+    printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     return fail != 0;
 }

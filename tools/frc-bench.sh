@@ -2,9 +2,9 @@
 # Frame-rate-conversion quality benchmark (make frc-bench).
 #
 # Protocol: decode FRC_FRAMES (41) frames of a clip, number them at 30 fps;
-# drop every other frame (the odd ones); rebuild the clip at 30 fps with each
-# method; luma PSNR and SSIM of every rebuilt odd frame against the original
-# that was dropped (tools/frc-metrics.c), on the luma samples as they are: the
+# drop every other frame (the odd ones; with FRC_STEP, all but one of every
+# FRC_STEP); rebuild the clip at 30 fps with each method; luma PSNR and SSIM
+# of every rebuilt frame against the original that was dropped (tools/frc-metrics.c), on the luma samples as they are: the
 # y4m files carry no range, and the frames are read as full range so that
 # format=gray copies Y (read as limited range, it would stretch 16..235 to
 # 0..255 and clip what lies outside). All methods run in the same run on the
@@ -28,8 +28,10 @@
 #
 # environment: FFMPEG BUILDDIR CLIPS; FRC_FRAMES, FRC_CLIPS (names to run),
 #   FRC_MCFPS, FRC_GPUME (extra mcfps and gpume options, e.g. lambda=2),
-#   FRC_METHODS (subset of the methods); FRC_SPEED=0 skips the speed
-#   lines, FRC_SPEED_REPS runs per figure (median, 3)
+#   FRC_METHODS (subset of the methods); FRC_STEP (2): keep one frame of
+#   FRC_STEP, so that 3 rebuilds the phases 1/3 and 2/3 and 4 the phases
+#   1/4, 1/2 and 3/4; FRC_SPEED=0 skips the speed lines, FRC_SPEED_REPS
+#   runs per figure (median, 3)
 # output: a table on stdout and in $BUILDDIR/frc-bench/results.txt; then
 # the speed of the real use on this machine, named, beside minterpolate:
 #   ffmpeg -i city.y4m -vf gpume=dir=bi,mcfps=fps=60 -f null -
@@ -39,7 +41,7 @@
 set -eu
 
 : "${BUILDDIR:=build}" "${FFMPEG:=$BUILDDIR/ffmpeg/ffmpeg}" "${CLIPS:=$BUILDDIR/clips}"
-: "${FRC_FRAMES:=41}" "${FRC_MCFPS:=}"
+: "${FRC_FRAMES:=41}" "${FRC_MCFPS:=}" "${FRC_STEP:=2}"
 dir=$BUILDDIR/frc-bench
 mkdir -p "$dir"
 metrics=$BUILDDIR/frc-metrics
@@ -155,7 +157,7 @@ filter_of() {
 
 res=$dir/results.txt
 {
-    echo "# $FRC_FRAMES frames at 30 fps, odd frames dropped and rebuilt; luma PSNR dB / SSIM; seconds"
+    echo "# $FRC_FRAMES frames at 30 fps, all but one of every $FRC_STEP dropped and rebuilt; luma PSNR dB / SSIM; seconds"
     printf '%-10s' clip
     for m in $methods; do printf ' %-22s' "$m"; done
     echo " mcfps-best dis-best"
@@ -175,12 +177,12 @@ for name in ${FRC_CLIPS:-city cockatoo realshort vtest tree megamind pan fastpan
     pm= pd= best=
     for m in $methods; do
         start=$(date +%s.%N)
-        ff -color_range pc -i "$dir/$name.y4m" -vf "select=not(mod(n\,2)),$(filter_of "$m"),format=gray" \
+        ff -color_range pc -i "$dir/$name.y4m" -vf "select=not(mod(n\,$FRC_STEP)),$(filter_of "$m"),format=gray" \
            -f rawvideo "$dir/$name.$m.gray"
         end=$(date +%s.%N)
         # the same frames for every method: minterpolate stops one frame
         # before the others at the end of the stream
-        r=$("$metrics" "$w" "$h" "$dir/$name.orig.gray" "$dir/$name.$m.gray" 2 $((FRC_FRAMES - 4)))
+        r=$("$metrics" "$w" "$h" "$dir/$name.orig.gray" "$dir/$name.$m.gray" "$FRC_STEP" $((FRC_FRAMES - 4)))
         p=$(echo "$r" | awk '{ print $4 }')
         s=$(echo "$r" | awk '{ print $6 }')
         line="$line $(printf '%-22s' "$p/$s $(echo "$end - $start" | bc | awk '{ printf "%.1fs", $1 }')")"

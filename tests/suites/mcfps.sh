@@ -82,8 +82,8 @@ refused() {
 }
 
 # program PROGRAM [NAME [ARGS...]]: build the test program PROGRAM and run
-# it with ARGS, whose last line is "N passed, N failed", and count its
-# results under NAME (PROGRAM where not given)
+# it with ARGS, whose last line is "N passed, N failed[, N skipped]", and
+# count its results under NAME (PROGRAM where not given)
 program() {
     p=$1 n=${2:-$1}
     shift
@@ -92,14 +92,15 @@ program() {
             FFMPEG_BUILD="$FFMPEG_BUILD" "$BUILDDIR/tests/$p" > "$tmp/$n-build.log" 2>&1; then
         "$BUILDDIR/tests/$p" "$@" > "$tmp/$n.log" 2>&1
         rc=$?
-        grep '^FAIL' "$tmp/$n.log"
+        grep '^\(FAIL\|skipped\)' "$tmp/$n.log"
         u=$(tail -n 1 "$tmp/$n.log")
         up=$(echo "$u" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
         uf=$(echo "$u" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+        us=$(echo "$u" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
         if [ -z "$up" ] || { [ "$rc" -ne 0 ] && [ "${uf:-0}" -eq 0 ]; }; then
             bad "$n" "exit status $rc: $(tailof "$tmp/$n.log")"
         else
-            pass=$((pass + up)) fail=$((fail + uf))
+            pass=$((pass + up)) fail=$((fail + uf)) skip=$((skip + ${us:-0}))
             echo "$n: $u"
         fi
     else
@@ -132,7 +133,7 @@ if ${CC:-cc} -O2 -shared -fPIC -o "$tmp/clshim.so" "$(dirname "$0")/../clshim.c"
         rc=$?
         if grep -q '^skipped' "$log"; then
             skipped "graphcheck $k: $(grep '^skipped' "$log")"
-        elif [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$log")" = "1 passed, 0 failed" ]; then
+        elif [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$log")" = "1 passed, 0 failed, 0 skipped" ]; then
             ok "graphcheck-$k (${c#*:})"
         else
             bad "graphcheck-$k (${c#*:})" "exit status $rc: $(grep '^FAIL' "$log" | head -n 1)"
