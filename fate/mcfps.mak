@@ -36,8 +36,8 @@ fate-mcfps-down: CMD = framecrc -lavfi $(MCFPS_SRC60),$(MCFPS_ME),mcfps=fps=25
 FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_FATE_DEPS)) += fate-mcfps-fwd
 fate-mcfps-fwd: CMD = framecrc -lavfi $(MCFPS_SRC),gpume=device=cpu:dir=fwd,mcfps=fps=ntsc
 
-# a scene cut: the ticks of the pair are repeats of the earlier input until
-# the later one's tick
+# a scene cut: each tick of the pair a copy of the nearer input (here the
+# one tick at the middle: the earlier input)
 FATE_MCFPS-$(call FILTERFRAMECRC, $(MCFPS_FATE_DEPS)) += fate-mcfps-cut
 fate-mcfps-cut: CMD = framecrc -lavfi "$(MCFPS_CUT),$(MCFPS_ME),mcfps=fps=50"
 

@@ -153,7 +153,7 @@ static const AVOption mcfps_options[] = {
         { "mc",    "motion-compensated interpolation", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_MC },    0, 0, FLAGS, .unit = "mode" },
         { "blend", "weighted average of the two frames", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_BLEND }, 0, 0, FLAGS, .unit = "mode" },
         { "dup",   "repetition: the frames of the fps filter", 0, AV_OPT_TYPE_CONST, { .i64 = MCFPS_MODE_DUP },   0, 0, FLAGS, .unit = "mode" },
-    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (no interpolation: the earlier frame until the later one's instant)",
+    { "scene", "lavfi.gpume.scene_score above which two frames are a cut (no interpolation: the nearer frame)",
       OFFSET(scene), AV_OPT_TYPE_DOUBLE, { .dbl = 0.6 }, 0, 1, RFLAGS },
     { "scene_sad", "rise of lavfi.gpume.mean_sad over the previous pair's above which two frames are "
       "a cut as well (0: none)", OFFSET(scene_sad), AV_OPT_TYPE_DOUBLE, { .dbl = 10 }, 0, 255, RFLAGS },
@@ -1099,18 +1099,25 @@ static int made_frame_properties(AVFrame *out, const AVFrame *a)
     return 0;
 }
 
-/** Make and send output tick s->next between s->a and b at phase phi (1..255). */
-static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi)
+/**
+ * Make and send output tick s->next between s->a and b at phase phi
+ * (1..255); nearer_b: the tick lies nearer b than s->a.
+ */
+static int interpolate(AVFilterContext *ctx, const AVFrame *b, int phi, int nearer_b)
 {
     McfpsContext *s = ctx->priv;
     const AVFrame *a = s->a;
     AVFrame *out;
     int err;
 
-    /* B from its own tick (its time rounded to nearest, as the fps filter
-     * places frames): a cut across a gap shows when B does */
-    if (s->mode == MCFPS_MODE_DUP || s->pair_cut)
+    /* repeating: B from its own tick (its time rounded to nearest, as the
+     * fps filter places frames) */
+    if (s->mode == MCFPS_MODE_DUP)
         return emit_copy(ctx, tick_of(ctx, b->pts) <= s->next ? b : a);
+    /* a cut: the nearer frame, the earlier one at the middle, as
+     * minterpolate and framerate copy at a scene change */
+    if (s->pair_cut)
+        return emit_copy(ctx, nearer_b ? b : a);
 
     out = output_buffer(ctx, a);
     if (!out)
@@ -1363,7 +1370,7 @@ static int pair_step(AVFilterContext *ctx)
     int err = 0;
 
     if (t < s->pb)
-        return interpolate(ctx, s->b, phase(t, s->pa, s->pb));
+        return interpolate(ctx, s->b, phase(t, s->pa, s->pb), t - s->pa > s->pb - t);
     if (t == s->pb)
         err = emit_copy(ctx, s->b);
     av_frame_free(&s->a);
