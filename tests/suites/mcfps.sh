@@ -542,7 +542,7 @@ dup_like_fps dup-like-fps-instant "testsrc2=s=32x24:r=10:d=2,noise=alls=50:allf=
 # ticks those of fps=10 (no picture that neither shows)
 GAPCUT="testsrc2=s=160x120:r=10:d=0.5,format=yuv420p[a];smptebars=s=160x120:r=10:d=0.5,format=yuv420p[b];[a][b]concat,setpts=PTS+gte(N\\,5)/TB"
 md5s gap-cut-fps -f lavfi -i "$GAPCUT" -vf fps=10
-awk '{ l[NR] = $0 } END { for (i = 1; i <= NR; i++) print i >= 11 && i <= 15 ? l[16] : l[i] }' \
+awk '{ l[NR] = $0 } END { for (i = 1; i <= NR; i++) print (i >= 11 && i <= 15 ? l[16] : l[i]) }' \
     "$tmp/gap-cut-fps.md5" > "$tmp/gap-cut-want.md5"
 md5s gap-cut -f lavfi -i "$GAPCUT" -vf gpume=device=cpu:dir=bi,mcfps=fps=10
 if [ "$(nframes "$tmp/gap-cut.out")" -ne 20 ] || [ "$(wc -l < "$tmp/gap-cut-fps.md5")" -ne 20 ]; then
