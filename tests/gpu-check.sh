@@ -159,6 +159,14 @@ run mcfps-opencl mcfps_same mcfps-opencl -i "$clip" \
     -vf format=yuv420p,gpume=device=opencl:dir=bi,mcfps=fps=60:device=opencl
 run mcfps-opencl-frames mcfps_same mcfps-opencl-frames -init_hw_device "$ocl_gpu" -filter_hw_device ocl \
     -i "$clip" -vf format=yuv420p,hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
+# a scene cut (the window jumps at frame 4) at 60 fps from 25: tick 9, at
+# phase 3/4 of the pair (3, 4), copies frame 4, on the devices' frames too
+cut="testsrc2=s=320x240:r=25:d=2,crop=160:120:x='if(lt(n,4),3*n,150)':y='if(lt(n,4),n,110)',format=yuv420p"
+run mcfps-cut-cpu mcfps_md5 mcfps-cut-cpu -f lavfi -i "$cut" -vf gpume=device=cpu:dir=bi,mcfps=fps=60:device=cpu
+run mcfps-cut-cuda-frames mcfps_same_as mcfps-cut-cpu mcfps-cut-cuda-frames -init_hw_device cuda=gpu \
+    -filter_hw_device gpu -f lavfi -i "$cut" -vf hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
+run mcfps-cut-opencl-frames mcfps_same_as mcfps-cut-cpu mcfps-cut-opencl-frames -init_hw_device "$ocl_gpu" \
+    -filter_hw_device ocl -f lavfi -i "$cut" -vf hwupload,gpume=dir=bi,mcfps=fps=60,hwdownload,format=yuv420p
 # nv12: the CPU's output on nv12 is its yuv420p output interleaved, and every
 # path gives it: CUDA from software and CUDA frames (hwupload_cuda), NVDEC's
 # CUDA frames (the decoder is bit-exact), OpenCL from software and OpenCL
