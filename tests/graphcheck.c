@@ -173,12 +173,22 @@ static int build(AVFilterGraph *g, AVFilterContext **src, AVFilterContext **sink
     return avfilter_graph_config(g, NULL);
 }
 
-/* a graph on device=opencl that failed to build for want of an OpenCL
- * device (ENODEV) or of OpenCL in this build (ENOSYS): any other error
- * is the test's failure, such as a failure injected into the set-up */
-static int no_opencl(int err)
+/* whether the graph of the case what, on device=opencl, was built (err
+ * >= 0): for want of an OpenCL device (ENODEV) or of OpenCL in this build
+ * (ENOSYS) the case is skipped; any other error, such as a failure injected
+ * into the set-up, fails it */
+static int opencl_graph_built(int err, const char *what)
 {
-    return err == AVERROR(ENODEV) || err == AVERROR(ENOSYS);
+    char msg[160];
+
+    if (err == AVERROR(ENODEV) || err == AVERROR(ENOSYS)) {
+        snprintf(msg, sizeof(msg), "%s (no OpenCL device)", what);
+        skipped(msg);
+    } else if (err < 0) {
+        snprintf(msg, sizeof(msg), "%s: its graph (%s)", what, av_err2str(err));
+        check(0, msg);
+    }
+    return err >= 0;
 }
 
 /* caption triplets of the output, by kind, as the input numbered them */
@@ -1021,15 +1031,8 @@ static void gpume_wait_failure(const char *opts, int resize_at)
     char msg[160];
     int err = g && out ? build(g, &src, &sink, opts, NULL) : AVERROR(ENOMEM);
 
-    if (no_opencl(err)) {
-        skipped("gpume after a failed OpenCL wait (no OpenCL device)");
+    if (!opencl_graph_built(err, "gpume after a failed OpenCL wait"))
         goto end;
-    }
-    snprintf(msg, sizeof(msg), "graph buffer -> gpume=%s -> buffersink (%s)", opts, av_err2str(err));
-    if (err < 0) {
-        check(0, msg);
-        goto end;
-    }
     errors = push_texture_frames(src, sink, out, resize_at, &nb_out, has_mv);
     for (int n = 12; n < 16; n++)
         vectors += has_mv[n];
@@ -1056,16 +1059,8 @@ static void mcfps_after_failed_upload(void)
     int err = g && out ? build(g, &src, &sink, "device=opencl:dir=bi", "fps=60:device=cpu") :
                          AVERROR(ENOMEM);
 
-    if (no_opencl(err)) {
-        skipped("mcfps after a failed upload in gpume (no OpenCL device)");
+    if (!opencl_graph_built(err, "mcfps after a failed upload in gpume"))
         goto end;
-    }
-    snprintf(msg, sizeof(msg), "graph buffer -> gpume=device=opencl -> mcfps -> buffersink (%s)",
-             av_err2str(err));
-    if (err < 0) {
-        check(0, msg);
-        goto end;
-    }
     errors = push_texture_frames(src, sink, out, 16, &nb_out, NULL);
     snprintf(msg, sizeof(msg), "mcfps after a failed upload in gpume: %d errors (want 1), %d frames "
              "out (want 32)", errors, nb_out);
@@ -1120,16 +1115,8 @@ static void mcfps_load_failure(void)
     char msg[160];
 
     nb = blend_run("opencl", 0, got, &errors);
-    if (no_opencl(nb)) {
-        skipped("mcfps after a failed OpenCL load (no OpenCL device)");
+    if (!opencl_graph_built(nb, "mcfps after a failed OpenCL load"))
         return;
-    }
-    snprintf(msg, sizeof(msg), "graph buffer -> mcfps=device=opencl -> buffersink (%s)",
-             av_err2str(FFMIN(nb, 0)));
-    if (nb < 0) {
-        check(0, msg);
-        return;
-    }
     nb_cpu = blend_run("cpu", 1, want, &cpu_errors);
     snprintf(msg, sizeof(msg), "a failed OpenCL load of frame 0: %d errors (want 1), %d frames out "
              "(want %d, those of a CPU run from frame 1)", errors, nb, nb_cpu);

@@ -4,8 +4,9 @@
 # Protocol: decode FRC_FRAMES (41) frames of a clip, number them at 30 fps;
 # drop every other frame (the odd ones; with FRC_STEP, all but one of every
 # FRC_STEP); rebuild the clip at 30 fps with each method; luma PSNR and SSIM
-# of every rebuilt frame against the original that was dropped (tools/frc-metrics.c), on the luma samples as they are: the
-# y4m files carry no range, and the frames are read as full range so that
+# of every rebuilt frame against the original that was dropped
+# (tools/frc-metrics.c), on the luma samples as they are: the y4m files
+# carry no range, and the frames are read as full range so that
 # format=gray copies Y (read as limited range, it would stretch 16..235 to
 # 0..255 and clip what lies outside). All methods run in the same run on the
 # same frames:
