@@ -22,6 +22,10 @@
 
 #include "mcfps_cuda.h"
 
+#if 32 % MCFPS_WIN
+#error "mcfps_select's lanes take whole rows of the window"
+#endif
+
 /* FFmpeg's clang CUDA shim has no __shared__ */
 #ifdef __NVCC__
 #define MCFPS_SHARED __shared__
@@ -48,16 +52,18 @@ extern "C" __global__ void mcfps_smooth(McfpsCudaCellArgs a)
  * probe's bilateral error the sum of the warp's terms. The threads of a
  * cell keep the same search state (all see the same sums), and every warp
  * runs the same MCFPS_NB_PROBES iterations, so the barriers are uniform.
+ * Every thread sums its warp's 32 terms itself, from one of two buffers in
+ * turn: one barrier a probe (a thread writes a buffer again only after the
+ * next probe's barrier, which all threads reach after their reads).
  */
 extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
 {
-    MCFPS_SHARED uint32_t sum[MCFPS_CUDA_SELECT_THREADS];
+    MCFPS_SHARED __align__(16) uint32_t sum[2][MCFPS_CUDA_SELECT_THREADS];
     const McfpsParams *p = &a.p;
     const int lane = threadIdx.x % 32;
     const int cell = blockIdx.x * MCFPS_CUDA_SELECT_CELLS + threadIdx.x / 32;
     const int valid = cell < p->cw * p->ch;
     const int i = valid ? cell % p->cw : 0, j = valid ? cell / p->cw : 0;
-    uint32_t *s = sum + threadIdx.x - lane;
     int x0, x1, y0, y1, n;
     McfpsSearch st;
 
@@ -72,24 +78,41 @@ extern "C" __global__ void mcfps_select(McfpsCudaCellArgs a)
         int inside;
         if (live)
             mcfps_search_offsets(p, a.f.fa, a.f.fp, 0, i, j, dx, dy, &oax, &oay);
-        /* most probes read inside both planes: no clamping then */
+        /* most probes read inside both planes: no clamping then, and
+         * each lane keeps a column of the window, its weights and rows */
         inside = live && mcfps_window_inside(p, x0, x1, y0, y1, oax, oay, dx, dy, 0);
-        for (int k = lane; k < MCFPS_WIN * MCFPS_WIN && live; k += 32) {
-            const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
-            if (x < x1 && y < y1)
-                acc += inside ? mcfps_bilateral_px_inside(p, a.a, a.sa, a.b, a.sb, x, y, oax, oay, dx, dy) :
-                                mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, oax, oay, dx, dy);
+        if (inside && x0 + lane % MCFPS_WIN < x1) {
+            const int x = x0 + lane % MCFPS_WIN, y = y0 + lane / MCFPS_WIN;
+            const int obx = oax + dx, oby = oay + dy;
+            const uint8_t *ra = a.a + (long)(y + (oay >> 2)) * a.sa + x + (oax >> 2);
+            const uint8_t *rb = a.b + (long)(y + (oby >> 2)) * a.sb + x + (obx >> 2);
+            int wa[4], wb[4];
+
+            mcfps_bilinear_weights(oax & 3, oay & 3, wa);
+            mcfps_bilinear_weights(obx & 3, oby & 3, wb);
+            for (int yy = y; yy < y1; yy += 32 / MCFPS_WIN) {
+                acc += mcfps_abs(mcfps_bilinear_inside(ra, a.sa, wa) - mcfps_bilinear_inside(rb, a.sb, wb));
+                ra += (long)a.sa * (32 / MCFPS_WIN);
+                rb += (long)a.sb * (32 / MCFPS_WIN);
+            }
+        } else if (live && !inside) {
+            for (int k = lane; k < MCFPS_WIN * MCFPS_WIN; k += 32) {
+                const int x = x0 + k % MCFPS_WIN, y = y0 + k / MCFPS_WIN;
+                if (x < x1 && y < y1)
+                    acc += mcfps_bilateral_px(p, a.a, a.sa, a.b, a.sb, x, y, oax, oay, dx, dy);
+            }
         }
+        /* the warp's 32 terms, 16-byte aligned */
+        uint32_t *s = sum[q & 1] + threadIdx.x - lane;
         s[lane] = acc;
         __syncthreads();
-        for (int h = 16; h > 0; h >>= 1) {
-            if (lane < h)
-                s[lane] += s[lane + h];
-            __syncthreads();
+        if (live) {
+            const int4 *t = (const int4 *)s;
+            uint32_t sad = 0;
+            for (int k = 0; k < 8; k++)
+                sad += (uint32_t)t[k].x + t[k].y + t[k].z + t[k].w;
+            mcfps_search_update(p, &st, q, dx, dy, sad, n);
         }
-        if (live)
-            mcfps_search_update(p, &st, q, dx, dy, s[0], n);
-        __syncthreads();
     }
     if (valid && lane == 0)
         a.f.info[j * p->cw + i] = mcfps_search_finish(p, a.f.fa, a.f.fb, a.f.fp, 0, i, j, &st, n,
@@ -154,13 +177,22 @@ extern "C" __global__ void mcfps_trust_sum(McfpsCudaCheckArgs a)
         *a.f.trust = mcfps_trust(sm[0], sb[0]);
 }
 
-/** One sample of an interpolated plane. */
+/**
+ * The samples of an interpolated plane, a warp for each 8 x 4 of them
+ * that lie in one tile between four cell centres (in two side by side on
+ * subsampled chroma): the lanes of a warp sum over the same cells, so they
+ * compute the same terms and read the same taps, where lanes of one row
+ * would span four or eight cells. A block of MCFPS_CUDA_RENDER_W x
+ * MCFPS_CUDA_RENDER_H threads takes as many samples, from (-ox, -oy) on.
+ */
 extern "C" __global__ void mcfps_render(McfpsCudaPlaneArgs a)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    const int ox = (MCFPS_CELL / 2) >> a.lx, oy = (MCFPS_CELL / 2) >> a.ly;
+    const int warp = (threadIdx.y * MCFPS_CUDA_RENDER_W + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    const int x = blockIdx.x * MCFPS_CUDA_RENDER_W + warp % (MCFPS_CUDA_RENDER_W / 8) * 8 + lane % 8 - ox;
+    const int y = blockIdx.y * MCFPS_CUDA_RENDER_H + warp / (MCFPS_CUDA_RENDER_W / 8) * 4 + lane / 8 - oy;
 
-    if (x >= a.pw || y >= a.ph)
+    if (x < 0 || y < 0 || x >= a.pw || y >= a.ph)
         return;
     a.dst[(long)y * a.sd + x * a.step] = mcfps_render_pixel(&a.p, a.a, a.sa, a.b, a.sb, a.step,
                                                             a.pw, a.ph, a.lx, a.ly, a.f.vec, a.f.info,

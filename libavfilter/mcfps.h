@@ -451,16 +451,31 @@ MCFPS_FN int mcfps_bilateral_px(const McfpsParams *p,
                      mcfps_sample(b, sb, p->width, p->height, 4 * x + obx, 4 * y + oby, 2, 2));
 }
 
+/** The weights of the four samples of a bilinear sample at the fractions (fx, fy), quarter pel. */
+MCFPS_FN void mcfps_bilinear_weights(int fx, int fy, int *w)
+{
+    w[0] = (4 - fx) * (4 - fy);
+    w[1] = fx * (4 - fy);
+    w[2] = (4 - fx) * fy;
+    w[3] = fx * fy;
+}
+
+/** A bilinear sample from its top-left sample r and weights w (mcfps_bilinear_weights()). */
+MCFPS_FN int mcfps_bilinear_inside(const MCFPS_GLOBAL uint8_t *r, int stride, const int *w)
+{
+    return (w[0] * r[0] + w[1] * r[1] + w[2] * r[stride] + w[3] * r[stride + 1] + 8) >> 4;
+}
+
 /**
  * mcfps_sample() of a quarter-pel position (px, py) whose four samples lie
  * inside the plane: the same value without the clamping.
  */
 MCFPS_FN int mcfps_sample_inside(const MCFPS_GLOBAL uint8_t *p, int stride, int px, int py)
 {
-    const int fx = px & 3, fy = py & 3;
-    const MCFPS_GLOBAL uint8_t *r = p + (long)(py >> 2) * stride + (px >> 2);
-    return ((4 - fx) * (4 - fy) * r[0] + fx * (4 - fy) * r[1] +
-            (4 - fx) * fy * r[stride] + fx * fy * r[stride + 1] + 8) >> 4;
+    int w[4];
+
+    mcfps_bilinear_weights(px & 3, py & 3, w);
+    return mcfps_bilinear_inside(p + (long)(py >> 2) * stride + (px >> 2), stride, w);
 }
 
 /**

@@ -44,7 +44,7 @@ extern const unsigned char ff_mcfps_ptx_data[];
 extern const unsigned int ff_mcfps_ptx_len;
 
 #define CUDA_MAX_GRID_Y 65535   ///< blocks of a grid along y
-#define RENDER_ROWS     8       ///< rows of a plane a block of mcfps_render and mcfps_blend take
+#define RENDER_ROWS     MCFPS_CUDA_RENDER_H ///< rows of a plane a block of mcfps_render and mcfps_blend take
 
 /** A frame plane on the device. */
 typedef struct McfpsCudaPlane {
@@ -145,11 +145,12 @@ static av_cold int cuda_init(void *priv, const McfpsHost *host, const McfpsForma
     s->cells = (size_t)((f->width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2) *
                ((f->height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2);
 
-    /* the plane kernels take RENDER_ROWS rows a block, and a grid has at
-     * most CUDA_MAX_GRID_Y blocks along y */
-    if (f->height > (int64_t)CUDA_MAX_GRID_Y * RENDER_ROWS) {
+    /* the plane kernels take RENDER_ROWS rows a block, mcfps_render from
+     * MCFPS_CELL / 2 rows above the plane on, and a grid has at most
+     * CUDA_MAX_GRID_Y blocks along y */
+    if (f->height + MCFPS_CELL / 2 > (int64_t)CUDA_MAX_GRID_Y * RENDER_ROWS) {
         av_log(host->log_ctx, AV_LOG_ERROR, "frames of more than %d rows are beyond "
-               "the CUDA backend\n", CUDA_MAX_GRID_Y * RENDER_ROWS);
+               "the CUDA backend\n", CUDA_MAX_GRID_Y * RENDER_ROWS - MCFPS_CELL / 2);
         return AVERROR(ENOSYS);
     }
 
@@ -495,9 +496,14 @@ static int cuda_render(void *priv, const McfpsParams *p, int mode, int a, int b,
             .step = s->f.step[i],
             .pw = s->f.w[i], .ph = s->f.h[i], .lx = s->f.lx[i], .ly = s->f.ly[i],
         };
-        err = launch(s, mode == MCFPS_MODE_MC ? s->f_render : s->f_blend,
-                     FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, RENDER_ROWS) / RENDER_ROWS,
-                     32, RENDER_ROWS, &pa);
+        if (mode == MCFPS_MODE_MC)
+            err = launch(s, s->f_render,
+                         (pa.pw + (MCFPS_CELL / 2 >> pa.lx) + MCFPS_CUDA_RENDER_W - 1) / MCFPS_CUDA_RENDER_W,
+                         (pa.ph + (MCFPS_CELL / 2 >> pa.ly) + MCFPS_CUDA_RENDER_H - 1) / MCFPS_CUDA_RENDER_H,
+                         MCFPS_CUDA_RENDER_W, MCFPS_CUDA_RENDER_H, &pa);
+        else
+            err = launch(s, s->f_blend, FFALIGN(pa.pw, 32) / 32, FFALIGN(pa.ph, RENDER_ROWS) / RENDER_ROWS,
+                         32, RENDER_ROWS, &pa);
     }
     if (err >= 0 && !hw)
         err = ff_gpume_cuda_staging_get(s->host.note_ctx, s->cu, &s->down, s->frame_size);

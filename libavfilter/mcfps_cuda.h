@@ -33,6 +33,8 @@
 
 #define MCFPS_CUDA_SELECT_CELLS   8                              ///< cells of a mcfps_select block
 #define MCFPS_CUDA_SELECT_THREADS (32 * MCFPS_CUDA_SELECT_CELLS)  ///< a warp per cell
+#define MCFPS_CUDA_RENDER_W       32    ///< samples of a row of a mcfps_render block: 4 warps of 8 x 4
+#define MCFPS_CUDA_RENDER_H       8     ///< rows of a mcfps_render block: 2 warps of 8 x 4
 
 /** The vector fields of a pair and the choice of each cell, cw x ch entries each. */
 typedef struct McfpsCudaFields {
