@@ -56,27 +56,31 @@ static void mv_qpel(const AVMotionVector *mv, int *qx, int *qy)
 }
 
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
-                    const McfpsParams *p, int16_t *field, int *nb_source)
+                    const McfpsParams *p, int16_t *field, McfpsRasterStats *stats)
 {
-    int covered = 0, matched = 0;
+    McfpsRasterStats st = { 0 };
+    int covered = 0;
 
-    memset(field, 0, sizeof(*field) * 2 * p->cw * p->ch);
+    if (field)
+        memset(field, 0, sizeof(*field) * 2 * p->cw * p->ch);
     for (int n = 0; n < nb; n++) {
         const AVMotionVector *mv = &mvs[n];
-        int qx, qy, x0, y0, i0, i1, j0, j1;
+        const int x0 = mv->dst_x - mv->w / 2, y0 = mv->dst_y - mv->h / 2;
+        int qx, qy, i0, i1, j0, j1;
 
         if (mv->source != source)
             continue;
-        matched++;
-        if (mv->w <= 0 || mv->h <= 0)
+        st.nb++;
+        st.outside += x0 >= p->width || y0 >= p->height;
+        st.right    = FFMAX(st.right,  x0 + mv->w);
+        st.bottom   = FFMAX(st.bottom, y0 + mv->h);
+        if (!field || mv->w <= 0 || mv->h <= 0)
             continue;
         mv_qpel(mv, &qx, &qy);
         if (negate) {
             qx = -qx;
             qy = -qy;
         }
-        x0 = mv->dst_x - mv->w / 2;
-        y0 = mv->dst_y - mv->h / 2;
         if (!((x0 | y0 | mv->w | mv->h) & (MCFPS_CELL - 1)) && x0 >= 0 && y0 >= 0 &&
             x0 + mv->w <= p->width && y0 + mv->h <= p->height) {
             /* a block of whole cells inside the frame (gpume's): its cells'
@@ -112,8 +116,8 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
             }
         }
     }
-    if (nb_source)
-        *nb_source = matched;
+    if (stats)
+        *stats = st;
     return covered;
 }
 

@@ -47,16 +47,24 @@ typedef struct McfpsPlane {
     int pad;            ///< samples beyond each edge of a and b that repeat the edge's (ff_gpume_pad_plane()), or 0
 } McfpsPlane;
 
+/** What ff_mcfps_raster() saw of the vectors of one source. */
+typedef struct McfpsRasterStats {
+    int nb;                     ///< vectors of that source
+    int outside;                ///< of those, blocks that start right of or below the frame
+    int right, bottom;          ///< the furthest block ends (x + w, y + h); 0 without vectors
+} McfpsRasterStats;
+
 /**
  * Write the field (A -> B displacements, quarter pel, pairs per cell) of the
  * vectors of side data mvs whose source is `source`, negated when negate is
  * set: each cell takes the vector of the block holding its sample point
  * (the cell centre clamped into the frame), later blocks overriding earlier
- * ones; cells no block covers hold (0, 0). Returns the number of cells set;
- * *nb_source (if not NULL) gets the number of vectors of that source.
+ * ones; cells no block covers hold (0, 0). Returns the number of cells set.
+ * field may be NULL: nothing is written. *stats (if not NULL) describes
+ * the vectors of that source, read in the same pass.
  */
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
-                    const McfpsParams *p, int16_t *field, int *nb_source);
+                    const McfpsParams *p, int16_t *field, McfpsRasterStats *stats);
 
 /** What ff_mcfps_dominant() keeps from pair to pair: zeroed before the first. */
 typedef struct McfpsDominant {

@@ -818,10 +818,7 @@ typedef struct PairVectors {
     int source, negate;
     const McfpsParams *p;
     int16_t *field;             ///< NULL: count only
-    int nb;                     ///< out: vectors of that source
-    int outside;                ///< out: of those, blocks that start beyond the frame (prepare_pair():
-                                ///< or that do not tile it, gpume's)
-    int right, bottom;          ///< out: the furthest block ends
+    McfpsRasterStats st;        ///< out (outside: prepare_pair() adds gpume's blocks that do not tile the frame)
 } PairVectors;
 
 /**
@@ -845,22 +842,8 @@ static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
     const AVMotionVector *mvs;
     const int nb = side_vectors(v->frame, &mvs);
 
-    v->nb      = 0;
-    v->outside = 0;
-    v->right   = 0;
-    v->bottom  = 0;
-    for (int i = 0; i < nb; i++) {
-        const int x = mvs[i].dst_x - mvs[i].w / 2, y = mvs[i].dst_y - mvs[i].h / 2;
-        if (mvs[i].source != v->source)
-            continue;
-        v->nb++;
-        /* gpume's blocks start inside the frame they describe */
-        v->outside += x >= v->p->width || y >= v->p->height;
-        v->right    = FFMAX(v->right,  x + mvs[i].w);
-        v->bottom   = FFMAX(v->bottom, y + mvs[i].h);
-    }
-    if (v->field)
-        ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, NULL);
+    /* one pass over the side data, which is large (40 bytes a block) */
+    ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->st);
     return 0;
 }
 
@@ -927,8 +910,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
         pair_vectors(ctx, v, 0, 2);
         pair_vectors(ctx, v, 1, 2);
     }
-    na = v[0].nb;
-    nb = v[1].nb;
+    na = v[0].st.nb;
+    nb = v[1].st.nb;
     if (!na && !nb) {
         /* no mean SAD either: the next pair has none to compare with */
         s->pair_mean_sad = -1;
@@ -963,13 +946,13 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     /* gpume's blocks tile the frame (its keys tell them from a decoder's,
      * which leave intra blocks out) */
     for (int i = 0; i < 2; i++)
-        if (v[i].nb && av_dict_get(v[i].frame->metadata, "lavfi.gpume.mean_sad", NULL, 0))
-            v[i].outside |= v[i].right != s->p.width || v[i].bottom != s->p.height;
-    if (mc && (v[0].outside || v[1].outside) && !s->outside_noted) {
+        if (v[i].st.nb && av_dict_get(v[i].frame->metadata, "lavfi.gpume.mean_sad", NULL, 0))
+            v[i].st.outside |= v[i].st.right != s->p.width || v[i].st.bottom != s->p.height;
+    if (mc && (v[0].st.outside || v[1].st.outside) && !s->outside_noted) {
         av_log(ctx, AV_LOG_WARNING, "motion vectors of blocks that do not fit the %dx%d frame at "
                "%s: they describe frames of another size (scaled, cropped or turned after "
                "gpume); put gpume right before mcfps\n", s->p.width, s->p.height,
-               av_ts2timestr((v[0].outside ? a : b)->pts, &ctx->inputs[0]->time_base));
+               av_ts2timestr((v[0].st.outside ? a : b)->pts, &ctx->inputs[0]->time_base));
         s->outside_noted = 1;
     }
 

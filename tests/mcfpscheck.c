@@ -189,9 +189,15 @@ static void check_raster(void)
         /* another direction: ignored */
         { .source = -1, .w = 37, .h = 20, .dst_x = 18, .dst_y = 10, .motion_x = 100, .motion_y = 100, .motion_scale = 4 },
     };
-    int m = -1, n = ff_mcfps_raster(mv, 3, 1, 0, &p, f, &m);
+    McfpsRasterStats st = { -1, -1, -1, -1 }, only = { -1, -1, -1, -1 };
+    int n = ff_mcfps_raster(mv, 3, 1, 0, &p, f, &st);
     CHECK(n == 5, "raster: %d cells set, want 5", n);
-    CHECK(m == 2, "raster: %d vectors of source 1, want 2", m);
+    CHECK(st.nb == 2 && st.outside == 0 && st.right == 37 && st.bottom == 20,
+          "raster: %d vectors of source 1 ending at (%d, %d), %d outside; want 2 at (37, 20), 0",
+          st.nb, st.right, st.bottom, st.outside);
+    /* without a field: the same description, nothing written */
+    n = ff_mcfps_raster(mv, 3, 1, 0, &p, NULL, &only);
+    CHECK(n == 0 && !memcmp(&st, &only, sizeof(st)), "raster: counting alone differs (%d cells)", n);
     CHECK(f[0] == -6 && f[1] == 10 && f[2] == -6 && f[2 * 5 + 1] == 10 && f[2 * 6] == -6,
           "raster: cells of the first block");
     CHECK(f[2 * 14] == 6 && f[2 * 14 + 1] == -2, "raster: half pel (3, -1) -> qpel (%d, %d)", f[28], f[29]);
@@ -202,6 +208,13 @@ static void check_raster(void)
     mv[0] = (AVMotionVector){ .source = 1, .w = 8, .h = 8, .dst_x = 4, .dst_y = 4, .src_x = 7, .src_y = 2 };
     n = ff_mcfps_raster(mv, 1, 1, 0, &p, f, NULL);
     CHECK(n == 1 && f[0] == 12 && f[1] == -8, "raster: src - dst without motion_scale");
+    /* blocks that start beyond the frame (of a larger picture) */
+    mv[1] = (AVMotionVector){ .source = 1, .w = 8, .h = 8, .dst_x = 4, .dst_y = 24, .motion_scale = 4 };
+    mv[2] = (AVMotionVector){ .source = 1, .w = 8, .h = 8, .dst_x = 44, .dst_y = 4, .motion_scale = 4 };
+    n = ff_mcfps_raster(mv, 3, 1, 0, &p, f, &st);
+    CHECK(n == 1 && st.nb == 3 && st.outside == 2 && st.right == 48 && st.bottom == 28,
+          "raster: %d cells, %d vectors ending at (%d, %d), %d outside; want 1, 3 at (48, 28), 2",
+          n, st.nb, st.right, st.bottom, st.outside);
 }
 
 static void check_median(void)
