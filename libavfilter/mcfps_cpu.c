@@ -55,15 +55,35 @@ static void mv_qpel(const AVMotionVector *mv, int *qx, int *qy)
     }
 }
 
-int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
-                    const McfpsParams *p, int16_t *field, McfpsRasterStats *stats)
+/** Cell k takes vector (qx, qy) of block n: in field, or in cells[] unless a later block holds it. */
+static av_always_inline void raster_cell(int16_t *field, atomic_uint_least64_t *cells, int k,
+                                         int n, int qx, int qy)
+{
+    if (cells) {
+        const uint64_t tag = (uint64_t)(n + 1) << 32 | (uint32_t)(uint16_t)qx << 16 | (uint16_t)qy;
+        uint64_t old = atomic_load_explicit(&cells[k], memory_order_relaxed);
+        /* on failure old is reloaded; the pass's end orders the stores */
+        while (old < tag && !atomic_compare_exchange_weak_explicit(&cells[k], &old, tag, memory_order_relaxed,
+                                                                   memory_order_relaxed))
+            ;
+    } else {
+        field[2 * k]     = qx;
+        field[2 * k + 1] = qy;
+    }
+}
+
+/**
+ * The vectors mvs[start, end) of source into field or cells[] (one of them,
+ * or neither), see ff_mcfps_raster() and ff_mcfps_raster_run().
+ */
+static av_always_inline int raster(const AVMotionVector *mvs, int start, int end, int source, int negate,
+                                   const McfpsParams *p, int16_t *field, atomic_uint_least64_t *cells,
+                                   McfpsRasterStats *stats)
 {
     McfpsRasterStats st = { 0 };
     int covered = 0;
 
-    if (field)
-        memset(field, 0, sizeof(*field) * 2 * p->cw * p->ch);
-    for (int n = 0; n < nb; n++) {
+    for (int n = start; n < end; n++) {
         const AVMotionVector *mv = &mvs[n];
         const int x0 = mv->dst_x - mv->w / 2, y0 = mv->dst_y - mv->h / 2;
         int qx, qy, i0, i1, j0, j1;
@@ -74,7 +94,7 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
         st.outside += x0 >= p->width || y0 >= p->height;
         st.right    = FFMAX(st.right,  x0 + mv->w);
         st.bottom   = FFMAX(st.bottom, y0 + mv->h);
-        if (!field || mv->w <= 0 || mv->h <= 0)
+        if ((!field && !cells) || mv->w <= 0 || mv->h <= 0)
             continue;
         mv_qpel(mv, &qx, &qy);
         if (negate) {
@@ -86,11 +106,9 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
             /* a block of whole cells inside the frame (gpume's): its cells'
              * centres are in it, unclamped, and no other cell's is */
             for (int j = y0 >> MCFPS_CELL_LOG2; j < (y0 + mv->h) >> MCFPS_CELL_LOG2; j++) {
-                int16_t *f = field + 2 * (j * p->cw + (x0 >> MCFPS_CELL_LOG2));
-                for (int i = 0; i < mv->w >> MCFPS_CELL_LOG2; i++) {
-                    f[2 * i]     = qx;
-                    f[2 * i + 1] = qy;
-                }
+                const int k0 = j * p->cw + (x0 >> MCFPS_CELL_LOG2);
+                for (int i = 0; i < mv->w >> MCFPS_CELL_LOG2; i++)
+                    raster_cell(field, cells, k0 + i, n, qx, qy);
             }
             covered += (mv->w >> MCFPS_CELL_LOG2) * (mv->h >> MCFPS_CELL_LOG2);
             continue;
@@ -110,14 +128,42 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
                 mcfps_cell_point(p, i, j, &cx, &cy);
                 if (cx < x0 || cx >= x0 + mv->w || cy < y0 || cy >= y0 + mv->h)
                     continue;
-                field[2 * (j * p->cw + i)]     = qx;
-                field[2 * (j * p->cw + i) + 1] = qy;
+                raster_cell(field, cells, j * p->cw + i, n, qx, qy);
                 covered++;
             }
         }
     }
     if (stats)
         *stats = st;
+    return covered;
+}
+
+int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
+                    const McfpsParams *p, int16_t *field, McfpsRasterStats *stats)
+{
+    if (field)
+        memset(field, 0, sizeof(*field) * 2 * p->cw * p->ch);
+    return raster(mvs, 0, nb, source, negate, p, field, NULL, stats);
+}
+
+void ff_mcfps_raster_run(const AVMotionVector *mvs, int start, int end, int source, int negate,
+                         const McfpsParams *p, atomic_uint_least64_t *cells, McfpsRasterStats *stats)
+{
+    raster(mvs, start, end, source, negate, p, NULL, cells, stats);
+}
+
+int ff_mcfps_raster_resolve(const McfpsParams *p, atomic_uint_least64_t *cells, int16_t *field,
+                            int j0, int j1)
+{
+    int covered = 0;
+
+    for (int k = j0 * p->cw; k < j1 * p->cw; k++) {
+        const uint64_t tag = atomic_load_explicit(&cells[k], memory_order_relaxed);
+        field[2 * k]     = tag ? (int16_t)(tag >> 16) : 0;
+        field[2 * k + 1] = tag ? (int16_t)tag : 0;
+        covered += !!tag;
+        atomic_store_explicit(&cells[k], 0, memory_order_relaxed);
+    }
     return covered;
 }
 

@@ -22,6 +22,7 @@
 #ifndef AVFILTER_MCFPS_CPU_H
 #define AVFILTER_MCFPS_CPU_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,25 @@ typedef struct McfpsRasterStats {
  */
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
                     const McfpsParams *p, int16_t *field, McfpsRasterStats *stats);
+
+/**
+ * ff_mcfps_raster() of the run mvs[start, end) of an array of vectors, so
+ * that runs of one array can be taken on several threads: each cell a block
+ * covers keeps in cells[] (zero before the first run) the one of highest
+ * index, as (index + 1) << 32 | vector, by an atomic maximum.
+ * ff_mcfps_raster_resolve() then writes the field that ff_mcfps_raster()
+ * writes, in whatever order the runs went. cells may be NULL: *stats alone,
+ * of the run (sums and maxima of those of the runs give the array's).
+ */
+void ff_mcfps_raster_run(const AVMotionVector *mvs, int start, int end, int source, int negate,
+                         const McfpsParams *p, atomic_uint_least64_t *cells, McfpsRasterStats *stats);
+
+/**
+ * Rows [j0, j1) of the field of the runs that wrote cells[], which are
+ * zero again after. Returns the number of cells set.
+ */
+int ff_mcfps_raster_resolve(const McfpsParams *p, atomic_uint_least64_t *cells, int16_t *field,
+                            int j0, int j1);
 
 /** What ff_mcfps_dominant() keeps from pair to pair: zeroed before the first. */
 typedef struct McfpsDominant {

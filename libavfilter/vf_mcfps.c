@@ -122,6 +122,7 @@ typedef struct McfpsContext {
     int16_t *ra, *rb;
     int16_t *rb_prev;           ///< the pair (P, A)'s rb: P -> A at A's cells
     int16_t *check_d;           ///< P -> B through A, for the motion check
+    atomic_uint_least64_t *cells[2]; ///< ra's and rb's cells as runs of vectors on several threads write them
     int prev_valid;             ///< P is in its slot, rb_prev holds its pair's
     int pair_phi_a;             ///< A's phase between P and B where the pair's trajectories bend, else 0
     McfpsDominant dominant;
@@ -349,6 +350,8 @@ static void free_fields(McfpsContext *s)
     av_freep(&s->rb);
     av_freep(&s->rb_prev);
     av_freep(&s->check_d);
+    av_freep(&s->cells[0]);
+    av_freep(&s->cells[1]);
     ff_mcfps_dominant_uninit(&s->dominant);
     s->prev_valid = 0;
 }
@@ -716,7 +719,10 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     s->rb      = av_malloc_array(cells, 2 * sizeof(*s->rb));
     s->rb_prev = av_malloc_array(cells, 2 * sizeof(*s->rb_prev));
     s->check_d = av_malloc_array(cells, 2 * sizeof(*s->check_d));
-    if (!s->ra || !s->rb || !s->rb_prev || !s->check_d) {
+    /* zero, as ff_mcfps_raster_run() takes them and leaves them */
+    s->cells[0] = av_calloc(cells, sizeof(*s->cells[0]));
+    s->cells[1] = av_calloc(cells, sizeof(*s->cells[1]));
+    if (!s->ra || !s->rb || !s->rb_prev || !s->check_d || !s->cells[0] || !s->cells[1]) {
         err = AVERROR(ENOMEM);
         goto fail;
     }
@@ -812,18 +818,25 @@ static int emit_copy(AVFilterContext *ctx, const AVFrame *src)
     return err < 0 ? err : send_frame(ctx, out, 0);
 }
 
+/** Runs of a frame's vectors taken on as many slice threads, at most. */
+#define PAIR_RUNS_MAX 8
+
 /** The vectors of one frame of the pair with the given source; with a field, rasterised into it. */
 typedef struct PairVectors {
     const AVFrame *frame;
     int source, negate;
     const McfpsParams *p;
     int16_t *field;             ///< NULL: count only
+    atomic_uint_least64_t *cells; ///< with runs, where they write the field (ff_mcfps_raster_run())
+    int nb_runs;                ///< its vectors in that many runs, on as many threads
     McfpsRasterStats st;        ///< out (outside: prepare_pair() adds gpume's blocks that do not tile the frame)
+    McfpsRasterStats run[PAIR_RUNS_MAX];
 } PairVectors;
 
 /**
  * Vectors of a pair's two frames below which its fields are made on this
- * thread: a slice thread takes longer to wake than this thread to read them.
+ * thread: a slice thread takes longer to wake than this thread to read them;
+ * and per run of a frame's vectors on a thread of its own.
  */
 #define PAIR_JOB_VECTORS 4096
 
@@ -836,15 +849,63 @@ static int side_vectors(const AVFrame *frame, const AVMotionVector **mvs)
     return sd ? sd->size / sizeof(AVMotionVector) : 0;
 }
 
+/** Job: run jobnr % nb_runs of the frame of v[jobnr / nb_runs] (nb_jobs = 2 * nb_runs). */
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
-    PairVectors *v = (PairVectors *)arg + jobnr;
+    PairVectors *v = (PairVectors *)arg + jobnr / (nb_jobs / 2);
+    const int r = jobnr % v->nb_runs;
     const AVMotionVector *mvs;
     const int nb = side_vectors(v->frame, &mvs);
 
-    /* one pass over the side data, which is large (40 bytes a block) */
-    ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->st);
+    /* one pass over the side data, which is large (40 bytes a block) and
+     * was written on other threads: in runs on several threads where the
+     * graph has them, which then resolve_fields() makes the field */
+    if (v->nb_runs == 1)
+        ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->st);
+    else
+        ff_mcfps_raster_run(mvs, (int64_t)nb * r / v->nb_runs, (int64_t)nb * (r + 1) / v->nb_runs,
+                            v->source, v->negate, v->p, v->field ? v->cells : NULL, &v->run[r]);
     return 0;
+}
+
+/** Job: a band of the rows of v[jobnr / (nb_jobs / 2)]'s field from its runs' cells. */
+static int resolve_fields(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    const int bands = nb_jobs / 2, r = jobnr % bands;
+    PairVectors *v = (PairVectors *)arg + jobnr / bands;
+
+    ff_mcfps_raster_resolve(v->p, v->cells, v->field, v->p->ch * r / bands, v->p->ch * (r + 1) / bands);
+    return 0;
+}
+
+/** The fields and descriptions of both frames of the pair, v[0] and v[1]. */
+static void rasterise_pair(AVFilterContext *ctx, PairVectors *v)
+{
+    const int total = side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL);
+    const int runs = av_clip(FFMIN(ff_filter_get_nb_threads(ctx) / 2, total / (2 * PAIR_JOB_VECTORS)),
+                             1, PAIR_RUNS_MAX);
+
+    v[0].nb_runs = v[1].nb_runs = runs;
+    if (total < PAIR_JOB_VECTORS) {
+        pair_vectors(ctx, v, 0, 2);
+        pair_vectors(ctx, v, 1, 2);
+        return;
+    }
+    ff_filter_execute(ctx, pair_vectors, v, NULL, 2 * runs);
+    if (runs == 1)
+        return;
+    for (int i = 0; i < 2; i++) {
+        McfpsRasterStats *st = &v[i].st;
+        *st = v[i].run[0];
+        for (int r = 1; r < runs; r++) {
+            st->nb      += v[i].run[r].nb;
+            st->outside += v[i].run[r].outside;
+            st->right    = FFMAX(st->right,  v[i].run[r].right);
+            st->bottom   = FFMAX(st->bottom, v[i].run[r].bottom);
+        }
+    }
+    if (v[0].field)
+        ff_filter_execute(ctx, resolve_fields, v, NULL, 2 * runs);
 }
 
 /** The picture slot n after slot: B's is 1 after A's, P's 2 (the slots are taken in turn). */
@@ -895,8 +956,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
      * mode=mc each field is rasterised on the way, both at once: the side
      * data of a frame is read once */
     PairVectors v[2] = {
-        { .frame = a, .source =  1, .negate = 0, .p = &s->p, .field = mc ? s->ra : NULL },
-        { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL },
+        { .frame = a, .source =  1, .negate = 0, .p = &s->p, .field = mc ? s->ra : NULL, .cells = s->cells[0] },
+        { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL, .cells = s->cells[1] },
     };
     int na, nb, err;
     int16_t *swap;
@@ -904,12 +965,7 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
     s->pair_cut   = 0;
     s->pair_blend = 0;
     s->pair_phi_a = 0;
-    if (side_vectors(a, NULL) + side_vectors(b, NULL) >= PAIR_JOB_VECTORS) {
-        ff_filter_execute(ctx, pair_vectors, v, NULL, 2);
-    } else {
-        pair_vectors(ctx, v, 0, 2);
-        pair_vectors(ctx, v, 1, 2);
-    }
+    rasterise_pair(ctx, v);
     na = v[0].st.nb;
     nb = v[1].st.nb;
     if (!na && !nb) {

@@ -217,6 +217,68 @@ static void check_raster(void)
           n, st.nb, st.right, st.bottom, st.outside);
 }
 
+/**
+ * ff_mcfps_raster_run() in runs taken in any order, then
+ * ff_mcfps_raster_resolve(): the field and description of
+ * ff_mcfps_raster(), on random blocks that overlap, stick out of the frame,
+ * are of either source and of every motion_scale kind.
+ */
+static void check_raster_runs(void)
+{
+    for (int t = 0; t < 200; t++) {
+        McfpsParams p = { .width = 1 + rnd() % 90, .height = 1 + rnd() % 50 };
+        const int nb = rnd() % 120, runs = 1 + rnd() % 9;
+        AVMotionVector mv[120];
+        int16_t want[2 * 12 * 7], got[2 * 12 * 7];
+        atomic_uint_least64_t cells[12 * 7];
+        McfpsRasterStats st, sum = { 0 }, run;
+        int order[9], covered = 0, bands;
+
+        p.cw = (p.width + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2;
+        p.ch = (p.height + MCFPS_CELL - 1) >> MCFPS_CELL_LOG2;
+        for (int k = 0; k < p.cw * p.ch; k++)
+            atomic_init(&cells[k], 0);
+        for (int n = 0; n < nb; n++) {
+            const int w = rnd() % 3 ? 8 << (rnd() % 3) : rnd() % 40;
+            const int h = rnd() % 3 ? w : rnd() % 40;
+            mv[n] = (AVMotionVector){
+                .source = rnd() % 3 ? 1 : -1, .w = w, .h = h,
+                .dst_x = (rnd() % 3 ? (int)(rnd() % 12) * 8 : (int)(rnd() % 110) - 10) + w / 2,
+                .dst_y = (rnd() % 3 ? (int)(rnd() % 7) * 8 : (int)(rnd() % 70) - 10) + h / 2,
+                .motion_x = rnd() % 401 - 200, .motion_y = rnd() % 401 - 200,
+                .motion_scale = rnd() % 4 ? 4 : rnd() % 3,
+                .src_x = rnd() % 100, .src_y = rnd() % 60,
+            };
+        }
+        ff_mcfps_raster(mv, nb, 1, t & 1, &p, want, &st);
+        for (int r = 0; r < runs; r++)
+            order[r] = r;
+        for (int r = runs - 1; r > 0; r--) {
+            const int k = rnd() % (r + 1), x = order[r];
+            order[r] = order[k];
+            order[k] = x;
+        }
+        for (int i = 0; i < runs; i++) {
+            const int r = order[i];
+            ff_mcfps_raster_run(mv, nb * r / runs, nb * (r + 1) / runs, 1, t & 1, &p, cells, &run);
+            sum.nb      += run.nb;
+            sum.outside += run.outside;
+            sum.right    = FFMAX(sum.right,  run.right);
+            sum.bottom   = FFMAX(sum.bottom, run.bottom);
+        }
+        bands = 1 + rnd() % 3;
+        for (int r = 0; r < bands; r++)
+            covered += ff_mcfps_raster_resolve(&p, cells, got, p.ch * r / bands, p.ch * (r + 1) / bands);
+        CHECK(!memcmp(want, got, sizeof(*want) * 2 * p.cw * p.ch),
+              "raster runs: %d runs of %d vectors at %dx%d, a field other than ff_mcfps_raster()'s",
+              runs, nb, p.width, p.height);
+        CHECK(!memcmp(&st, &sum, sizeof(st)), "raster runs: %d runs describe the vectors otherwise", runs);
+        CHECK(covered <= p.cw * p.ch, "raster runs: %d cells set of %d", covered, p.cw * p.ch);
+        for (int k = 0; k < p.cw * p.ch; k++)
+            CHECK(!atomic_load(&cells[k]), "raster runs: cell %d not zero after the resolution", k);
+    }
+}
+
 static void check_median(void)
 {
     McfpsParams p = { .width = 24, .height = 16, .cw = 3, .ch = 2 };
@@ -1113,6 +1175,7 @@ int main(void)
 {
     check_sampler();
     check_raster();
+    check_raster_runs();
     check_median();
     check_motion_check(96, 64, 3, -2);
     check_motion_check(77, 45, -5, 4);

@@ -282,6 +282,23 @@ for f in nv12 nv21; do
         ok "$f"
     fi
 done
+# a pair's vectors read in runs on several slice threads (at least 16384
+# vectors, two runs a frame from four threads on; a later block takes a
+# cell from an earlier one): the fields, so the frames, of one thread
+runs="testsrc2=s=704x480:r=25:d=0.4,crop=640:480:x=4*n:y=2*n"
+for m in mc blend; do
+    ff "runs-$m-1" -f lavfi -i "$runs" -filter_threads 1 -vf "gpume=device=cpu:dir=bi,mcfps=fps=50:mode=$m" \
+        -f framemd5 -
+    ff "runs-$m" -f lavfi -i "$runs" -filter_threads 6 -vf "gpume=device=cpu:dir=bi,mcfps=fps=50:mode=$m" \
+        -f framemd5 -
+    if [ "$rc" -ne 0 ]; then
+        bad "runs-$m" "exit status $rc: $(tailof "$tmp/runs-$m.err")"
+    elif [ "$(nframes "$tmp/runs-$m.out")" -ne 20 ] || ! cmp -s "$tmp/runs-$m-1.out" "$tmp/runs-$m.out"; then
+        bad "runs-$m" "not one thread's output: $(diff "$tmp/runs-$m-1.out" "$tmp/runs-$m.out" | head -n 2 | tr '\n' ' ')"
+    else
+        ok "runs-$m"
+    fi
+done
 # what it does not read: refused at negotiation, naming mcfps
 for f in p010le yuv420p10le nv24; do
     refused "format-$f" "mcfps.* do not have a common format" -noauto_conversion_filters -f lavfi -i "$SRC" \
