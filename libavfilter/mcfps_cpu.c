@@ -152,6 +152,14 @@ void ff_mcfps_raster_run(const AVMotionVector *mvs, int start, int end, int sour
     raster(mvs, start, end, source, negate, p, NULL, cells, stats);
 }
 
+void ff_mcfps_raster_stats_add(McfpsRasterStats *sum, const McfpsRasterStats *run)
+{
+    sum->nb      += run->nb;
+    sum->outside += run->outside;
+    sum->right    = FFMAX(sum->right,  run->right);
+    sum->bottom   = FFMAX(sum->bottom, run->bottom);
+}
+
 int ff_mcfps_raster_resolve(const McfpsParams *p, atomic_uint_least64_t *cells, int16_t *field,
                             int j0, int j1)
 {

@@ -60,8 +60,9 @@ typedef struct McfpsRasterStats {
  * vectors of side data mvs whose source is `source`, negated when negate is
  * set: each cell takes the vector of the block holding its sample point
  * (the cell centre clamped into the frame), later blocks overriding earlier
- * ones; cells no block covers hold (0, 0). Returns the number of cells set.
- * field may be NULL: nothing is written. *stats (if not NULL) describes
+ * ones; cells no block covers hold (0, 0). Returns the number of cells
+ * written (a cell that several blocks cover counts for each). field may be
+ * NULL: nothing is written. *stats (if not NULL) describes
  * the vectors of that source, read in the same pass.
  */
 int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
@@ -74,14 +75,17 @@ int ff_mcfps_raster(const AVMotionVector *mvs, int nb, int source, int negate,
  * index, as (index + 1) << 32 | vector, by an atomic maximum.
  * ff_mcfps_raster_resolve() then writes the field that ff_mcfps_raster()
  * writes, in whatever order the runs went. cells may be NULL: *stats alone,
- * of the run (sums and maxima of those of the runs give the array's).
+ * of the run (ff_mcfps_raster_stats_add() of the runs' gives the array's).
  */
 void ff_mcfps_raster_run(const AVMotionVector *mvs, int start, int end, int source, int negate,
                          const McfpsParams *p, atomic_uint_least64_t *cells, McfpsRasterStats *stats);
 
+/** Add the description of a run of vectors to *sum, that of the runs before it. */
+void ff_mcfps_raster_stats_add(McfpsRasterStats *sum, const McfpsRasterStats *run);
+
 /**
  * Rows [j0, j1) of the field of the runs that wrote cells[], which are
- * zero again after. Returns the number of cells set.
+ * zero again after. Returns the number of cells that a block covers.
  */
 int ff_mcfps_raster_resolve(const McfpsParams *p, atomic_uint_least64_t *cells, int16_t *field,
                             int j0, int j1);

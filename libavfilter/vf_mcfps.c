@@ -122,7 +122,10 @@ typedef struct McfpsContext {
     int16_t *ra, *rb;
     int16_t *rb_prev;           ///< the pair (P, A)'s rb: P -> A at A's cells
     int16_t *check_d;           ///< P -> B through A, for the motion check
-    atomic_uint_least64_t *cells[2]; ///< ra's and rb's cells as runs of vectors on several threads write them
+    /* ra's and rb's cells as runs of vectors on several threads write them
+     * (ff_mcfps_raster_run()), allocated at the first pair that has runs */
+    atomic_uint_least64_t *cells[2];
+    int pair_runs;              ///< the runs of the last pair, for the debug log
     int prev_valid;             ///< P is in its slot, rb_prev holds its pair's
     int pair_phi_a;             ///< A's phase between P and B where the pair's trajectories bend, else 0
     McfpsDominant dominant;
@@ -719,10 +722,7 @@ static int setup(AVFilterContext *ctx, const AVFrame *frame)
     s->rb      = av_malloc_array(cells, 2 * sizeof(*s->rb));
     s->rb_prev = av_malloc_array(cells, 2 * sizeof(*s->rb_prev));
     s->check_d = av_malloc_array(cells, 2 * sizeof(*s->check_d));
-    /* zero, as ff_mcfps_raster_run() takes them and leaves them */
-    s->cells[0] = av_calloc(cells, sizeof(*s->cells[0]));
-    s->cells[1] = av_calloc(cells, sizeof(*s->cells[1]));
-    if (!s->ra || !s->rb || !s->rb_prev || !s->check_d || !s->cells[0] || !s->cells[1]) {
+    if (!s->ra || !s->rb || !s->rb_prev || !s->check_d) {
         err = AVERROR(ENOMEM);
         goto fail;
     }
@@ -828,9 +828,8 @@ typedef struct PairVectors {
     const McfpsParams *p;
     int16_t *field;             ///< NULL: count only
     atomic_uint_least64_t *cells; ///< with runs, where they write the field (ff_mcfps_raster_run())
-    int nb_runs;                ///< its vectors in that many runs, on as many threads
     McfpsRasterStats st;        ///< out (outside: prepare_pair() adds gpume's blocks that do not tile the frame)
-    McfpsRasterStats run[PAIR_RUNS_MAX];
+    McfpsRasterStats run[PAIR_RUNS_MAX]; ///< with runs, each one's
 } PairVectors;
 
 /**
@@ -849,26 +848,26 @@ static int side_vectors(const AVFrame *frame, const AVMotionVector **mvs)
     return sd ? sd->size / sizeof(AVMotionVector) : 0;
 }
 
-/** Job: run jobnr % nb_runs of the frame of v[jobnr / nb_runs] (nb_jobs = 2 * nb_runs). */
+/** Job: run jobnr % (nb_jobs / 2) of the vectors of v[jobnr / (nb_jobs / 2)]. */
 static int pair_vectors(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
-    PairVectors *v = (PairVectors *)arg + jobnr / (nb_jobs / 2);
-    const int r = jobnr % v->nb_runs;
+    const int runs = nb_jobs / 2, r = jobnr % runs;
+    PairVectors *v = (PairVectors *)arg + jobnr / runs;
     const AVMotionVector *mvs;
     const int nb = side_vectors(v->frame, &mvs);
 
     /* one pass over the side data, which is large (40 bytes a block) and
      * was written on other threads: in runs on several threads where the
-     * graph has them, which then resolve_fields() makes the field */
-    if (v->nb_runs == 1)
+     * graph has them, whose cells resolve_fields() makes the field */
+    if (runs == 1)
         ff_mcfps_raster(mvs, nb, v->source, v->negate, v->p, v->field, &v->st);
     else
-        ff_mcfps_raster_run(mvs, (int64_t)nb * r / v->nb_runs, (int64_t)nb * (r + 1) / v->nb_runs,
-                            v->source, v->negate, v->p, v->field ? v->cells : NULL, &v->run[r]);
+        ff_mcfps_raster_run(mvs, (int64_t)nb * r / runs, (int64_t)nb * (r + 1) / runs, v->source, v->negate,
+                            v->p, v->field ? v->cells : NULL, &v->run[r]);
     return 0;
 }
 
-/** Job: a band of the rows of v[jobnr / (nb_jobs / 2)]'s field from its runs' cells. */
+/** Job: band jobnr % (nb_jobs / 2) of the rows of v[jobnr / (nb_jobs / 2)]'s field, from its runs' cells. */
 static int resolve_fields(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     const int bands = nb_jobs / 2, r = jobnr % bands;
@@ -878,15 +877,44 @@ static int resolve_fields(AVFilterContext *ctx, void *arg, int jobnr, int nb_job
     return 0;
 }
 
-/** The fields and descriptions of both frames of the pair, v[0] and v[1]. */
-static void rasterise_pair(AVFilterContext *ctx, PairVectors *v)
+/** The number of runs for the vectors of each frame of the pair v[0], v[1] (1: one pass each). */
+static int pair_runs(AVFilterContext *ctx, PairVectors *v)
 {
+    McfpsContext *s = ctx->priv;
     const int total = side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL);
     const int runs = av_clip(FFMIN(ff_filter_get_nb_threads(ctx) / 2, total / (2 * PAIR_JOB_VECTORS)),
                              1, PAIR_RUNS_MAX);
+    const size_t cells = (size_t)s->p.cw * s->p.ch;
 
-    v[0].nb_runs = v[1].nb_runs = runs;
-    if (total < PAIR_JOB_VECTORS) {
+    /* the tags need 64 bits (FFmpeg's compat atomics for 32-bit Windows
+     * have fewer); without memory for the cells, one pass each */
+    if (runs == 1 || sizeof(*s->cells[0]) < sizeof(uint64_t))
+        return 1;
+    if (v[0].field && !s->cells[0]) {
+        /* zero, as ff_mcfps_raster_run() takes them and leaves them */
+        s->cells[0] = av_calloc(cells, sizeof(*s->cells[0]));
+        s->cells[1] = av_calloc(cells, sizeof(*s->cells[1]));
+        if (!s->cells[0] || !s->cells[1]) {
+            av_freep(&s->cells[0]);
+            av_freep(&s->cells[1]);
+            return 1;
+        }
+    }
+    v[0].cells = s->cells[0];
+    v[1].cells = s->cells[1];
+    return runs;
+}
+
+/** The fields and descriptions of both frames of the pair, v[0] and v[1]. */
+static void rasterise_pair(AVFilterContext *ctx, PairVectors *v)
+{
+    McfpsContext *s = ctx->priv;
+    const int runs = pair_runs(ctx, v);
+
+    if (runs != s->pair_runs)
+        av_log(ctx, AV_LOG_DEBUG, "the pair's vectors in %d run%s a frame\n", runs, runs > 1 ? "s" : "");
+    s->pair_runs = runs;
+    if (side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL) < PAIR_JOB_VECTORS) {
         pair_vectors(ctx, v, 0, 2);
         pair_vectors(ctx, v, 1, 2);
         return;
@@ -895,14 +923,9 @@ static void rasterise_pair(AVFilterContext *ctx, PairVectors *v)
     if (runs == 1)
         return;
     for (int i = 0; i < 2; i++) {
-        McfpsRasterStats *st = &v[i].st;
-        *st = v[i].run[0];
-        for (int r = 1; r < runs; r++) {
-            st->nb      += v[i].run[r].nb;
-            st->outside += v[i].run[r].outside;
-            st->right    = FFMAX(st->right,  v[i].run[r].right);
-            st->bottom   = FFMAX(st->bottom, v[i].run[r].bottom);
-        }
+        v[i].st = v[i].run[0];
+        for (int r = 1; r < runs; r++)
+            ff_mcfps_raster_stats_add(&v[i].st, &v[i].run[r]);
     }
     if (v[0].field)
         ff_filter_execute(ctx, resolve_fields, v, NULL, 2 * runs);
@@ -956,8 +979,8 @@ static int prepare_pair(AVFilterContext *ctx, const AVFrame *b, int64_t pb)
      * mode=mc each field is rasterised on the way, both at once: the side
      * data of a frame is read once */
     PairVectors v[2] = {
-        { .frame = a, .source =  1, .negate = 0, .p = &s->p, .field = mc ? s->ra : NULL, .cells = s->cells[0] },
-        { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL, .cells = s->cells[1] },
+        { .frame = a, .source =  1, .negate = 0, .p = &s->p, .field = mc ? s->ra : NULL },
+        { .frame = b, .source = -1, .negate = 1, .p = &s->p, .field = mc ? s->rb : NULL },
     };
     int na, nb, err;
     int16_t *swap;

@@ -27,6 +27,7 @@
  * Last line "N passed, N failed"; exit status 1 on a failure.
  */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,10 +262,7 @@ static void check_raster_runs(void)
         for (int i = 0; i < runs; i++) {
             const int r = order[i];
             ff_mcfps_raster_run(mv, nb * r / runs, nb * (r + 1) / runs, 1, t & 1, &p, cells, &run);
-            sum.nb      += run.nb;
-            sum.outside += run.outside;
-            sum.right    = FFMAX(sum.right,  run.right);
-            sum.bottom   = FFMAX(sum.bottom, run.bottom);
+            ff_mcfps_raster_stats_add(&sum, &run);
         }
         bands = 1 + rnd() % 3;
         for (int r = 0; r < bands; r++)
@@ -273,10 +271,89 @@ static void check_raster_runs(void)
               "raster runs: %d runs of %d vectors at %dx%d, a field other than ff_mcfps_raster()'s",
               runs, nb, p.width, p.height);
         CHECK(!memcmp(&st, &sum, sizeof(st)), "raster runs: %d runs describe the vectors otherwise", runs);
-        CHECK(covered <= p.cw * p.ch, "raster runs: %d cells set of %d", covered, p.cw * p.ch);
+        for (int k = 0; k < p.cw * p.ch; k++)
+            covered -= !!(want[2 * k] | want[2 * k + 1]);
+        CHECK(covered >= 0 && covered <= p.cw * p.ch, "raster runs: %d cells covered by (0, 0) alone", covered);
         for (int k = 0; k < p.cw * p.ch; k++)
             CHECK(!atomic_load(&cells[k]), "raster runs: cell %d not zero after the resolution", k);
     }
+}
+
+typedef struct RasterThread {
+    const AVMotionVector *mv;
+    int start, end;
+    const McfpsParams *p;
+    atomic_uint_least64_t *cells;
+    atomic_int *ready;          ///< threads at the start line
+    int nb_threads;
+    McfpsRasterStats st;
+} RasterThread;
+
+static void *raster_thread(void *arg)
+{
+    RasterThread *t = arg;
+
+    /* all at once, so that their writes to the few cells meet */
+    atomic_fetch_add(t->ready, 1);
+    while (atomic_load(t->ready) < t->nb_threads)
+        ;
+    ff_mcfps_raster_run(t->mv, t->start, t->end, 1, 0, t->p, t->cells, &t->st);
+    return NULL;
+}
+
+/**
+ * Runs on threads of their own, started together, every block over the
+ * same six cells: the field of ff_mcfps_raster(), the last block of each
+ * cell kept whichever thread writes last (check_raster_runs() covers the
+ * orders one thread can give; this, where the machine runs the threads at
+ * once, the atomic maximum under contention).
+ */
+static void check_raster_threads(void)
+{
+    enum { NB = 3000, THREADS = 4 };
+    const McfpsParams p = { .width = 24, .height = 16, .cw = 3, .ch = 2 };
+    AVMotionVector *mv = av_malloc_array(NB, sizeof(*mv));
+    int16_t want[2 * 6], got[2 * 6];
+    atomic_uint_least64_t cells[6];
+
+    if (!mv) {
+        CHECK(0, "raster threads: out of memory");
+        return;
+    }
+    for (int k = 0; k < 6; k++)
+        atomic_init(&cells[k], 0);
+    for (int t = 0; t < 50; t++) {
+        RasterThread th[THREADS];
+        pthread_t id[THREADS];
+        atomic_int ready;
+        int started = 0;
+
+        for (int n = 0; n < NB; n++) {
+            const int w = 8 * (1 + rnd() % 3), h = 8 * (1 + rnd() % 2);
+            mv[n] = (AVMotionVector){ .source = 1, .w = w, .h = h,
+                                      .dst_x = (int)(rnd() % 3) * 8 + w / 2, .dst_y = (int)(rnd() % 2) * 8 + h / 2,
+                                      .motion_x = rnd() % 201 - 100, .motion_y = rnd() % 201 - 100,
+                                      .motion_scale = 4 };
+        }
+        ff_mcfps_raster(mv, NB, 1, 0, &p, want, NULL);
+        atomic_init(&ready, 0);
+        for (int i = 0; i < THREADS; i++) {
+            th[i] = (RasterThread){ .mv = mv, .start = NB * i / THREADS, .end = NB * (i + 1) / THREADS, .p = &p,
+                                    .cells = cells, .ready = &ready, .nb_threads = THREADS };
+            if (pthread_create(&id[i], NULL, raster_thread, &th[i]))
+                break;
+            started++;
+        }
+        /* those that did not start are run here, after the others */
+        atomic_store(&ready, THREADS);
+        for (int i = 0; i < started; i++)
+            pthread_join(id[i], NULL);
+        for (int i = started; i < THREADS; i++)
+            raster_thread(&th[i]);
+        ff_mcfps_raster_resolve(&p, cells, got, 0, p.ch);
+        CHECK(!memcmp(want, got, sizeof(want)), "raster threads: round %d, a field other than ff_mcfps_raster()'s", t);
+    }
+    av_free(mv);
 }
 
 static void check_median(void)
@@ -1176,6 +1253,7 @@ int main(void)
     check_sampler();
     check_raster();
     check_raster_runs();
+    check_raster_threads();
     check_median();
     check_motion_check(96, 64, 3, -2);
     check_motion_check(77, 45, -5, 4);

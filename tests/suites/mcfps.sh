@@ -282,17 +282,20 @@ for f in nv12 nv21; do
         ok "$f"
     fi
 done
-# a pair's vectors read in runs on several slice threads (at least 16384
-# vectors, two runs a frame from four threads on; a later block takes a
-# cell from an earlier one): the fields, so the frames, of one thread
-runs="testsrc2=s=704x480:r=25:d=0.4,crop=640:480:x=4*n:y=2*n"
+# a pair's vectors read in runs on several slice threads (three runs a
+# frame of 12288 vectors, two of them within one direction): the fields,
+# so the frames, of one thread
+runs="testsrc2=s=832x512:r=25:d=0.4,crop=768:512:x=4*n"
 for m in mc blend; do
     ff "runs-$m-1" -f lavfi -i "$runs" -filter_threads 1 -vf "gpume=device=cpu:dir=bi,mcfps=fps=50:mode=$m" \
         -f framemd5 -
-    ff "runs-$m" -f lavfi -i "$runs" -filter_threads 6 -vf "gpume=device=cpu:dir=bi,mcfps=fps=50:mode=$m" \
+    rc1=$rc
+    ff "runs-$m" -v debug -f lavfi -i "$runs" -filter_threads 8 -vf "gpume=device=cpu:dir=bi,mcfps=fps=50:mode=$m" \
         -f framemd5 -
-    if [ "$rc" -ne 0 ]; then
-        bad "runs-$m" "exit status $rc: $(tailof "$tmp/runs-$m.err")"
+    if [ "$rc1" -ne 0 ] || [ "$rc" -ne 0 ]; then
+        bad "runs-$m" "exit status $rc1, $rc: $(tailof "$tmp/runs-$m-1.err") $(tailof "$tmp/runs-$m.err")"
+    elif ! grep -q "mcfps.*the pair's vectors in 3 runs a frame" "$tmp/runs-$m.err"; then
+        bad "runs-$m" "the vectors were not read in three runs"
     elif [ "$(nframes "$tmp/runs-$m.out")" -ne 20 ] || ! cmp -s "$tmp/runs-$m-1.out" "$tmp/runs-$m.out"; then
         bad "runs-$m" "not one thread's output: $(diff "$tmp/runs-$m-1.out" "$tmp/runs-$m.out" | head -n 2 | tr '\n' ' ')"
     else
