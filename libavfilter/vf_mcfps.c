@@ -877,11 +877,13 @@ static int resolve_fields(AVFilterContext *ctx, void *arg, int jobnr, int nb_job
     return 0;
 }
 
-/** The number of runs for the vectors of each frame of the pair v[0], v[1] (1: one pass each). */
-static int pair_runs(AVFilterContext *ctx, PairVectors *v)
+/**
+ * The number of runs for the vectors of each frame of the pair v[0], v[1],
+ * which carry total vectors (1: one pass each).
+ */
+static int pair_runs(AVFilterContext *ctx, PairVectors *v, int total)
 {
     McfpsContext *s = ctx->priv;
-    const int total = side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL);
     const int runs = av_clip(FFMIN(ff_filter_get_nb_threads(ctx) / 2, total / (2 * PAIR_JOB_VECTORS)),
                              1, PAIR_RUNS_MAX);
     const size_t cells = (size_t)s->p.cw * s->p.ch;
@@ -909,12 +911,13 @@ static int pair_runs(AVFilterContext *ctx, PairVectors *v)
 static void rasterise_pair(AVFilterContext *ctx, PairVectors *v)
 {
     McfpsContext *s = ctx->priv;
-    const int runs = pair_runs(ctx, v);
+    const int total = side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL);
+    const int runs  = pair_runs(ctx, v, total);
 
     if (runs != s->pair_runs)
         av_log(ctx, AV_LOG_DEBUG, "the pair's vectors in %d run%s a frame\n", runs, runs > 1 ? "s" : "");
     s->pair_runs = runs;
-    if (side_vectors(v[0].frame, NULL) + side_vectors(v[1].frame, NULL) < PAIR_JOB_VECTORS) {
+    if (total < PAIR_JOB_VECTORS) {
         pair_vectors(ctx, v, 0, 2);
         pair_vectors(ctx, v, 1, 2);
         return;
