@@ -13,7 +13,8 @@
 #  - the one-frame delay of dir=bwd/bi: no frame lost at the end of the stream,
 #    none on streams of 0, 1 and 2 frames;
 #  - valgrind memcheck of the CPU path (every search, odd sizes, a size change,
-#    failure paths).
+#    failure paths);
+#  - gpume-mv after a failure mid-stream: the frames made before it dumped.
 # Vector counts come from $BUILDDIR/gpume-mv (tools/gpume-mv/, built here
 # through tools/gpume-mv/gpume-mv.mak when needed); without it, those checks fall back to
 # frame counts and the presence of the side data (ffprobe).
@@ -542,6 +543,28 @@ else
         ok "$q"
     else
         bad "$q" "$((6 - n)) of 6 runs failed: $(tailof "$tmp/$q.err")"
+    fi
+fi
+
+# gpume-mv where the graph fails mid-stream: the frames gpume sent before
+# its error (here both 64x48 frames, flushed when the refused 16384x2 frame
+# came) are still dumped, and the run fails
+q=mv-error-mid-stream
+if [ "$have_mv" = no ]; then
+    skipped "$q: needs gpume-mv"
+else
+    "$MV" dump -f csv -vf "scale=w='if(lt(n,3),64,16384)':h='if(lt(n,3),48,2)':eval=frame,gpume=device=cpu:dir=bi" \
+        lavfi:testsrc2=s=64x48:r=25:d=0.24 > "$tmp/$q.csv" 2> "$tmp/$q.err"
+    rc=$?
+    got=$(awk -F, 'NR > 1 { fr[$1] = 1 } END { n = 0; for (i in fr) n++; print n }' "$tmp/$q.csv")
+    if [ "$rc" -eq 0 ]; then
+        bad "$q" "exit status 0 after the graph failed"
+    elif ! grep -q 'must be at most 16383' "$tmp/$q.err"; then
+        bad "$q" "no refusal of the 16384x2 frame in the log: $(tailof "$tmp/$q.err")"
+    elif [ "$got" -ne 2 ]; then
+        bad "$q" "$got frames dumped, 2 went out of gpume before its error"
+    else
+        ok "$q"
     fi
 fi
 

@@ -297,8 +297,17 @@ static int pull(Pipeline *p, const FrameSink *sink, AVFrame *out, int64_t *nb_ou
         if (err == AVERROR_EOF)
             return PULL_EOF;
         if (err < 0) {
-            av_log(NULL, AV_LOG_ERROR, "filtering failed: %s\n", av_err2str(err));
-            return err;
+            const int failed = err;
+            av_log(NULL, AV_LOG_ERROR, "filtering failed: %s\n", av_err2str(failed));
+            /* the frames the graph made before the error are still queued
+             * in the sink: pass them on, without running the graph again */
+            while (av_buffersink_get_frame_flags(p->sink, out, AV_BUFFERSINK_FLAG_NO_REQUEST) >= 0) {
+                err = sink->take(sink->opaque, out, (*nb_out)++);
+                av_frame_unref(out);
+                if (err)
+                    break;
+            }
+            return failed;
         }
         err = sink->take(sink->opaque, out, (*nb_out)++);
         av_frame_unref(out);
