@@ -98,6 +98,7 @@ int ff_gpume_device_plan(AVFilterContext *ctx, AVFilterLink *inlink, int request
 
     memset(plan, 0, sizeof(*plan));
     plan->requested = requested;
+    plan->asked     = requested;
     plan->gpu_index = gpu_index;
 
     if (desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
@@ -420,8 +421,8 @@ int ff_gpume_device_start(AVFilterContext *ctx, GpumeDevicePlan *plan, AVBufferR
                        name, av_err2str(err));
             else
                 av_log(ctx, AV_LOG_ERROR, "device=%s: the %s device cannot run %s "
-                       "(see the messages above): %s\n",
-                       name, name, ctx->filter->name, av_err2str(err));
+                       "(see the messages above): %s\n", ff_gpume_device_name(plan->asked),
+                       name, ctx->filter->name, av_err2str(err));
         } else if (err == AVERROR(ENOMEM)) {
             av_log(ctx, AV_LOG_ERROR, "device=%s: initialisation failed: %s\n",
                    name, av_err2str(err));

@@ -94,7 +94,8 @@ const char *ff_gpume_device_name(int type);
 #define GPUME_DEVICE_MAX_CANDIDATES 3
 
 typedef struct GpumeDevicePlan {
-    int requested;                  ///< the option: enum GpumeDeviceType
+    int requested;                  ///< the option, or the one device it leaves: enum GpumeDeviceType
+    int asked;                      ///< the option as given: enum GpumeDeviceType
     int gpu_index;                  ///< the filter's gpu option
     int nb;                         ///< candidates, tried in order
     int type[GPUME_DEVICE_MAX_CANDIDATES]; ///< CPU, CUDA or OPENCL

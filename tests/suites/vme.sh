@@ -127,11 +127,14 @@ else
             bad "$name" "gpume=algo=vme:device=$dev succeeded on a device without the extension"
         elif grep -q "no OpenCL platform" "$tmp/$name.err"; then
             skipped "no OpenCL platform: $name"
-        elif grep -q "needs the OpenCL extension cl_intel_device_side_avc_motion_estimation" "$tmp/$name.err" &&
-             grep -q "Intel Gen9-Gen11 GPU" "$tmp/$name.err"; then
-            ok "$name"
-        else
+        elif ! grep -q "needs the OpenCL extension cl_intel_device_side_avc_motion_estimation" "$tmp/$name.err" ||
+             ! grep -q "Intel Gen9-Gen11 GPU" "$tmp/$name.err"; then
             bad "$name" "no message naming the extension: $(head -n 2 "$tmp/$name.err" | tr '\n' ' ')"
+        elif ! grep -q "device=$dev: the opencl device cannot run gpume" "$tmp/$name.err"; then
+            # the option as given, not the one device it leaves
+            bad "$name" "no 'device=$dev: the opencl device cannot run gpume' in: $(tail -n 2 "$tmp/$name.err" | tr '\n' ' ')"
+        else
+            ok "$name"
         fi
     done
 fi
