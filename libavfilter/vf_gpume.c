@@ -115,6 +115,25 @@ enum {
 /** Value of the block option when it is not set: 8 (16 for algo=vme, whose macroblocks are 16x16). */
 #define BLOCK_DEFAULT -1
 
+/** Value of the range option when it is not set (range=auto). */
+#define RANGE_AUTO 0
+
+/**
+ * The search range the options ask for on w x h frames. range=auto: for
+ * hme and dis, the motion of a pan across the picture's longer side in 20
+ * frames (two thirds of a second at 30 fps), so that the default follows a
+ * camera's motion at any size; at least 16, at most GPUME_MAX_RANGE. full,
+ * lfs and vme cost the square of the range per pixel: 16.
+ */
+static int search_range(const GpumeContext *s, int w, int h)
+{
+    if (s->range != RANGE_AUTO)
+        return s->range;
+    if (s->algo != GPUME_ALGO_HME && s->algo != GPUME_ALGO_DIS)
+        return 16;
+    return av_clip(FFMAX(w, h) / 20, 16, GPUME_MAX_RANGE);
+}
+
 /** The exported block size the options ask for (0: block=auto). */
 static int block_size(const GpumeContext *s)
 {
@@ -136,8 +155,10 @@ static const AVOption gpume_options[] = {
         CONST("lfs",  "local full search with early termination", GPUME_ALGO_LFS, "algo"),
         CONST("vme",  "Intel device-side VME (OpenCL, Intel Gen9-Gen11 GPUs)", GPUME_ALGO_VME, "algo"),
         CONST("dis",  "dense inverse search: coarse-to-fine flow of 8x8 patches, the mean over each block", GPUME_ALGO_DIS, "algo"),
-    { "range", "integer search range in pixels", OFFSET(range), AV_OPT_TYPE_INT,
-      { .i64 = 16 }, 1, GPUME_MAX_RANGE, RFLAGS },
+    { "range", "integer search range in pixels, or auto: for hme and dis a twentieth of the "
+      "picture's longer side, from 16 to 64; 16 for the other algorithms",
+      OFFSET(range), AV_OPT_TYPE_INT, { .i64 = RANGE_AUTO }, RANGE_AUTO, GPUME_MAX_RANGE, RFLAGS, .unit = "range" },
+        CONST("auto", "a twentieth of the picture's longer side (hme, dis), from 16 to 64; else 16", RANGE_AUTO, "range"),
     { "ctu", "coding tree unit size (16, 32 or 64)", OFFSET(ctu), AV_OPT_TYPE_INT,
       { .i64 = 32 }, 16, GPUME_MAX_CTU, RFLAGS },
     { "block", "exported block size (8, 16, 32 or 64, at most ctu), or auto: cost-optimal partition of each CTU; "
@@ -352,7 +373,7 @@ static int set_params(AVFilterContext *ctx, int w, int h)
     release_backend(s);
     s->run_dir = s->dir;
     *p = (GpumeParams) {
-        .width = w, .height = h, .algo = s->algo, .range = s->range,
+        .width = w, .height = h, .algo = s->algo, .range = search_range(s, w, h),
         .ctu = s->algo == GPUME_ALGO_VME ? 16 : s->ctu,
         .block = block_size(s), .subpel = s->subpel, .lambda = s->lambda,
         .pu_penalty = s->pu_penalty, .pred = s->pred, .lfs_threshold = s->lfs_threshold,
@@ -370,6 +391,8 @@ static int set_params(AVFilterContext *ctx, int w, int h)
         av_log(ctx, level, "unsupported size %dx%d or option combination\n", w, h);
         return err;
     }
+    if (s->range == RANGE_AUTO)
+        av_log(ctx, AV_LOG_VERBOSE, "range=auto: %d pixels at %dx%d\n", p->range, w, h);
     return 0;
 }
 

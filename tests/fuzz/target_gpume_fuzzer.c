@@ -119,7 +119,7 @@ enum { O_ALGO, O_RANGE, O_CTU, O_BLOCK, O_SUBPEL, O_LAMBDA, O_PU_PENALTY, O_PRED
 
 static const Opt OPTS[NB_OPTS] = {
     [O_ALGO]          = { "algo", 0, 4, 0, { 0 }, 2, { "5", "bogus" }, 1 },
-    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 3, { "0", "65", "-1" }, 16 },
+    [O_RANGE]         = { "range", 1, 64, 0, { 0 }, 2, { "65", "-1" }, 0 },
     [O_CTU]           = { "ctu", 0, 0, 3, { 16, 32, 64 }, 3, { "24", "128", "8" }, 32 },
     [O_BLOCK]         = { "block", 0, 0, 5, { 0, 8, 16, 32, 64 }, 3, { "4", "12", "65" }, 16 },
     [O_SUBPEL]        = { "subpel", 0, 2, 0, { 0 }, 2, { "3", "-1" }, 2 },
@@ -162,11 +162,20 @@ static void size_of(Reader *r, int *w, int *h)
         *d[i] = v[i] >= 0xf000 ? special[v[i] & 15] : 1 + (int)(v[i] % 200);
 }
 
+/* the range a search takes on w x h frames: range=auto (0) is a twentieth of
+ * the longer side, from 16 to 64, for hme and dis, else 16 (vf_gpume.c) */
+static int search_range(const int *opt, int w, int h)
+{
+    if (opt[O_RANGE])
+        return opt[O_RANGE];
+    return opt[O_ALGO] == 1 || opt[O_ALGO] == 4 ? av_clip(FFMAX(w, h) / 20, 16, 64) : 16;
+}
+
 /* candidate evaluations per pixel and direction, roughly (as the filter's
- * own estimate in warn_cost) */
+ * own estimate in warn_cost), at the largest range the options allow */
 static double cost_per_pixel(const int *opt)
 {
-    const double r = opt[O_RANGE];
+    const double r = search_range(opt, 64 * 20, 0);
     if (opt[O_ALGO] == 1)
         return (r / 2 + 1) * (r / 2 + 1) / 16 + 200;
     if (opt[O_ALGO] == 4)   /* dis: hme's search, then about 50 steps of a patch's pixel per pixel */
@@ -244,7 +253,8 @@ static void check_frame(Fuzz *f, const AVFrame *out)
     const AVFrameSideData *sd;
     const AVMotionVector *mv;
     const AVDictionaryEntry *e = NULL;
-    const int dir = f->opt[O_DIR], subpel = f->opt[O_SUBPEL], range = f->opt[O_RANGE];
+    const int dir = f->opt[O_DIR], subpel = f->opt[O_SUBPEL];
+    const int range = search_range(f->opt, out->width, out->height);
     /* dis's vectors reach 1024 pixels (GPUME_DIS_MAX_MV) whatever the
      * range of its hme start */
     const int bound = f->opt[O_ALGO] == 4 ? 1024 : range;

@@ -8,6 +8,8 @@
 #    restarted at the new size;
 #  - unsupported pixel formats: refused at negotiation, non-zero exit;
 #  - bad option values: non-zero exit and a message naming the option;
+#  - range=auto: the range each size and algorithm takes, and a pan beyond
+#    16 pixels a frame that the default follows;
 #  - backends: device=cuda without a GPU fails clearly, device=auto falls back
 #    and logs the backend it uses, a hidden OpenCL platform is reported;
 #  - the one-frame delay of dir=bwd/bi: no frame lost at the end of the stream,
@@ -280,7 +282,7 @@ badopt() {
     fi
 }
 badopt opt-algo-bogus       device=cpu:algo=bogus          "option 'algo'"
-badopt opt-range-0          device=cpu:range=0             "parameter 'range' out of range"
+badopt opt-range-neg        device=cpu:range=-1            "parameter 'range' out of range"
 badopt opt-range-65         device=cpu:range=65            "parameter 'range' out of range"
 badopt opt-ctu-24           device=cpu:ctu=24              "ctu=24"
 badopt opt-ctu-128          device=cpu:ctu=128             "parameter 'ctu' out of range"
@@ -294,6 +296,7 @@ badopt opt-dir-bogus        device=cpu:dir=up              "option 'dir'"
 badopt opt-device-bogus     device=metal                   "option 'device'"
 badopt opt-unknown          device=cpu:bogus=1             "option 'bogus'.*not found"
 badopt opt-vme-cpu          device=cpu:algo=vme            "algo=vme"
+
 # algo=vme where the OpenCL device lacks cl_intel_device_side_avc_motion_estimation
 name=opt-vme-auto
 ff "$name" -lavfi "testsrc2=s=64x48:r=25:d=0.12,gpume=algo=vme" -f null -
@@ -307,6 +310,63 @@ elif grep -q 'vme' "$tmp/$name.err"; then
     ok "$name"
 else
     bad "$name" "exit status $rc without a message about vme: $(tailof "$tmp/$name.err")"
+fi
+
+# --- range=auto (the default) -------------------------------------------------
+# autorange NAME SIZE OPTIONS RANGE: gpume=OPTIONS on SIZE frames logs the
+# range it takes for range=auto (hme and dis: a twentieth of the longer side,
+# 16 to 64; 16 for the other algorithms)
+autorange() {
+    name=$1
+    ff "$name" -v verbose -lavfi "testsrc2=s=$2:r=25:d=0.08,gpume=device=cpu${3:+:$3}" -f null -
+    if [ "$rc" -ne 0 ]; then
+        bad "$name" "exit status $rc: $(tailof "$tmp/$name.err")"
+    elif ! grep -q "range=auto: $4 pixels at $2" "$tmp/$name.err"; then
+        bad "$name" "no 'range=auto: $4 pixels at $2' in the log: $(grep 'range=auto' "$tmp/$name.err" | head -n 1)"
+    else
+        ok "$name"
+    fi
+}
+autorange range-auto-214x160   214x160   ""         16
+autorange range-auto-720x576   720x576   ""         36
+autorange range-auto-1280x720  1280x720  ""         64
+autorange range-auto-portrait  360x640   range=auto 32
+autorange range-auto-dis       1920x1080 algo=dis   64
+autorange range-auto-full      1280x720  algo=full  16
+autorange range-auto-lfs       1280x720  algo=lfs   16
+# and again at a new size mid-stream
+name=range-auto-size-change
+ff "$name" -v verbose -lavfi "testsrc2=s=160x120:r=25:d=0.16,scale=w='if(gte(n,2),1280,160)':h='if(gte(n,2),720,120)':eval=frame,gpume=device=cpu" -f null -
+if [ "$rc" -ne 0 ]; then
+    bad "$name" "exit status $rc: $(tailof "$tmp/$name.err")"
+elif ! grep -q 'range=auto: 16 pixels at 160x120' "$tmp/$name.err" ||
+     ! grep -q 'range=auto: 64 pixels at 1280x720' "$tmp/$name.err"; then
+    bad "$name" "not both ranges (16 at 160x120, 64 at 1280x720) in the log: $(grep 'range=auto' "$tmp/$name.err" | tr '\n' ' ')"
+else
+    ok "$name"
+fi
+# a pan of (40, 8) pixels a frame over a still, textured 1280x720 picture:
+# the default range follows it, range=16 cannot
+pan=range-auto-pan
+if [ "$have_mv" = yes ]; then
+    ff "$pan-still" -lavfi "testsrc2=s=1600x800,noise=alls=80:all_seed=7,format=gray" -frames:v 1 "$tmp/still.png"
+    ff "$pan-clip" -loop 1 -framerate 25 -i "$tmp/still.png" -vf "crop=1280:720:x=40*n:y=8*n,format=yuv420p" \
+        -frames:v 4 "$tmp/pan.y4m"
+    echo '* 40 8' > "$tmp/pan-truth.txt"
+    for r in auto 16; do
+        "$MV" eval -truth "$tmp/pan-truth.txt" -vf "gpume=device=cpu:range=$r" "$tmp/pan.y4m" 2> "$tmp/$pan-$r.err" |
+            sed -n 's/.*epe_median=\([0-9.]*\).*/\1/p' > "$tmp/$pan-$r.epe"
+    done
+    epe_auto=$(cat "$tmp/$pan-auto.epe") epe_16=$(cat "$tmp/$pan-16.epe")
+    if [ -z "$epe_auto" ] || [ -z "$epe_16" ]; then
+        bad "$pan" "no end-point error from $MV eval: $(tailof "$tmp/$pan-auto.err")"
+    elif ! awk -v a="$epe_auto" -v b="$epe_16" 'BEGIN { exit !(a < 1 && b > 20) }'; then
+        bad "$pan" "median end-point error $epe_auto pixels at range=auto (below 1 expected), $epe_16 at range=16 (above 20 expected)"
+    else
+        ok "$pan"
+    fi
+else
+    skipped "$pan: no $MV"
 fi
 
 # --- backends ------------------------------------------------------------------------

@@ -150,7 +150,7 @@ hashes cmd-same-want "gpume=device=cpu:lambda=2,$DRAW"
 same "command-same-value" "cmd-same-want" "cmd-same"
 # nor do commands that change a value and then put it back before the next
 # frame, and a command refused after one that changed nothing
-hashes cmd-back "sendcmd=c='0.2 gpume range 8, gpume range 16',gpume=device=cpu,$DRAW"
+hashes cmd-back "sendcmd=c='0.2 gpume range 8, gpume range auto',gpume=device=cpu,$DRAW"
 same "command-changed-back" "all" "cmd-back"
 hashes cmd-refused "sendcmd=c='0.2 gpume lambda 2, gpume ctu 8',gpume=device=cpu:lambda=2,$DRAW"
 same "command-same-then-refused" "cmd-same-want" "cmd-refused"
