@@ -163,19 +163,19 @@ static void size_of(Reader *r, int *w, int *h)
 }
 
 /* the range a search takes on w x h frames: range=auto (0) is a twentieth of
- * the longer side, from 16 to 64, for hme and dis, else 16 (vf_gpume.c) */
+ * the longer side, from 16 to 32, for hme and dis, else 16 (vf_gpume.c) */
 static int search_range(const int *opt, int w, int h)
 {
     if (opt[O_RANGE])
         return opt[O_RANGE];
-    return opt[O_ALGO] == 1 || opt[O_ALGO] == 4 ? av_clip(FFMAX(w, h) / 20, 16, 64) : 16;
+    return opt[O_ALGO] == 1 || opt[O_ALGO] == 4 ? av_clip(FFMAX(w, h) / 20, 16, 32) : 16;
 }
 
 /* candidate evaluations per pixel and direction, roughly (as the filter's
  * own estimate in warn_cost), at the largest range the options allow */
 static double cost_per_pixel(const int *opt)
 {
-    const double r = search_range(opt, 64 * 20, 0);
+    const double r = search_range(opt, 32 * 20, 0);
     if (opt[O_ALGO] == 1)
         return (r / 2 + 1) * (r / 2 + 1) / 16 + 200;
     if (opt[O_ALGO] == 4)   /* dis: hme's search, then about 50 steps of a patch's pixel per pixel */

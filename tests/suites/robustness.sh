@@ -315,7 +315,7 @@ fi
 # --- range=auto (the default) -------------------------------------------------
 # autorange NAME SIZE OPTIONS RANGE: gpume=OPTIONS on SIZE frames logs the
 # range it takes for range=auto (hme and dis: a twentieth of the longer side,
-# 16 to 64; 16 for the other algorithms)
+# 16 to 32; 16 for the other algorithms)
 autorange() {
     name=$1
     ff "$name" -v verbose -lavfi "testsrc2=s=$2:r=25:d=0.08,gpume=device=cpu${3:+:$3}" -f null -
@@ -328,10 +328,10 @@ autorange() {
     fi
 }
 autorange range-auto-214x160   214x160   ""         16
-autorange range-auto-720x576   720x576   ""         36
-autorange range-auto-1280x720  1280x720  ""         64
-autorange range-auto-portrait  360x640   range=auto 32
-autorange range-auto-dis       1920x1080 algo=dis   64
+autorange range-auto-480x270   480x270   ""         24
+autorange range-auto-1280x720  1280x720  ""         32
+autorange range-auto-portrait  360x500   range=auto 25
+autorange range-auto-dis       1920x1080 algo=dis   32
 autorange range-auto-full      1280x720  algo=full  16
 autorange range-auto-lfs       1280x720  algo=lfs   16
 # and again at a new size mid-stream
@@ -340,19 +340,19 @@ ff "$name" -v verbose -lavfi "testsrc2=s=160x120:r=25:d=0.16,scale=w='if(gte(n,2
 if [ "$rc" -ne 0 ]; then
     bad "$name" "exit status $rc: $(tailof "$tmp/$name.err")"
 elif ! grep -q 'range=auto: 16 pixels at 160x120' "$tmp/$name.err" ||
-     ! grep -q 'range=auto: 64 pixels at 1280x720' "$tmp/$name.err"; then
-    bad "$name" "not both ranges (16 at 160x120, 64 at 1280x720) in the log: $(grep 'range=auto' "$tmp/$name.err" | tr '\n' ' ')"
+     ! grep -q 'range=auto: 32 pixels at 1280x720' "$tmp/$name.err"; then
+    bad "$name" "not both ranges (16 at 160x120, 32 at 1280x720) in the log: $(grep 'range=auto' "$tmp/$name.err" | tr '\n' ' ')"
 else
     ok "$name"
 fi
-# a pan of (40, 8) pixels a frame over a still, textured 1280x720 picture:
+# a pan of (24, 6) pixels a frame over a still, textured 1280x720 picture:
 # the default range follows it, range=16 cannot
 pan=range-auto-pan
 if [ "$have_mv" = yes ]; then
     ff "$pan-still" -lavfi "testsrc2=s=1600x800,noise=alls=80:all_seed=7,format=gray" -frames:v 1 "$tmp/still.png"
-    ff "$pan-clip" -loop 1 -framerate 25 -i "$tmp/still.png" -vf "crop=1280:720:x=40*n:y=8*n,format=yuv420p" \
+    ff "$pan-clip" -loop 1 -framerate 25 -i "$tmp/still.png" -vf "crop=1280:720:x=24*n:y=6*n,format=yuv420p" \
         -frames:v 4 "$tmp/pan.y4m"
-    echo '* 40 8' > "$tmp/pan-truth.txt"
+    echo '* 24 6' > "$tmp/pan-truth.txt"
     for r in auto 16; do
         "$MV" eval -truth "$tmp/pan-truth.txt" -vf "gpume=device=cpu:range=$r" "$tmp/pan.y4m" 2> "$tmp/$pan-$r.err" |
             sed -n 's/.*epe_median=\([0-9.]*\).*/\1/p' > "$tmp/$pan-$r.epe"
@@ -360,8 +360,8 @@ if [ "$have_mv" = yes ]; then
     epe_auto=$(cat "$tmp/$pan-auto.epe") epe_16=$(cat "$tmp/$pan-16.epe")
     if [ -z "$epe_auto" ] || [ -z "$epe_16" ]; then
         bad "$pan" "no end-point error from $MV eval: $(tailof "$tmp/$pan-auto.err")"
-    elif ! awk -v a="$epe_auto" -v b="$epe_16" 'BEGIN { exit !(a < 1 && b > 20) }'; then
-        bad "$pan" "median end-point error $epe_auto pixels at range=auto (below 1 expected), $epe_16 at range=16 (above 20 expected)"
+    elif ! awk -v a="$epe_auto" -v b="$epe_16" 'BEGIN { exit !(a < 1 && b > 10) }'; then
+        bad "$pan" "median end-point error $epe_auto pixels at range=auto (below 1 expected), $epe_16 at range=16 (above 10 expected)"
     else
         ok "$pan"
     fi
