@@ -175,7 +175,7 @@ static int search_range(const int *opt, int w, int h)
  * own estimate in warn_cost), at the largest range the options allow */
 static double cost_per_pixel(const int *opt)
 {
-    const double r = search_range(opt, 32 * 20, 0);
+    const double r = search_range(opt, INT_MAX, 0);
     if (opt[O_ALGO] == 1)
         return (r / 2 + 1) * (r / 2 + 1) / 16 + 200;
     if (opt[O_ALGO] == 4)   /* dis: hme's search, then about 50 steps of a patch's pixel per pixel */

@@ -348,10 +348,12 @@ fi
 # a pan of (24, 6) pixels a frame over a still, textured 1280x720 picture:
 # the default range follows it, range=16 cannot
 pan=range-auto-pan
+if [ "$have_mv" != yes ]; then
+    skipped "$pan: no $MV"
 # the texture needs the noise filter, which the minimal build lacks
-if [ "$have_mv" = yes ] && ! "$FFMPEG" -hide_banner -filters 2>/dev/null | awk '$2 == "noise" { f = 1 } END { exit !f }'; then
+elif ! "$FFMPEG" -hide_banner -filters 2>/dev/null | awk '$2 == "noise" { f = 1 } END { exit !f }'; then
     skipped "$pan: this ffmpeg has no noise filter to make the textured picture"
-elif [ "$have_mv" = yes ]; then
+else
     ff "$pan-still" -lavfi "testsrc2=s=1600x800,noise=alls=80:all_seed=7,format=gray" -frames:v 1 "$tmp/still.png"
     ff "$pan-clip" -loop 1 -framerate 25 -i "$tmp/still.png" -vf "crop=1280:720:x=24*n:y=6*n,format=yuv420p" \
         -frames:v 4 "$tmp/pan.y4m"
@@ -368,8 +370,6 @@ elif [ "$have_mv" = yes ]; then
     else
         ok "$pan"
     fi
-else
-    skipped "$pan: no $MV"
 fi
 
 # --- backends ------------------------------------------------------------------------
