@@ -20,6 +20,7 @@
  */
 
 #include <math.h>
+#include <string.h>
 
 #include "config.h"
 
@@ -845,8 +846,16 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
     }
     if (frame->format == s->in_format && ofc && nfc &&
         nfc->device_ref->data == ofc->device_ref->data && is_supported_sw_format(nfc->sw_format)) {
-        av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same "
-               "device%s; restarting estimation\n", oname, nname, sizes);
+        /* a decoder that starts again gives frames of a new context whose
+         * format and size may be those of the old one */
+        if (!strcmp(oname, nname) && frame->width == s->params.width &&
+            frame->height == s->params.height)
+            av_log(ctx, AV_LOG_WARNING, "%dx%d %s frames of a new hardware frames context "
+                   "on the same device; restarting estimation\n",
+                   frame->width, frame->height, nname);
+        else
+            av_log(ctx, AV_LOG_WARNING, "hardware frames changed from %s to %s on the same "
+                   "device%s; restarting estimation\n", oname, nname, sizes);
         if (av_buffer_replace(&s->in_frames, frame->hw_frames_ctx) < 0)
             return AVERROR(ENOMEM);
         return 1;

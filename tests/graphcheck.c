@@ -26,6 +26,8 @@
  *  - mcfps on hardware frames that move to another device (two OpenCL
  *    devices, where there is one), and on the CPU backend given OpenCL
  *    frames mid-stream: refused with an error, none read as pixels.
+ *  - gpume on OpenCL frames of a second frames context of the same
+ *    device, format and size: a restart, and a warning that says so.
  *  - with "graphcheck opencl-wait", "opencl-wait-timeline",
  *    "opencl-wait-upload" and "opencl-wait-restart" (run with
  *    tests/clshim.c's CLSHIM_FAIL failing one clWaitForEvents): gpume on
@@ -868,13 +870,14 @@ static void mcfps_made_frame_properties(void)
     avfilter_graph_free(&g);
 }
 
-/* OpenCL frames of 64x48 4:2:0 on a device of their own, or NULL */
+/* OpenCL frames of 64x48 4:2:0 on *dev, or on a device of their own where
+ * *dev is NULL; NULL where there is none */
 static AVBufferRef *opencl_frames(AVBufferRef **dev)
 {
     AVBufferRef *fr;
     AVHWFramesContext *fc;
 
-    if (av_hwdevice_ctx_create(dev, AV_HWDEVICE_TYPE_OPENCL, NULL, NULL, 0) < 0 ||
+    if ((!*dev && av_hwdevice_ctx_create(dev, AV_HWDEVICE_TYPE_OPENCL, NULL, NULL, 0) < 0) ||
         !(fr = av_hwframe_ctx_alloc(*dev)))
         return NULL;
     fc = (AVHWFramesContext *)fr->data;
@@ -932,6 +935,77 @@ end:
         av_buffer_unref(&fr[i]);
         av_buffer_unref(&dev[i]);
     }
+}
+
+/* warnings that gpume restarts for frames of a new hardware frames context
+ * whose format and size are the old one's */
+static int nb_new_context_warnings;
+
+static void count_new_context(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (level == AV_LOG_WARNING && strstr(fmt, "frames of a new hardware frames context"))
+        nb_new_context_warnings++;
+}
+
+/* OpenCL frames from a second frames context of the same device, format and
+ * size from frame 4 on (as a decoder that starts again gives them): gpume
+ * restarts with one warning that says so, every frame goes out, frame 4
+ * starts a sequence (no vectors) and the frames after it have vectors */
+static void gpume_new_frames_context(void)
+{
+    AVBufferRef *dev = NULL, *fr[2] = { NULL };
+    AVFilterGraph *g = NULL;
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFrame *out = av_frame_alloc();
+    int errors = 0, vectors = 0, has_mv[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    char msg[192];
+
+    fr[0] = opencl_frames(&dev);
+    fr[1] = fr[0] ? opencl_frames(&dev) : NULL;
+    if (!fr[0] || !fr[1]) {
+        skipped("gpume on OpenCL frames of a new frames context (no OpenCL device)");
+        goto end;
+    }
+    g = avfilter_graph_alloc();
+    if (!opencl_graph_built(build_filter_tb(g, &src, &sink, fr[0], "gpume", "device=opencl:dir=fwd",
+                                            (AVRational){ 1, 25 }), "gpume on a new frames context"))
+        goto end;
+    av_log_set_callback(count_new_context);
+    for (int n = 0; n <= 8 && out; n++) {
+        AVFrame *sw = n < 8 ? yuv_frame(64, 48, n) : NULL, *hw = n < 8 ? av_frame_alloc() : NULL;
+        int err = n == 8 ? 0 : sw && hw ? av_hwframe_get_buffer(fr[n >= 4], hw, 0) : AVERROR(ENOMEM);
+
+        if (n < 8 && err >= 0)
+            err = av_hwframe_transfer_data(hw, sw, 0);
+        if (n < 8 && err >= 0) {
+            hw->pts      = n;
+            hw->duration = 1;
+            err = av_buffersrc_add_frame(src, hw);
+        } else if (n == 8) {
+            err = av_buffersrc_close(src, 8, 0);
+        }
+        av_frame_free(&sw);
+        av_frame_free(&hw);
+        if (err >= 0)
+            err = drain_mv(sink, out, has_mv, 8);
+        errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
+    }
+    av_log_set_callback(av_log_default_callback);
+    for (int n = 0; n < 8; n++)
+        vectors |= (has_mv[n] > 0) << n;
+    /* dir=fwd: frame 0 and frame 4, each the first of a sequence, have none */
+    snprintf(msg, sizeof(msg), "a new frames context at frame 4: %d errors (want 0), vectors on "
+             "frames 0x%02x (want 0xee), %d warnings of a new context (want 1)",
+             errors, vectors, nb_new_context_warnings);
+    check(!errors && vectors == 0xee && nb_new_context_warnings == 1, msg);
+end:
+    av_log_set_callback(av_log_default_callback);
+    nb_new_context_warnings = 0;
+    av_frame_free(&out);
+    avfilter_graph_free(&g);
+    av_buffer_unref(&fr[0]);
+    av_buffer_unref(&fr[1]);
+    av_buffer_unref(&dev);
 }
 
 /* OpenCL frames of 64x48 pushed into mcfps on the CPU backend after four
@@ -1184,6 +1258,7 @@ int main(int argc, char **argv)
     mcfps_made_frame_properties();
     mcfps_device_change();
     mcfps_hw_on_cpu();
+    gpume_new_frames_context();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     return fail != 0;
 }
