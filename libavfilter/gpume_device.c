@@ -54,6 +54,18 @@ const char *ff_gpume_device_name(int type)
     return type >= 0 && type < GPUME_DEVICE_NB ? names[type] : "unknown";
 }
 
+const char *ff_gpume_format_name(char *buf, size_t size, enum AVPixelFormat format,
+                                 enum AVPixelFormat sw_format)
+{
+    const char *name = av_get_pix_fmt_name(format);
+    const int hw = sw_format != AV_PIX_FMT_NONE && sw_format != format;
+    const char *sw_name = hw ? av_get_pix_fmt_name(sw_format) : NULL;
+
+    snprintf(buf, size, "%s%s%s%s", name ? name : "none", hw ? "(" : "",
+             hw ? (sw_name ? sw_name : "none") : "", hw ? ")" : "");
+    return buf;
+}
+
 static const char *backend_log_name(void *ptr)
 {
     const GpumeBackendLog *log = ptr;

@@ -91,6 +91,14 @@ enum GpumeDeviceType {
 /** "auto", "cpu", "cuda", "opencl" */
 const char *ff_gpume_device_name(int type);
 
+/**
+ * A format as the filters' messages name it: "gray", or "cuda(nv12)" for
+ * hardware frames of that software format (sw_format AV_PIX_FMT_NONE or
+ * format itself for software frames). Returns buf.
+ */
+const char *ff_gpume_format_name(char *buf, size_t size, enum AVPixelFormat format,
+                                 enum AVPixelFormat sw_format);
+
 #define GPUME_DEVICE_MAX_CANDIDATES 3
 
 typedef struct GpumeDevicePlan {

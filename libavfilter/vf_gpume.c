@@ -789,17 +789,6 @@ static int flush(AVFilterContext *ctx)
     return err;
 }
 
-/** "gray", or "cuda(nv12)" for hardware frames */
-static const char *format_name(char *buf, size_t size, enum AVPixelFormat format,
-                               const AVBufferRef *frames_ref)
-{
-    const AVHWFramesContext *fc = frames_ref ? (const AVHWFramesContext *)frames_ref->data : NULL;
-    const char *name = av_get_pix_fmt_name(format);
-    snprintf(buf, size, "%s%s%s%s", name ? name : "none", fc ? "(" : "",
-             fc ? av_get_pix_fmt_name(fc->sw_format) : "", fc ? ")" : "");
-    return buf;
-}
-
 /**
  * Compare a frame with the ones being estimated. Returns 0 when it continues
  * the stream, 1 when estimation must restart for it (a new size, another
@@ -822,8 +811,8 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
                frame->width, frame->height);
         return AVERROR(EINVAL);
     }
-    format_name(oname, sizeof(oname), s->in_format, s->in_frames);
-    format_name(nname, sizeof(nname), frame->format, frame->hw_frames_ctx);
+    ff_gpume_format_name(oname, sizeof(oname), s->in_format, ofc ? ofc->sw_format : AV_PIX_FMT_NONE);
+    ff_gpume_format_name(nname, sizeof(nname), frame->format, nfc ? nfc->sw_format : AV_PIX_FMT_NONE);
     /* no size after a failed set-up: its error said why */
     if (s->params.width)
         snprintf(sizes, sizeof(sizes), " (%dx%d to %dx%d)", s->params.width, s->params.height,

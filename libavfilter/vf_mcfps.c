@@ -1388,10 +1388,13 @@ static int filter_frame(AVFilterContext *ctx, AVFrame *b)
         return err;
     }
     if (!same_run(s, b)) {
+        char oname[64], nname[64];
+
         av_log(ctx, AV_LOG_WARNING, "frame size or format changed from %dx%d %s to %dx%d %s; "
                "restarting (the ticks before the new frame repeat the last old one)\n",
-               s->p.width, s->p.height, av_get_pix_fmt_name(s->sw_format), b->width, b->height,
-               av_get_pix_fmt_name(frame_sw_format(b)));
+               s->p.width, s->p.height, ff_gpume_format_name(oname, sizeof(oname), s->format, s->sw_format),
+               b->width, b->height,
+               ff_gpume_format_name(nname, sizeof(nname), b->format, frame_sw_format(b)));
         s->held       = b;
         s->repeat_end = tick_of(ctx, b->pts);
         s->end_known  = 1;

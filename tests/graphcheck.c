@@ -27,7 +27,9 @@
  *    devices, where there is one), and on the CPU backend given OpenCL
  *    frames mid-stream: refused with an error, none read as pixels.
  *  - gpume on OpenCL frames of a second frames context of the same
- *    device, format and size: a restart, and a warning that says so.
+ *    device, format and size, and mcfps on OpenCL frames followed by
+ *    software frames of their software format: a restart, and a warning
+ *    that tells the two sides apart.
  *  - with "graphcheck opencl-wait", "opencl-wait-timeline",
  *    "opencl-wait-upload" and "opencl-wait-restart" (run with
  *    tests/clshim.c's CLSHIM_FAIL failing one clWaitForEvents): gpume on
@@ -1008,6 +1010,75 @@ end:
     av_buffer_unref(&dev);
 }
 
+/* mcfps's warnings of a change that name the formats of both sides */
+static int nb_hw_to_sw_warnings;
+
+static void count_hw_to_sw(void *avcl, int level, const char *fmt, va_list vl)
+{
+    char line[512];
+    va_list copy;
+
+    va_copy(copy, vl);
+    vsnprintf(line, sizeof(line), fmt, copy);
+    va_end(copy);
+    if (level == AV_LOG_WARNING && strstr(line, "from 64x48 opencl(yuv420p) to 64x48 yuv420p;"))
+        nb_hw_to_sw_warnings++;
+}
+
+/* mcfps on OpenCL given OpenCL frames, then software frames of the same
+ * software format and size from frame 4 on: a restart whose warning tells
+ * the two apart, and every tick of the eight frames at 50 fps made */
+static void mcfps_hw_to_sw(void)
+{
+    AVBufferRef *dev = NULL, *fr = opencl_frames(&dev);
+    AVFilterGraph *g = NULL;
+    AVFilterContext *src = NULL, *sink = NULL;
+    int errors = 0, nb = 0, sized = 0;
+    char msg[192];
+
+    if (!fr) {
+        skipped("mcfps on OpenCL frames, then software ones (no OpenCL device)");
+        goto end;
+    }
+    g = avfilter_graph_alloc();
+    if (!opencl_graph_built(build_mcfps(g, &src, &sink, fr, "fps=50:mode=blend:device=opencl"),
+                            "mcfps on OpenCL frames, then software ones"))
+        goto end;
+    av_log_set_callback(count_hw_to_sw);
+    for (int n = 0; n <= 8; n++) {
+        AVFrame *sw = n < 8 ? yuv_frame(64, 48, n) : NULL, *hw = n < 4 ? av_frame_alloc() : NULL;
+        int err = n == 8 ? av_buffersrc_close(src, 8, 0) : !sw || (n < 4 && !hw) ? AVERROR(ENOMEM) : 0;
+
+        if (hw && err >= 0)
+            err = av_hwframe_get_buffer(fr, hw, 0);
+        if (hw && err >= 0)
+            err = av_hwframe_transfer_data(hw, sw, 0);
+        if (n < 8 && err >= 0) {
+            AVFrame *f = hw ? hw : sw;
+            f->pts      = n;
+            f->duration = 1;
+            err = av_buffersrc_add_frame(src, f);
+        }
+        av_frame_free(&sw);
+        av_frame_free(&hw);
+        if (err >= 0)
+            err = drain(sink, 64, 48, &sized);
+        nb     += err > 0 ? err : 0;
+        errors += err < 0 && err != AVERROR(EAGAIN) && err != AVERROR_EOF;
+    }
+    av_log_set_callback(av_log_default_callback);
+    snprintf(msg, sizeof(msg), "OpenCL frames, then software ones: %d errors (want 0), %d frames "
+             "out (want 16), %d warnings naming opencl(yuv420p) and yuv420p (want 1)",
+             errors, nb, nb_hw_to_sw_warnings);
+    check(!errors && nb == 16 && nb_hw_to_sw_warnings == 1, msg);
+end:
+    av_log_set_callback(av_log_default_callback);
+    nb_hw_to_sw_warnings = 0;
+    avfilter_graph_free(&g);
+    av_buffer_unref(&fr);
+    av_buffer_unref(&dev);
+}
+
 /* OpenCL frames of 64x48 pushed into mcfps on the CPU backend after four
  * software frames, then the end: refused with an error, and no hardware
  * frame comes out of the software link (the ticks to the end repeat the
@@ -1259,6 +1330,7 @@ int main(int argc, char **argv)
     mcfps_device_change();
     mcfps_hw_on_cpu();
     gpume_new_frames_context();
+    mcfps_hw_to_sw();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     return fail != 0;
 }

@@ -112,7 +112,8 @@ program mcfpscheck
 # the filters in a graph driven through the public API: captions, frames
 # pushed and drained without requests, gpume and mcfps after a refused
 # frame, mcfps's end at negative timestamps, frames of another device,
-# gpume on a new frames context of the same device
+# gpume on a new frames context of the same device, mcfps on OpenCL
+# frames and then software ones
 program graphcheck
 # ... and after an OpenCL call that fails mid-stream (tests/clshim.c):
 # gpume after a failed wait (of a result; in the timeline's flush; for a
