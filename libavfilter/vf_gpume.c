@@ -20,7 +20,6 @@
  */
 
 #include <math.h>
-#include <string.h>
 
 #include "config.h"
 
@@ -837,7 +836,7 @@ static int check_frame(AVFilterContext *ctx, const AVFrame *frame)
         nfc->device_ref->data == ofc->device_ref->data && is_supported_sw_format(nfc->sw_format)) {
         /* a decoder that starts again gives frames of a new context whose
          * format and size may be those of the old one */
-        if (!strcmp(oname, nname) && frame->width == s->params.width &&
+        if (nfc->sw_format == ofc->sw_format && frame->width == s->params.width &&
             frame->height == s->params.height)
             av_log(ctx, AV_LOG_WARNING, "%dx%d %s frames of a new hardware frames context "
                    "on the same device; restarting estimation\n",

@@ -892,6 +892,45 @@ static AVBufferRef *opencl_frames(AVBufferRef **dev)
     return fr;
 }
 
+/* yuv_frame(64, 48, n) into src, uploaded to the OpenCL frames fr where fr
+ * is not NULL: the error of the upload or of av_buffersrc_add_frame() */
+static int add_yuv_frame(AVFilterContext *src, AVBufferRef *fr, int n)
+{
+    AVFrame *sw = yuv_frame(64, 48, n), *hw = fr ? av_frame_alloc() : NULL;
+    int err = sw && (!fr || hw) ? 0 : AVERROR(ENOMEM);
+
+    if (hw && err >= 0)
+        err = av_hwframe_get_buffer(fr, hw, 0);
+    if (hw && err >= 0)
+        err = av_hwframe_transfer_data(hw, sw, 0);
+    if (hw && err >= 0) {
+        hw->pts      = sw->pts;
+        hw->duration = sw->duration;
+    }
+    if (err >= 0)
+        err = av_buffersrc_add_frame(src, hw ? hw : sw);
+    av_frame_free(&sw);
+    av_frame_free(&hw);
+    return err;
+}
+
+/* warnings whose text holds warning_wanted, while counting */
+static const char *warning_wanted;
+static int nb_warnings_wanted;
+
+static void count_warning(void *avcl, int level, const char *fmt, va_list vl)
+{
+    char line[512];
+    va_list copy;
+
+    if (level != AV_LOG_WARNING)
+        return;
+    va_copy(copy, vl);
+    vsnprintf(line, sizeof(line), fmt, copy);
+    va_end(copy);
+    nb_warnings_wanted += !!strstr(line, warning_wanted);
+}
+
 /* hardware frames that move to another device mid-stream: refused with
  * an error, never handed to the backend of the first */
 static void mcfps_device_change(void)
@@ -912,18 +951,8 @@ static void mcfps_device_change(void)
     r = build_mcfps(g, &src, &sink, fr[0], "fps=50:mode=blend");
     check(r >= 0, "graph buffer (OpenCL frames) -> mcfps=mode=blend -> buffersink");
     for (int n = 0; n < 8 && r >= 0; n++) {
-        AVFrame *sw = yuv_frame(64, 48, n), *hw = av_frame_alloc();
-        int err = sw && hw ? av_hwframe_get_buffer(fr[n >= 4], hw, 0) : AVERROR(ENOMEM);
+        int err = add_yuv_frame(src, fr[n >= 4], n);
 
-        if (err >= 0)
-            err = av_hwframe_transfer_data(hw, sw, 0);
-        if (err >= 0) {
-            hw->pts = n;
-            hw->duration = 1;
-            err = av_buffersrc_add_frame(src, hw);
-        }
-        av_frame_free(&sw);
-        av_frame_free(&hw);
         if (err >= 0)
             err = drain(sink, 64, 48, &sized);
         refused += err == AVERROR(EINVAL);
@@ -937,16 +966,6 @@ end:
         av_buffer_unref(&fr[i]);
         av_buffer_unref(&dev[i]);
     }
-}
-
-/* warnings that gpume restarts for frames of a new hardware frames context
- * whose format and size are the old one's */
-static int nb_new_context_warnings;
-
-static void count_new_context(void *avcl, int level, const char *fmt, va_list vl)
-{
-    if (level == AV_LOG_WARNING && strstr(fmt, "frames of a new hardware frames context"))
-        nb_new_context_warnings++;
 }
 
 /* OpenCL frames from a second frames context of the same device, format and
@@ -972,57 +991,30 @@ static void gpume_new_frames_context(void)
     if (!opencl_graph_built(build_filter_tb(g, &src, &sink, fr[0], "gpume", "device=opencl:dir=fwd",
                                             (AVRational){ 1, 25 }), "gpume on a new frames context"))
         goto end;
-    av_log_set_callback(count_new_context);
+    warning_wanted = "64x48 opencl(yuv420p) frames of a new hardware frames context";
+    av_log_set_callback(count_warning);
     for (int n = 0; n <= 8 && out; n++) {
-        AVFrame *sw = n < 8 ? yuv_frame(64, 48, n) : NULL, *hw = n < 8 ? av_frame_alloc() : NULL;
-        int err = n == 8 ? 0 : sw && hw ? av_hwframe_get_buffer(fr[n >= 4], hw, 0) : AVERROR(ENOMEM);
+        int err = n < 8 ? add_yuv_frame(src, fr[n >= 4], n) : av_buffersrc_close(src, 8, 0);
 
-        if (n < 8 && err >= 0)
-            err = av_hwframe_transfer_data(hw, sw, 0);
-        if (n < 8 && err >= 0) {
-            hw->pts      = n;
-            hw->duration = 1;
-            err = av_buffersrc_add_frame(src, hw);
-        } else if (n == 8) {
-            err = av_buffersrc_close(src, 8, 0);
-        }
-        av_frame_free(&sw);
-        av_frame_free(&hw);
         if (err >= 0)
             err = drain_mv(sink, out, has_mv, 8);
         errors += err != AVERROR(EAGAIN) && err != AVERROR_EOF;
     }
-    av_log_set_callback(av_log_default_callback);
     for (int n = 0; n < 8; n++)
         vectors |= (has_mv[n] > 0) << n;
     /* dir=fwd: frame 0 and frame 4, each the first of a sequence, have none */
     snprintf(msg, sizeof(msg), "a new frames context at frame 4: %d errors (want 0), vectors on "
              "frames 0x%02x (want 0xee), %d warnings of a new context (want 1)",
-             errors, vectors, nb_new_context_warnings);
-    check(!errors && vectors == 0xee && nb_new_context_warnings == 1, msg);
+             errors, vectors, nb_warnings_wanted);
+    check(!errors && vectors == 0xee && nb_warnings_wanted == 1, msg);
 end:
     av_log_set_callback(av_log_default_callback);
-    nb_new_context_warnings = 0;
+    nb_warnings_wanted = 0;
     av_frame_free(&out);
     avfilter_graph_free(&g);
     av_buffer_unref(&fr[0]);
     av_buffer_unref(&fr[1]);
     av_buffer_unref(&dev);
-}
-
-/* mcfps's warnings of a change that name the formats of both sides */
-static int nb_hw_to_sw_warnings;
-
-static void count_hw_to_sw(void *avcl, int level, const char *fmt, va_list vl)
-{
-    char line[512];
-    va_list copy;
-
-    va_copy(copy, vl);
-    vsnprintf(line, sizeof(line), fmt, copy);
-    va_end(copy);
-    if (level == AV_LOG_WARNING && strstr(line, "from 64x48 opencl(yuv420p) to 64x48 yuv420p;"))
-        nb_hw_to_sw_warnings++;
 }
 
 /* mcfps on OpenCL given OpenCL frames, then software frames of the same
@@ -1044,36 +1036,23 @@ static void mcfps_hw_to_sw(void)
     if (!opencl_graph_built(build_mcfps(g, &src, &sink, fr, "fps=50:mode=blend:device=opencl"),
                             "mcfps on OpenCL frames, then software ones"))
         goto end;
-    av_log_set_callback(count_hw_to_sw);
+    warning_wanted = "from 64x48 opencl(yuv420p) to 64x48 yuv420p;";
+    av_log_set_callback(count_warning);
     for (int n = 0; n <= 8; n++) {
-        AVFrame *sw = n < 8 ? yuv_frame(64, 48, n) : NULL, *hw = n < 4 ? av_frame_alloc() : NULL;
-        int err = n == 8 ? av_buffersrc_close(src, 8, 0) : !sw || (n < 4 && !hw) ? AVERROR(ENOMEM) : 0;
+        int err = n < 8 ? add_yuv_frame(src, n < 4 ? fr : NULL, n) : av_buffersrc_close(src, 8, 0);
 
-        if (hw && err >= 0)
-            err = av_hwframe_get_buffer(fr, hw, 0);
-        if (hw && err >= 0)
-            err = av_hwframe_transfer_data(hw, sw, 0);
-        if (n < 8 && err >= 0) {
-            AVFrame *f = hw ? hw : sw;
-            f->pts      = n;
-            f->duration = 1;
-            err = av_buffersrc_add_frame(src, f);
-        }
-        av_frame_free(&sw);
-        av_frame_free(&hw);
         if (err >= 0)
             err = drain(sink, 64, 48, &sized);
         nb     += err > 0 ? err : 0;
         errors += err < 0 && err != AVERROR(EAGAIN) && err != AVERROR_EOF;
     }
-    av_log_set_callback(av_log_default_callback);
     snprintf(msg, sizeof(msg), "OpenCL frames, then software ones: %d errors (want 0), %d frames "
              "out (want 16), %d warnings naming opencl(yuv420p) and yuv420p (want 1)",
-             errors, nb, nb_hw_to_sw_warnings);
-    check(!errors && nb == 16 && nb_hw_to_sw_warnings == 1, msg);
+             errors, nb, nb_warnings_wanted);
+    check(!errors && nb == 16 && nb_warnings_wanted == 1, msg);
 end:
     av_log_set_callback(av_log_default_callback);
-    nb_hw_to_sw_warnings = 0;
+    nb_warnings_wanted = 0;
     avfilter_graph_free(&g);
     av_buffer_unref(&fr);
     av_buffer_unref(&dev);
@@ -1100,24 +1079,7 @@ static void mcfps_hw_on_cpu(void)
     r = build_mcfps(g, &src, &sink, NULL, "fps=50:mode=blend:device=cpu");
     check(r >= 0 && out, "graph buffer -> mcfps=mode=blend:device=cpu -> buffersink");
     for (int n = 0; n <= 8 && r >= 0 && out; n++) {
-        if (n < 8) {
-            AVFrame *f = yuv_frame(64, 48, n), *up = n >= 4 ? av_frame_alloc() : NULL;
-            err = f ? 0 : AVERROR(ENOMEM);
-            if (up && err >= 0)
-                err = av_hwframe_get_buffer(fr, up, 0);
-            if (up && err >= 0)
-                err = av_hwframe_transfer_data(up, f, 0);
-            if (up && err >= 0) {
-                up->pts      = n;
-                up->duration = 1;
-            }
-            if (err >= 0)
-                err = av_buffersrc_add_frame(src, up ? up : f);
-            av_frame_free(&f);
-            av_frame_free(&up);
-        } else {
-            err = av_buffersrc_close(src, 8, 0);
-        }
+        err = n < 8 ? add_yuv_frame(src, n >= 4 ? fr : NULL, n) : av_buffersrc_close(src, 8, 0);
         while (err >= 0 && (err = av_buffersink_get_frame(sink, out)) >= 0) {
             nb++;
             hw += out->format != AV_PIX_FMT_YUV420P;
