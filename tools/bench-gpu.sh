@@ -156,7 +156,7 @@ wall() {
     walltimes "$tmp/times-long" "$@"
     rate= steady=
     if grep -q failed "$tmp/times-short" "$tmp/times-long"; then
-        say "$(printf '%-60s failed: %s' "$label" "$(tail -n 1 "$tmp/stderr")")"
+        say "$(printf '%-60s failed: %s' "$label" "$(head -n 1 "$tmp/stderr")")"
         return
     fi
     t1=$(sort -n "$tmp/times-short" | sed -n 2p) t2=$(sort -n "$tmp/times-long" | sed -n 2p)

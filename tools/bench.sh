@@ -223,7 +223,7 @@ speed() { # KEY N INPUT FILTER REPS
     while [ "$r" -lt "$5" ]; do
         s=$(date +%s%N)
         if ! ff -stream_loop -1 -i "$3" -frames:v "$2" -an -vf "$4" -f null - >"$TMP/ff.log" 2>&1; then
-            say "FAILED: -vf $4: $(tail -n 1 "$TMP/ff.log")"
+            say "FAILED: -vf $4: $(head -n 1 "$TMP/ff.log")"
             put "$1" fail
             return 1
         fi

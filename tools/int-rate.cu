@@ -3,6 +3,7 @@
 // and plain 32-bit integer adds, from long dependent-free chains.
 // Build and run on the GPU machine: nvcc -O3 -arch=sm_90 tools/int-rate.cu -o int-rate
 #include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 
 #define CHAINS 8
@@ -48,30 +49,44 @@ __global__ void iadd_rate(unsigned *out, unsigned seed)
         out[0] = s;
 }
 
+/* Stop with the runtime's message where a call fails (no device, no driver). */
+static void check(cudaError_t err, const char *what)
+{
+    if (err != cudaSuccess) {
+        fprintf(stderr, "int-rate: %s: %s\n", what, cudaGetErrorString(err));
+        exit(1);
+    }
+}
+
 int main()
 {
     cudaDeviceProp prop;
     unsigned *out;
     cudaEvent_t e0, e1;
-    const int blocks = 132 * 16, threads = 256;
+    int khz = 0;
+
+    check(cudaGetDeviceProperties(&prop, 0), "device 0");
+    check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "clock rate");
+    /* 16 blocks of 256 threads per SM keep every SM's issue slots full */
+    const int blocks = prop.multiProcessorCount * 16, threads = 256;
     const double ops = (double)blocks * threads * ITERS * CHAINS;
 
-    cudaGetDeviceProperties(&prop, 0);
-    cudaMalloc(&out, 4);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    check(cudaMalloc(&out, 4), "cudaMalloc");
+    check(cudaEventCreate(&e0), "cudaEventCreate");
+    check(cudaEventCreate(&e1), "cudaEventCreate");
     for (int k = 0; k < 2; k++) {
         float best = 1e30f;
         for (int rep = 0; rep < 5; rep++) {
             float ms;
-            cudaEventRecord(e0);
+            check(cudaEventRecord(e0), "cudaEventRecord");
             if (k == 0)
                 sad4_rate<<<blocks, threads>>>(out, rep);
             else
                 iadd_rate<<<blocks, threads>>>(out, rep);
-            cudaEventRecord(e1);
-            cudaEventSynchronize(e1);
-            cudaEventElapsedTime(&ms, e0, e1);
+            check(cudaGetLastError(), "launch");
+            check(cudaEventRecord(e1), "cudaEventRecord");
+            check(cudaEventSynchronize(e1), "kernel");
+            check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
             if (rep && ms < best)
                 best = ms;
         }
@@ -79,8 +94,6 @@ int main()
                ops / (best * 1e-3) / 1e12,
                k ? "32-bit adds" : "each op: 4 absolute byte differences summed");
     }
-    int khz = 0;
-    cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
     printf("device: %s, %d SMs, %.0f MHz\n", prop.name, prop.multiProcessorCount, khz / 1e3);
-    return cudaGetLastError() != cudaSuccess;
+    return 0;
 }

@@ -31,7 +31,7 @@ printf '%-44s %8s %8s %8s %10s %10s\n' FILTER 10 1000 5000 "5000 fps" "steady fp
 for f in "$@"; do
     t10=$(median 10 "$f") t1k=$(median 1000 "$f") t5k=$(median 5000 "$f")
     case "$t10$t1k$t5k" in *failed*)
-        echo "$f: failed: $(tail -n 1 "$tmp/stderr")"; continue;;
+        echo "$f: failed: $(head -n 1 "$tmp/stderr")"; continue;;
     esac
     echo "$f $t10 $t1k $t5k" | awk '{ printf "%-44s %7.2fs %7.2fs %7.2fs %10.0f %10.0f\n",
                                       $1, $2, $3, $4, 5000 / $4, 4000 / ($4 - $3) }'
