@@ -140,6 +140,7 @@ walltimes() {
         if "$@" > /dev/null 2> "$tmp/stderr"; then
             echo "$t0 $(date +%s.%N)" | awk '{ printf "%.3f\n", $2 - $1 }'
         else
+            cp "$tmp/stderr" "$tmp/error"
             echo failed
         fi
     done > "$times_file"
@@ -156,7 +157,7 @@ wall() {
     walltimes "$tmp/times-long" "$@"
     rate= steady=
     if grep -q failed "$tmp/times-short" "$tmp/times-long"; then
-        say "$(printf '%-60s failed: %s' "$label" "$(head -n 1 "$tmp/stderr")")"
+        say "$(printf '%-60s failed: %s' "$label" "$(head -n 1 "$tmp/error")")"
         return
     fi
     t1=$(sort -n "$tmp/times-short" | sed -n 2p) t2=$(sort -n "$tmp/times-long" | sed -n 2p)

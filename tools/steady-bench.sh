@@ -23,7 +23,8 @@ $ff -i "$b/clips/cockatoo.mp4" -an -vf "scale=1920:1080:flags=bicubic,format=yuv
 median() { # N FILTER: median wall seconds of three runs
     for r in 1 2 3; do
         /usr/bin/time -f %e -o "$tmp/time" $ff -stream_loop -1 -i "$tmp/1080p.y4m" -frames:v "$1" \
-            -an -vf "$2" -f null - > /dev/null 2> "$tmp/stderr" || { echo failed; continue; }
+            -an -vf "$2" -f null - > /dev/null 2> "$tmp/stderr" ||
+            { cp "$tmp/stderr" "$tmp/error"; echo failed; continue; }
         tail -n 1 "$tmp/time"
     done | sort -n | sed -n 2p
 }
@@ -31,7 +32,7 @@ printf '%-44s %8s %8s %8s %10s %10s\n' FILTER 10 1000 5000 "5000 fps" "steady fp
 for f in "$@"; do
     t10=$(median 10 "$f") t1k=$(median 1000 "$f") t5k=$(median 5000 "$f")
     case "$t10$t1k$t5k" in *failed*)
-        echo "$f: failed: $(head -n 1 "$tmp/stderr")"; continue;;
+        echo "$f: failed: $(head -n 1 "$tmp/error")"; continue;;
     esac
     echo "$f $t10 $t1k $t5k" | awk '{ printf "%-44s %7.2fs %7.2fs %7.2fs %10.0f %10.0f\n",
                                       $1, $2, $3, $4, 5000 / $4, 4000 / ($4 - $3) }'
